@@ -1,0 +1,121 @@
+# Hayanagi - one Makefile for the whole tree, with automatic header dependencies.
+#
+#   make          optimised engine at build/hayanagi
+#   make run      build and start the engine (USI on stdin/stdout)
+#   make test     install missing Debian packages, build, run every test (also under ASan+UBSan)
+#   make bench    benchmarks (never part of make test)
+#   make lint     clang-format check and cppcheck
+#   make fuzz     build the libFuzzer targets (clang) into build/fuzz/
+#
+# ARCH=avx2 or ARCH=portable overrides the CPU detection; CC=clang works too.
+
+CC      ?= cc
+ifeq ($(origin CC),default)
+CC      := cc
+endif
+ARCH    ?= $(shell grep -qw bmi2 /proc/cpuinfo 2>/dev/null && grep -qw avx2 /proc/cpuinfo && echo avx2 || echo portable)
+ifeq ($(ARCH),avx2)
+ARCHFLAGS := -mavx2 -mbmi -mbmi2 -mpopcnt
+else
+ARCHFLAGS :=
+endif
+
+WARN    := -Wall -Wextra -Wpedantic -Werror
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
+CFLAGS_COMMON := $(CSTD) $(WARN) -Isrc -Ibuild/gen -pthread -MMD -MP
+LDLIBS  := -pthread -lm
+
+PKGS    := libcmocka-dev clang libclang-rt-14-dev fairy-stockfish cppcheck clang-format
+
+LIB_SRC  := $(filter-out src/cli/main.c,$(shell find src -name '*.c' | sort))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
+FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+
+# Two flavours share one rule set: release (build/rel) and sanitized (build/asan).
+REL_CFLAGS  := $(CFLAGS_COMMON) -O2 -g $(ARCHFLAGS) -DNDEBUG
+ASAN_CFLAGS := $(CFLAGS_COMMON) -O1 -g $(ARCHFLAGS) -fsanitize=address,undefined -fno-omit-frame-pointer \
+               -fno-sanitize-recover=all
+ASAN_LDFLAGS := -fsanitize=address,undefined
+
+REL_LIB_OBJ  := $(LIB_SRC:%.c=build/rel/%.o)
+ASAN_LIB_OBJ := $(LIB_SRC:%.c=build/asan/%.o)
+REL_TESTS    := $(TEST_SRC:tests/unit/%.c=build/rel/tests/%)
+ASAN_TESTS   := $(TEST_SRC:tests/unit/%.c=build/asan/tests/%)
+BENCHES      := $(BENCH_SRC:bench/%.c=build/rel/bench/%)
+
+.SECONDARY:
+.PHONY: all run test test-rel test-asan bench lint format fuzz deps clean
+all: build/hayanagi
+
+build/rel/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(REL_CFLAGS) -c $< -o $@
+
+build/asan/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) -c $< -o $@
+
+build/hayanagi: build/rel/src/cli/main.o $(REL_LIB_OBJ)
+	$(CC) $^ -o $@ $(LDLIBS)
+
+build/asan/hayanagi: build/asan/src/cli/main.o $(ASAN_LIB_OBJ)
+	$(CC) $(ASAN_LDFLAGS) $^ -o $@ $(LDLIBS)
+
+build/rel/tests/%: build/rel/tests/unit/%.o $(REL_LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(LDLIBS) -lcmocka
+
+build/asan/tests/%: build/asan/tests/unit/%.o $(ASAN_LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_LDFLAGS) $^ -o $@ $(LDLIBS) -lcmocka
+
+build/rel/bench/%: build/rel/bench/%.o $(REL_LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(LDLIBS)
+
+run: build/hayanagi
+	./build/hayanagi
+
+# Missing Debian packages are installed when we are root; otherwise we say what to install.
+deps:
+	@missing=""; for p in $(PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 1; \
+	  else echo "please install:$$missing (sudo apt-get install -y$$missing)"; exit 1; fi; \
+	fi
+
+test: deps
+	$(MAKE) --no-print-directory test-rel
+	$(MAKE) --no-print-directory test-asan
+
+test-rel: build/hayanagi $(REL_TESTS)
+	@HAYANAGI=build/hayanagi tests/run_tests.sh release $(REL_TESTS)
+
+test-asan: build/asan/hayanagi $(ASAN_TESTS)
+	@HAYANAGI=build/asan/hayanagi HAYANAGI_SANITIZED=1 tests/run_tests.sh sanitized $(ASAN_TESTS)
+
+bench: build/hayanagi $(BENCHES)
+	@bench/run_bench.sh $(BENCHES)
+
+FORMAT_FILES = $(shell find src tests bench fuzz -name '*.[ch]' | sort)
+lint:
+	clang-format --dry-run -Werror $(FORMAT_FILES)
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
+	  --suppress=missingIncludeSystem -Isrc src
+
+format:
+	clang-format -i $(FORMAT_FILES)
+
+FUZZ_CFLAGS := $(CSTD) -Isrc -g -O1 -pthread -fsanitize=fuzzer,address,undefined $(ARCHFLAGS)
+fuzz: $(FUZZ_SRC:fuzz/%.c=build/fuzz/%)
+build/fuzz/%: fuzz/%.c $(LIB_SRC)
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) $^ -o $@ $(LDLIBS)
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,124 @@
+/* main.c - the `hayanagi` command: the USI engine by default, and subcommands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "shogi/perft.h"
+#include "usi/usi.h"
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: hayanagi [usi]\n"
+               "       hayanagi perft [--divide] [--stats] (startpos | sfen <SFEN>) <depth>\n"
+               "       hayanagi help\n");
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static int cmd_perft(int argc, char **argv) {
+    bool divide = false, stats = false;
+    int i = 0;
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+        if (strcmp(argv[i], "--divide") == 0)
+            divide = true;
+        else if (strcmp(argv[i], "--stats") == 0)
+            stats = true;
+        else {
+            fprintf(stderr, "hayanagi perft: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    char sfen[512] = STARTPOS_SFEN;
+    if (i < argc && strcmp(argv[i], "startpos") == 0) {
+        i++;
+    } else if (i < argc && strcmp(argv[i], "sfen") == 0) {
+        /* The SFEN may come as one argument or as its space-separated fields. */
+        i++;
+        sfen[0] = '\0';
+        for (; i < argc - 1; i++) {
+            if (strlen(sfen) + strlen(argv[i]) + 2 > sizeof sfen) {
+                fprintf(stderr, "hayanagi perft: SFEN too long\n");
+                return 2;
+            }
+            if (sfen[0])
+                strcat(sfen, " ");
+            strcat(sfen, argv[i]);
+        }
+    } else {
+        usage(stderr);
+        return 2;
+    }
+    if (i != argc - 1) {
+        usage(stderr);
+        return 2;
+    }
+    char *end;
+    long depth = strtol(argv[i], &end, 10);
+    if (*end || depth < 1 || depth > 12) {
+        fprintf(stderr, "hayanagi perft: depth must be 1..12, got '%s'\n", argv[i]);
+        return 2;
+    }
+    Position pos;
+    StateInfo st;
+    char err[128];
+    if (!position_from_sfen(&pos, &st, sfen, err, sizeof err)) {
+        fprintf(stderr, "hayanagi perft: bad SFEN: %s\n", err);
+        return 1;
+    }
+    if (!position_legality_report(&pos, err, sizeof err)) {
+        fprintf(stderr, "hayanagi perft: illegal position: %s\n", err);
+        return 1;
+    }
+    double t0 = now_ms();
+    PerftCounts total = {0};
+    if (divide) {
+        ExtMove list[MAX_MOVES];
+        int n = generate_moves(&pos, GEN_LEGAL, list);
+        StateInfo st2;
+        for (int k = 0; k < n; k++) {
+            char buf[USI_MOVE_MAX];
+            position_do_move(&pos, list[k].move, &st2);
+            PerftCounts c = perft_run(&pos, (int)depth - 1, stats);
+            position_undo_move(&pos, list[k].move);
+            printf("%s: %llu\n", move_to_usi(list[k].move, buf), (unsigned long long)c.nodes);
+            total.nodes += c.nodes;
+            total.captures += c.captures;
+            total.promotions += c.promotions;
+            total.checks += c.checks;
+            total.mates += c.mates;
+        }
+        if (stats && depth == 1) /* the leaves are the root moves themselves */
+            total = perft_run(&pos, 1, true);
+    } else {
+        total = perft_run(&pos, (int)depth, stats);
+    }
+    double ms = now_ms() - t0;
+    if (stats)
+        printf("captures %llu promotions %llu checks %llu mates %llu\n", (unsigned long long)total.captures,
+               (unsigned long long)total.promotions, (unsigned long long)total.checks,
+               (unsigned long long)total.mates);
+    printf("nodes %llu time %.0f nps %.0f\n", (unsigned long long)total.nodes, ms,
+           ms > 0 ? total.nodes * 1000.0 / ms : 0.0);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    shogi_init();
+    if (argc < 2 || strcmp(argv[1], "usi") == 0)
+        return usi_main(stdin, stdout);
+    if (strcmp(argv[1], "perft") == 0)
+        return cmd_perft(argc - 2, argv + 2);
+    if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "hayanagi: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

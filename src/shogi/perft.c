@@ -1,0 +1,59 @@
+/* perft.c - perft with bulk counting at the last ply. */
+#include "shogi/perft.h"
+
+#include "shogi/movegen.h"
+
+static uint64_t perft_count(Position *pos, int depth) {
+    ExtMove list[MAX_MOVES];
+    int n = generate_moves(pos, GEN_LEGAL, list);
+    if (depth == 1)
+        return (uint64_t)n;
+    uint64_t nodes = 0;
+    StateInfo st;
+    for (int i = 0; i < n; i++) {
+        position_do_move(pos, list[i].move, &st);
+        nodes += perft_count(pos, depth - 1);
+        position_undo_move(pos, list[i].move);
+    }
+    return nodes;
+}
+
+static void perft_stats(Position *pos, int depth, PerftCounts *c) {
+    ExtMove list[MAX_MOVES];
+    int n = generate_moves(pos, GEN_LEGAL, list);
+    StateInfo st;
+    for (int i = 0; i < n; i++) {
+        Move m = list[i].move;
+        if (depth == 1) {
+            c->nodes++;
+            if (!move_is_drop(m) && pos->board[move_to(m)] != NO_PIECE)
+                c->captures++;
+            if (move_is_promotion(m))
+                c->promotions++;
+        }
+        position_do_move(pos, m, &st);
+        if (depth == 1) {
+            if (position_in_check(pos)) {
+                c->checks++;
+                if (!position_has_legal_move(pos))
+                    c->mates++;
+            }
+        } else {
+            perft_stats(pos, depth - 1, c);
+        }
+        position_undo_move(pos, m);
+    }
+}
+
+PerftCounts perft_run(Position *pos, int depth, bool stats) {
+    PerftCounts c = {0};
+    if (depth <= 0) {
+        c.nodes = 1;
+        return c;
+    }
+    if (stats)
+        perft_stats(pos, depth, &c);
+    else
+        c.nodes = perft_count(pos, depth);
+    return c;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the cmocka test binaries given as arguments, then every end-to-end script in
+# tests/e2e/ against $HAYANAGI, and prints "LABEL: N passed, N failed" last, counting
+# cmocka tests one by one and each end-to-end script as one test.
+# Usage: tests/run_tests.sh LABEL BINARY...
+set -u
+label=$1; shift
+passed=0; failed=0; failures=()
+mkdir -p build/logs
+run_one() { # $1 = log name, rest = command
+    local log="build/logs/$1.$label.log"; shift
+    if "$@" > "$log" 2>&1; then status=0; else status=1; fi
+    local p f
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+    if [ -n "$p" ] || [ -n "$f" ]; then
+        passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+        if [ "$status" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then failed=$((failed + 1)); fi
+    elif [ "$status" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+    if [ "$status" -ne 0 ]; then failures+=("$log"); cat "$log"; fi
+}
+for t in "$@"; do run_one "$(basename "$t")" "$t"; done
+for t in tests/e2e/*.sh; do [ -e "$t" ] && run_one "$(basename "$t" .sh)" bash "$t"; done
+for f in "${failures[@]+"${failures[@]}"}"; do echo "FAILED (log: $f)"; done
+echo "$label: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
