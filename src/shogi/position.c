@@ -290,8 +290,6 @@ bool position_from_sfen(Position *pos, StateInfo *st, const char *sfen, char *er
     st->hand_key = compute_hand_key(pos);
     st->hand_of_mover = pos->hand[pos->side];
     set_check_info(pos);
-    /* A side already giving check is treated as checking continuously since the root. */
-    st->continuous_check[color_flip(pos->side)] = st->checkers ? 1 : 0;
     return true;
 }
 
