@@ -1,0 +1,89 @@
+/* common.c - see common.h. */
+#include "common.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+double bench_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void bench_print_machine(const char *name) {
+    char model[256] = "unknown CPU";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0) {
+                char *p = strchr(line, ':');
+                if (p) {
+                    snprintf(model, sizeof model, "%s", p + 2);
+                    model[strcspn(model, "\n")] = '\0';
+                }
+                break;
+            }
+        fclose(f);
+    }
+    printf("== %s == machine: %ld cores, %s\n", name, sysconf(_SC_NPROCESSORS_ONLN), model);
+}
+
+bool bench_peer_start(BenchPeer *p, const char *path) {
+    if (access(path, X_OK) != 0)
+        return false;
+    int in[2], out[2];
+    if (pipe(in) || pipe(out))
+        return false;
+    p->pid = fork();
+    if (p->pid < 0)
+        return false;
+    if (p->pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[1]);
+        close(out[0]);
+        execl(path, path, (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    p->to = fdopen(in[1], "w");
+    p->from = fdopen(out[0], "r");
+    return p->to && p->from;
+}
+
+void bench_peer_send(BenchPeer *p, const char *line) {
+    fprintf(p->to, "%s\n", line);
+    fflush(p->to);
+}
+
+bool bench_peer_wait(BenchPeer *p, const char *prefix, char *buf, size_t len) {
+    while (fgets(buf, (int)len, p->from))
+        if (strncmp(buf, prefix, strlen(prefix)) == 0)
+            return true;
+    return false;
+}
+
+void bench_peer_stop(BenchPeer *p) {
+    bench_peer_send(p, "quit");
+    fclose(p->to);
+    fclose(p->from);
+    int status;
+    if (waitpid(p->pid, &status, 0) < 0)
+        kill(p->pid, SIGKILL);
+}

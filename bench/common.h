@@ -1,0 +1,31 @@
+/* common.h - timing, medians and peer-process helpers shared by the benchmarks. */
+#ifndef HAYANAGI_BENCH_COMMON_H
+#define HAYANAGI_BENCH_COMMON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* Monotonic milliseconds. */
+double bench_now_ms(void);
+/* Median of n values (sorts them in place). */
+double bench_median(double *v, int n);
+/* Prints the machine line every benchmark starts with: cores and CPU model. */
+void bench_print_machine(const char *name);
+
+/* A peer engine on two pipes. */
+typedef struct {
+    pid_t pid;
+    FILE *to;
+    FILE *from;
+} BenchPeer;
+
+/* Starts path with no arguments; returns false when it cannot be started. */
+bool bench_peer_start(BenchPeer *p, const char *path);
+/* Sends one line (a newline is added). */
+void bench_peer_send(BenchPeer *p, const char *line);
+/* Reads lines until one starts with prefix; copies it into buf. False on EOF. */
+bool bench_peer_wait(BenchPeer *p, const char *prefix, char *buf, size_t len);
+void bench_peer_stop(BenchPeer *p);
+
+#endif
