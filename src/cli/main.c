@@ -101,8 +101,7 @@ static int cmd_perft(int argc, char **argv) {
     double ms = now_ms() - t0;
     if (stats)
         printf("captures %llu promotions %llu checks %llu mates %llu\n", (unsigned long long)total.captures,
-               (unsigned long long)total.promotions, (unsigned long long)total.checks,
-               (unsigned long long)total.mates);
+               (unsigned long long)total.promotions, (unsigned long long)total.checks, (unsigned long long)total.mates);
     printf("nodes %llu time %.0f nps %.0f\n", (unsigned long long)total.nodes, ms,
            ms > 0 ? total.nodes * 1000.0 / ms : 0.0);
     return 0;

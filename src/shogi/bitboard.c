@@ -32,8 +32,8 @@ static void init_line_tables(void) {
                 if (!ray)
                     continue;
                 /* The last square of a ray never blocks anything beyond it. */
-                bool positive = LINE_DIRS[l][k] == DIR_S || LINE_DIRS[l][k] == DIR_W ||
-                                LINE_DIRS[l][k] == DIR_SW || LINE_DIRS[l][k] == DIR_NW;
+                bool positive = LINE_DIRS[l][k] == DIR_S || LINE_DIRS[l][k] == DIR_W || LINE_DIRS[l][k] == DIR_SW ||
+                                LINE_DIRS[l][k] == DIR_NW;
                 Square end = positive ? bb_msb(ray) : bb_lsb(ray);
                 mask |= ray & ~bb_square(end);
             }
@@ -42,8 +42,8 @@ static void init_line_tables(void) {
             bitboard_tables.line_mask[sq][l][1] = m1;
             int n0 = __builtin_popcountll(m0), n = bb_count(mask);
             for (uint64_t idx = 0; idx < (1u << n); idx++) {
-                Bitboard occ = (Bitboard)_pdep_u64(idx & ((1ull << n0) - 1), m0) |
-                               ((Bitboard)_pdep_u64(idx >> n0, m1) << 64);
+                Bitboard occ =
+                    (Bitboard)_pdep_u64(idx & ((1ull << n0) - 1), m0) | ((Bitboard)_pdep_u64(idx >> n0, m1) << 64);
                 bitboard_tables.line_attack[sq][l][idx] =
                     bb_ray_attack(sq, LINE_DIRS[l][0], occ) | bb_ray_attack(sq, LINE_DIRS[l][1], occ);
             }

@@ -28,12 +28,12 @@ typedef struct {
     Bitboard file[FILE_NB];
     Bitboard rank[RANK_NB];
     Bitboard all;
-    Bitboard zone[COLOR_NB];          /* the three far ranks for each colour */
-    Bitboard rank_far[COLOR_NB][3];   /* far rank, far two ranks, far three (zone) */
-    Bitboard step[PIECE_NB][SQ_NB];   /* non-sliding attacks by coloured piece */
+    Bitboard zone[COLOR_NB];        /* the three far ranks for each colour */
+    Bitboard rank_far[COLOR_NB][3]; /* far rank, far two ranks, far three (zone) */
+    Bitboard step[PIECE_NB][SQ_NB]; /* non-sliding attacks by coloured piece */
     Bitboard ray[SQ_NB][DIR_NB];
-    Bitboard between[SQ_NB][SQ_NB];   /* squares strictly between, if aligned */
-    Bitboard line[SQ_NB][SQ_NB];      /* the full line through both, if aligned */
+    Bitboard between[SQ_NB][SQ_NB]; /* squares strictly between, if aligned */
+    Bitboard line[SQ_NB][SQ_NB];    /* the full line through both, if aligned */
     /* For the pext path: masks of the inner squares on each line through sq and the
      * attack sets indexed by the extracted occupancy. */
 #ifdef __BMI2__
@@ -89,8 +89,8 @@ static inline Bitboard bb_ray_attack(Square sq, int dir, Bitboard occ) {
 #include <immintrin.h>
 static inline Bitboard bb_line_attack(Square sq, int line, Bitboard occ) {
     const uint64_t *m = bitboard_tables.line_mask[sq][line];
-    uint64_t idx = _pext_u64((uint64_t)occ, m[0]) |
-                   (_pext_u64((uint64_t)(occ >> 64), m[1]) << __builtin_popcountll(m[0]));
+    uint64_t idx =
+        _pext_u64((uint64_t)occ, m[0]) | (_pext_u64((uint64_t)(occ >> 64), m[1]) << __builtin_popcountll(m[0]));
     return bitboard_tables.line_attack[sq][line][idx];
 }
 #endif
@@ -104,8 +104,8 @@ static inline Bitboard bb_bishop_attacks(Square sq, Bitboard occ) {
 #ifdef __BMI2__
     return bb_line_attack(sq, 2, occ) | bb_line_attack(sq, 3, occ);
 #else
-    return bb_ray_attack(sq, DIR_NE, occ) | bb_ray_attack(sq, DIR_SW, occ) |
-           bb_ray_attack(sq, DIR_NW, occ) | bb_ray_attack(sq, DIR_SE, occ);
+    return bb_ray_attack(sq, DIR_NE, occ) | bb_ray_attack(sq, DIR_SW, occ) | bb_ray_attack(sq, DIR_NW, occ) |
+           bb_ray_attack(sq, DIR_SE, occ);
 #endif
 }
 
@@ -113,20 +113,20 @@ static inline Bitboard bb_rook_attacks(Square sq, Bitboard occ) {
 #ifdef __BMI2__
     return bb_line_attack(sq, 0, occ) | bb_line_attack(sq, 1, occ);
 #else
-    return bb_ray_attack(sq, DIR_N, occ) | bb_ray_attack(sq, DIR_S, occ) |
-           bb_ray_attack(sq, DIR_E, occ) | bb_ray_attack(sq, DIR_W, occ);
+    return bb_ray_attack(sq, DIR_N, occ) | bb_ray_attack(sq, DIR_S, occ) | bb_ray_attack(sq, DIR_E, occ) |
+           bb_ray_attack(sq, DIR_W, occ);
 #endif
 }
 
 /* Portable-only versions, kept callable in every build for the slider benchmark and the
  * cross-check test. */
 static inline Bitboard bb_bishop_attacks_ray(Square sq, Bitboard occ) {
-    return bb_ray_attack(sq, DIR_NE, occ) | bb_ray_attack(sq, DIR_SW, occ) |
-           bb_ray_attack(sq, DIR_NW, occ) | bb_ray_attack(sq, DIR_SE, occ);
+    return bb_ray_attack(sq, DIR_NE, occ) | bb_ray_attack(sq, DIR_SW, occ) | bb_ray_attack(sq, DIR_NW, occ) |
+           bb_ray_attack(sq, DIR_SE, occ);
 }
 static inline Bitboard bb_rook_attacks_ray(Square sq, Bitboard occ) {
-    return bb_ray_attack(sq, DIR_N, occ) | bb_ray_attack(sq, DIR_S, occ) |
-           bb_ray_attack(sq, DIR_E, occ) | bb_ray_attack(sq, DIR_W, occ);
+    return bb_ray_attack(sq, DIR_N, occ) | bb_ray_attack(sq, DIR_S, occ) | bb_ray_attack(sq, DIR_E, occ) |
+           bb_ray_attack(sq, DIR_W, occ);
 }
 
 static inline Bitboard bb_king_attacks(Square sq) { return bitboard_tables.step[KING][sq]; }

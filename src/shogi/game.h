@@ -13,7 +13,7 @@ typedef struct {
     Position pos;
     StateInfo *states; /* states[0] is the root, states[i] follows moves[i - 1] */
     Move *moves;
-    int count;         /* moves played */
+    int count; /* moves played */
     int capacity;
     char root_sfen[SFEN_MAX];
 } Game;

@@ -97,9 +97,7 @@ int generate_moves(const Position *pos, GenType type, ExtMove *list) {
     Bitboard empty = bitboard_tables.all & ~position_occupied(pos);
     int n = 0;
     switch (type) {
-    case GEN_CAPTURES:
-        n = gen_piece_moves(pos, list, 0, enemies);
-        return gen_king_moves(pos, list, n, enemies);
+    case GEN_CAPTURES: n = gen_piece_moves(pos, list, 0, enemies); return gen_king_moves(pos, list, n, enemies);
     case GEN_QUIETS:
         n = gen_piece_moves(pos, list, 0, empty);
         n = gen_king_moves(pos, list, n, empty);
@@ -108,8 +106,7 @@ int generate_moves(const Position *pos, GenType type, ExtMove *list) {
         n = gen_piece_moves(pos, list, 0, empty | enemies);
         n = gen_king_moves(pos, list, n, empty | enemies);
         return gen_drops(pos, list, n, empty);
-    case GEN_EVASIONS:
-        return gen_evasions(pos, list);
+    case GEN_EVASIONS: return gen_evasions(pos, list);
     case GEN_QUIET_CHECKS: {
         int total = generate_moves(pos, GEN_QUIETS, list);
         for (int i = 0; i < total; i++)

@@ -52,8 +52,8 @@ Bitboard position_attackers_to(const Position *pos, Color c, Square sq, Bitboard
     Color t = color_flip(c); /* a piece of c attacks sq iff a piece of t on sq would attack it back */
     Bitboard bishops = pos->by_type[BISHOP] | pos->by_type[HORSE];
     Bitboard rooks = pos->by_type[ROOK] | pos->by_type[DRAGON];
-    Bitboard golds = pos->by_type[GOLD] | pos->by_type[PRO_PAWN] | pos->by_type[PRO_LANCE] |
-                     pos->by_type[PRO_KNIGHT] | pos->by_type[PRO_SILVER];
+    Bitboard golds = pos->by_type[GOLD] | pos->by_type[PRO_PAWN] | pos->by_type[PRO_LANCE] | pos->by_type[PRO_KNIGHT] |
+                     pos->by_type[PRO_SILVER];
     Bitboard kings = pos->by_type[KING] | pos->by_type[HORSE] | pos->by_type[DRAGON];
     Bitboard a = (bb_pawn_attacks(t, sq) & pos->by_type[PAWN]) | (bb_knight_attacks(t, sq) & pos->by_type[KNIGHT]) |
                  (bb_silver_attacks(t, sq) & pos->by_type[SILVER]) | (bb_gold_attacks(t, sq) & golds) |

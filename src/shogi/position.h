@@ -16,17 +16,17 @@ typedef uint64_t Key;
 
 typedef struct StateInfo {
     /* Copied by do_move from the previous state and then updated. */
-    Key board_key;          /* board and side to move */
-    Key hand_key;           /* both hands, additive */
-    int plies_from_null;    /* plies since the last null move or the root */
+    Key board_key;                  /* board and side to move */
+    Key hand_key;                   /* both hands, additive */
+    int plies_from_null;            /* plies since the last null move or the root */
     int continuous_check[COLOR_NB]; /* consecutive checking moves by each side, in plies */
     /* Recomputed by do_move. */
-    Hand hand_of_mover;     /* hand of the side to move in this state, for repetition */
-    Piece captured;         /* piece taken by the move that led here */
-    Move last_move;         /* the move that led here, MOVE_NONE at the root */
-    Bitboard checkers;      /* pieces giving check to the side to move */
-    Bitboard blockers_for_king[COLOR_NB]; /* pieces (any colour) shielding c's king */
-    Bitboard pinners[COLOR_NB];           /* c's sliders pinning a piece to the other king */
+    Hand hand_of_mover;                    /* hand of the side to move in this state, for repetition */
+    Piece captured;                        /* piece taken by the move that led here */
+    Move last_move;                        /* the move that led here, MOVE_NONE at the root */
+    Bitboard checkers;                     /* pieces giving check to the side to move */
+    Bitboard blockers_for_king[COLOR_NB];  /* pieces (any colour) shielding c's king */
+    Bitboard pinners[COLOR_NB];            /* c's sliders pinning a piece to the other king */
     Bitboard check_squares[PIECE_TYPE_NB]; /* squares from which our piece type checks them */
     struct StateInfo *previous;
 } StateInfo;
@@ -36,9 +36,9 @@ typedef struct {
     Bitboard by_type[PIECE_TYPE_NB]; /* by_type[NO_PIECE_TYPE] is every occupied square */
     Bitboard by_color[COLOR_NB];
     Hand hand[COLOR_NB];
-    Square king_sq[COLOR_NB];        /* SQ_NONE when that side has no king (tsume problems) */
+    Square king_sq[COLOR_NB]; /* SQ_NONE when that side has no king (tsume problems) */
     Color side;
-    int ply;                         /* the SFEN move number, 1 at the start */
+    int ply; /* the SFEN move number, 1 at the start */
     StateInfo *st;
 } Position;
 

@@ -5,8 +5,8 @@
 
 #include "shogi/movegen.h"
 
-static const char *const EKR_NAMES[EKR_NB] = {"NoEnteringKing", "CSARule24", "CSARule24H",
-                                               "CSARule27",      "CSARule27H", "TryRule"};
+static const char *const EKR_NAMES[EKR_NB] = {"NoEnteringKing", "CSARule24",  "CSARule24H",
+                                              "CSARule27",      "CSARule27H", "TryRule"};
 
 const char *entering_king_rule_name(EnteringKingRule r) { return r < EKR_NB ? EKR_NAMES[r] : "?"; }
 
@@ -145,8 +145,8 @@ GameState position_game_state(const Position *pos, int max_moves) {
 
 Move position_mate_in_one(Position *pos) {
     ExtMove list[MAX_MOVES];
-    int n = position_in_check(pos) ? generate_moves(pos, GEN_EVASIONS, list)
-                                   : generate_moves(pos, GEN_NON_EVASIONS, list);
+    int n =
+        position_in_check(pos) ? generate_moves(pos, GEN_EVASIONS, list) : generate_moves(pos, GEN_NON_EVASIONS, list);
     StateInfo st;
     for (int i = 0; i < n; i++) {
         Move m = list[i].move;

@@ -8,12 +8,12 @@
 
 /* The option values of YaneuraOu's EnteringKingRule, in its order. */
 typedef enum {
-    EKR_NONE,      /* NoEnteringKing */
-    EKR_24,        /* CSARule24: 31 points or more wins, for both sides */
-    EKR_24_H,      /* CSARule24H: as EKR_24, white's target lowered by its handicap */
-    EKR_27,        /* CSARule27: black needs 28 points, white 27 */
-    EKR_27_H,      /* CSARule27H: as EKR_27, white's target lowered by its handicap */
-    EKR_TRY,       /* TryRule: the king reaching the enemy king's starting square wins */
+    EKR_NONE, /* NoEnteringKing */
+    EKR_24,   /* CSARule24: 31 points or more wins, for both sides */
+    EKR_24_H, /* CSARule24H: as EKR_24, white's target lowered by its handicap */
+    EKR_27,   /* CSARule27: black needs 28 points, white 27 */
+    EKR_27_H, /* CSARule27H: as EKR_27, white's target lowered by its handicap */
+    EKR_TRY,  /* TryRule: the king reaching the enemy king's starting square wins */
     EKR_NB
 } EnteringKingRule;
 

@@ -32,8 +32,20 @@ static inline bool square_in_zone(Color c, Square sq) { return rank_relative(c, 
 /* Piece types. Promoting adds PROMOTED; GOLD and KING never promote. */
 typedef enum {
     NO_PIECE_TYPE = 0,
-    PAWN = 1, LANCE, KNIGHT, SILVER, BISHOP, ROOK, GOLD, KING,
-    PRO_PAWN = 9, PRO_LANCE, PRO_KNIGHT, PRO_SILVER, HORSE, DRAGON,
+    PAWN = 1,
+    LANCE,
+    KNIGHT,
+    SILVER,
+    BISHOP,
+    ROOK,
+    GOLD,
+    KING,
+    PRO_PAWN = 9,
+    PRO_LANCE,
+    PRO_KNIGHT,
+    PRO_SILVER,
+    HORSE,
+    DRAGON,
     PIECE_TYPE_NB = 15
 } PieceType;
 enum { PROMOTED = 8 };
@@ -115,7 +127,6 @@ extern const int PIECE_TYPE_TOTAL[PIECE_TYPE_NB];
 
 /* Scores, for the search and the mate routines. */
 typedef int Value;
-enum { VALUE_ZERO = 0, VALUE_DRAW = 0, VALUE_MATE = 32000, VALUE_INFINITE = 32001, VALUE_NONE = 32002,
-       MAX_PLY = 246 };
+enum { VALUE_ZERO = 0, VALUE_DRAW = 0, VALUE_MATE = 32000, VALUE_INFINITE = 32001, VALUE_NONE = 32002, MAX_PLY = 246 };
 
 #endif

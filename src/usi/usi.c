@@ -100,8 +100,8 @@ int usi_main(FILE *in, FILE *out) {
             fprintf(out, "id name Hayanagi 0.1\nid author the Hayanagi developers\nusiok\n");
         } else if (strcmp(cmd, "isready") == 0) {
             fprintf(out, "readyok\n");
-        } else if (strcmp(cmd, "usinewgame") == 0 || strcmp(cmd, "setoption") == 0 ||
-                   strcmp(cmd, "gameover") == 0 || strcmp(cmd, "stop") == 0 || strcmp(cmd, "ponderhit") == 0) {
+        } else if (strcmp(cmd, "usinewgame") == 0 || strcmp(cmd, "setoption") == 0 || strcmp(cmd, "gameover") == 0 ||
+                   strcmp(cmd, "stop") == 0 || strcmp(cmd, "ponderhit") == 0) {
             /* Nothing to do yet. */
         } else if (strcmp(cmd, "position") == 0) {
             char err[256];
