@@ -1,0 +1,354 @@
+/* packed_sfen.c - YaneuraOu's PackedSfen: an encoder, and a decoder that trusts nothing.
+ *
+ * The decoder does its own bounded bit reading and piece accounting, then prints the
+ * result as SFEN and hands it to position_from_sfen(), so a decoded position has passed
+ * exactly the checks every other position in the engine passes. */
+#include "shogi/packed_sfen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { PACKED_BITS = 256, KING_SQUARE_BITS = 7, LONGEST_BOARD_CODE = 6 };
+
+/* A Huffman code as an integer whose bit 0 is the first bit in the stream. */
+typedef struct {
+    uint8_t code;
+    uint8_t length;
+} HuffmanCode;
+
+/* Board codes by unpromoted piece type; the NO_PIECE_TYPE entry is the empty square.
+ * A piece in hand or in the box uses its board code without the first bit (always 1). */
+static const HuffmanCode BOARD_CODE[GOLD + 1] = {
+    [NO_PIECE_TYPE] = {0x00, 1}, [PAWN] = {0x01, 2},   [LANCE] = {0x03, 4}, [KNIGHT] = {0x0b, 4},
+    [SILVER] = {0x07, 4},        [BISHOP] = {0x1f, 6}, [ROOK] = {0x3f, 6},  [GOLD] = {0x0f, 5},
+};
+
+/* Current YaneuraOu (and cshogi, whose layout it adopted) writes hands and the box in
+ * Apery's order, gold before bishop and rook; the encoder must match it byte for byte. */
+static const PieceType PACK_ORDER[] = {PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK};
+enum { PACK_ORDER_NB = sizeof PACK_ORDER / sizeof PACK_ORDER[0] };
+
+static const char PIECE_LETTERS[] = " PLNSBRGK"; /* index = unpromoted piece type */
+static const char *const PLURAL_NAME[] = {"", "pawns", "lances", "knights", "silvers", "bishops", "rooks", "golds"};
+
+/* ---- encoding ---- */
+
+typedef struct {
+    uint8_t *bytes; /* PACKED_BITS / 8 bytes, zeroed before the first write */
+    int cursor;     /* next bit to write */
+} BitWriter;
+
+static void write_bits(BitWriter *w, unsigned value, int count) {
+    for (int i = 0; i < count; i++, w->cursor++) {
+        /* A valid position never needs more than 256 bits; the guard only keeps a
+         * corrupted Position from writing past the buffer. */
+        if (w->cursor < PACKED_BITS && ((value >> i) & 1))
+            w->bytes[w->cursor >> 3] |= (uint8_t)(1u << (w->cursor & 7));
+    }
+}
+
+static void write_hand_code(BitWriter *w, PieceType base) {
+    write_bits(w, BOARD_CODE[base].code >> 1, BOARD_CODE[base].length - 1);
+}
+
+static void write_board_square(BitWriter *w, Piece pc) {
+    if (pc == NO_PIECE) {
+        write_bits(w, BOARD_CODE[NO_PIECE_TYPE].code, BOARD_CODE[NO_PIECE_TYPE].length);
+        return;
+    }
+    PieceType pt = piece_type(pc), base = piece_type_demote(pt);
+    write_bits(w, BOARD_CODE[base].code, BOARD_CODE[base].length);
+    if (base != GOLD)
+        write_bits(w, piece_type_is_promoted(pt), 1);
+    write_bits(w, (unsigned)piece_color(pc), 1);
+}
+
+static void write_hand_piece(BitWriter *w, PieceType base, Color c) {
+    write_hand_code(w, base);
+    if (base != GOLD)
+        write_bits(w, 0, 1); /* never promoted: keeps the cost at board cost minus one */
+    write_bits(w, (unsigned)c, 1);
+}
+
+/* A boxed piece is a "promoted piece in hand" of colour 0. Gold has no promotion bit,
+ * so a boxed gold borrows the otherwise unused code of a white promoted silver; both
+ * cost the same number of bits as a gold in hand. */
+static void write_box_piece(BitWriter *w, PieceType base) {
+    if (base == GOLD) {
+        write_hand_code(w, SILVER);
+        write_bits(w, 1, 1);
+        write_bits(w, WHITE, 1);
+    } else {
+        write_hand_code(w, base);
+        write_bits(w, 1, 1);
+        write_bits(w, BLACK, 1);
+    }
+}
+
+void packed_sfen_encode(const Position *pos, PackedSfen *out) {
+    memset(out->data, 0, sizeof out->data);
+    BitWriter w = {out->data, 0};
+    int boxed[PIECE_TYPE_NB];
+    for (int pt = 0; pt < PIECE_TYPE_NB; pt++)
+        boxed[pt] = PIECE_TYPE_TOTAL[pt];
+
+    write_bits(&w, (unsigned)pos->side, 1);
+    /* SQ_NONE is 81, the value YaneuraOu writes for a missing king. */
+    write_bits(&w, (unsigned)pos->king_sq[BLACK], KING_SQUARE_BITS);
+    write_bits(&w, (unsigned)pos->king_sq[WHITE], KING_SQUARE_BITS);
+
+    for (Square sq = 0; sq < SQ_NB; sq++) {
+        Piece pc = pos->board[sq];
+        if (piece_type(pc) == KING)
+            continue;
+        write_board_square(&w, pc);
+        if (pc != NO_PIECE)
+            boxed[piece_type_demote(piece_type(pc))]--;
+    }
+    for (Color c = BLACK; c <= WHITE; c++)
+        for (int i = 0; i < PACK_ORDER_NB; i++) {
+            int n = hand_count(pos->hand[c], PACK_ORDER[i]);
+            for (int k = 0; k < n; k++)
+                write_hand_piece(&w, PACK_ORDER[i], c);
+            boxed[PACK_ORDER[i]] -= n;
+        }
+    for (int i = 0; i < PACK_ORDER_NB; i++)
+        for (int k = 0; k < boxed[PACK_ORDER[i]]; k++)
+            write_box_piece(&w, PACK_ORDER[i]);
+}
+
+/* ---- decoding ---- */
+
+typedef struct {
+    const uint8_t *bytes;
+    int cursor; /* next bit to read */
+} BitReader;
+
+/* The next bit, or -1 at the end of the 256 bits (never reads past them). */
+static int read_bit(BitReader *r) {
+    if (r->cursor >= PACKED_BITS)
+        return -1;
+    int bit = (r->bytes[r->cursor >> 3] >> (r->cursor & 7)) & 1;
+    r->cursor++;
+    return bit;
+}
+
+/* count bits, first bit lowest, or -1 when the stream ends first. */
+static int read_bits(BitReader *r, int count) {
+    int value = 0;
+    for (int i = 0; i < count; i++) {
+        int bit = read_bit(r);
+        if (bit < 0)
+            return -1;
+        value |= bit << i;
+    }
+    return value;
+}
+
+enum { CODE_END_OF_STREAM = -1, CODE_UNKNOWN = -2 };
+
+/* Reads one board code (in_hand false: NO_PIECE_TYPE..GOLD) or hand code (in_hand true:
+ * PAWN..GOLD). Both code sets are complete prefix codes, so CODE_UNKNOWN cannot happen
+ * today; it is kept so a table edit cannot turn into an endless loop. */
+static int read_piece_code(BitReader *r, bool in_hand) {
+    int code = 0;
+    for (int length = 1; length <= LONGEST_BOARD_CODE; length++) {
+        int bit = read_bit(r);
+        if (bit < 0)
+            return CODE_END_OF_STREAM;
+        code |= bit << (length - 1);
+        for (int pt = in_hand ? PAWN : NO_PIECE_TYPE; pt <= GOLD; pt++) {
+            int want_code = in_hand ? BOARD_CODE[pt].code >> 1 : BOARD_CODE[pt].code;
+            int want_length = in_hand ? BOARD_CODE[pt].length - 1 : BOARD_CODE[pt].length;
+            if (code == want_code && length == want_length)
+                return pt;
+        }
+    }
+    return CODE_UNKNOWN;
+}
+
+static bool fail(char *err, size_t err_len, const char *fmt, ...) {
+    if (err && err_len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, err_len, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+/* What the bits say, before any of it becomes a Position. */
+typedef struct {
+    Color side;
+    Piece board[SQ_NB];
+    int hand[COLOR_NB][PIECE_TYPE_NB];
+    int seen[PIECE_TYPE_NB]; /* board + hands + box, by unpromoted type */
+} DecodedBits;
+
+/* Counts one more piece of base type and refuses a count a full set cannot reach, which
+ * also bounds every count the SFEN printer sees. */
+static bool count_piece(DecodedBits *d, PieceType base, int bit, char *err, size_t err_len) {
+    if (++d->seen[base] > PIECE_TYPE_TOTAL[base])
+        return fail(err, err_len, "bit %d: more than %d %s", bit, PIECE_TYPE_TOTAL[base], PLURAL_NAME[base]);
+    return true;
+}
+
+static bool read_kings(BitReader *r, DecodedBits *d, char *err, size_t err_len) {
+    Square king_sq[COLOR_NB];
+    for (Color c = BLACK; c <= WHITE; c++) {
+        const char *name = c == BLACK ? "black" : "white";
+        king_sq[c] = read_bits(r, KING_SQUARE_BITS);
+        if (king_sq[c] == SQ_NONE)
+            return fail(err, err_len, "no %s king (square 81): one-king positions are not supported", name);
+        if (king_sq[c] > SQ_NONE)
+            return fail(err, err_len, "%s king square %d is off the board", name, king_sq[c]);
+    }
+    if (king_sq[BLACK] == king_sq[WHITE])
+        return fail(err, err_len, "both kings on square %d%c", square_file(king_sq[BLACK]) + 1,
+                    'a' + square_rank(king_sq[BLACK]));
+    d->board[king_sq[BLACK]] = piece_make(BLACK, KING);
+    d->board[king_sq[WHITE]] = piece_make(WHITE, KING);
+    return true;
+}
+
+static bool read_board(BitReader *r, DecodedBits *d, char *err, size_t err_len) {
+    for (Square sq = 0; sq < SQ_NB; sq++) {
+        if (d->board[sq] != NO_PIECE) /* a king, placed from the header */
+            continue;
+        int start = r->cursor;
+        int base = read_piece_code(r, false);
+        int promoted = base > NO_PIECE_TYPE && base != GOLD ? read_bit(r) : 0;
+        int color = base > NO_PIECE_TYPE ? read_bit(r) : 0;
+        if (base == CODE_UNKNOWN)
+            return fail(err, err_len, "bit %d: unknown board code", start);
+        if (base < 0 || promoted < 0 || color < 0)
+            return fail(err, err_len, "bit %d: square %d%c runs past the end of the 256 bits", start,
+                        square_file(sq) + 1, 'a' + square_rank(sq));
+        if (base == NO_PIECE_TYPE)
+            continue;
+        if (!count_piece(d, (PieceType)base, start, err, err_len))
+            return false;
+        d->board[sq] = piece_make((Color)color, promoted ? (PieceType)(base + PROMOTED) : (PieceType)base);
+    }
+    return true;
+}
+
+/* Hand and box entries until the stream ends; the last one must end on bit 256. */
+static bool read_hands_and_box(BitReader *r, DecodedBits *d, char *err, size_t err_len) {
+    while (r->cursor < PACKED_BITS) {
+        int start = r->cursor;
+        int base = read_piece_code(r, true);
+        int promoted = base > NO_PIECE_TYPE && base != GOLD ? read_bit(r) : 0;
+        int color = base > NO_PIECE_TYPE ? read_bit(r) : 0;
+        if (base == CODE_UNKNOWN)
+            return fail(err, err_len, "bit %d: unknown hand code", start);
+        if (base < 0 || promoted < 0 || color < 0)
+            return fail(err, err_len, "bit %d: hand entry runs past the end of the 256 bits", start);
+        if (!promoted) {
+            d->hand[color][base]++;
+        } else if (color == WHITE) {
+            if (base != SILVER)
+                return fail(err, err_len, "bit %d: promoted white %s in hand is not a piece-box code", start,
+                            PLURAL_NAME[base]);
+            base = GOLD; /* the boxed-gold code, see write_box_piece() */
+        }
+        if (!count_piece(d, (PieceType)base, start, err, err_len))
+            return false;
+    }
+    return true;
+}
+
+/* A bounded text buffer: output beyond its end is dropped, never written. */
+typedef struct {
+    char *buf;
+    size_t len; /* > 0 */
+    size_t used;
+} TextBuffer;
+
+static void emit(TextBuffer *t, const char *fmt, ...) {
+    if (t->used + 1 >= t->len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int written = vsnprintf(t->buf + t->used, t->len - t->used, fmt, ap);
+    va_end(ap);
+    if (written > 0)
+        t->used += (size_t)written < t->len - t->used ? (size_t)written : t->len - t->used - 1;
+}
+
+static char letter_for(Color c, PieceType base) {
+    char letter = PIECE_LETTERS[base];
+    return c == BLACK ? letter : (char)(letter - 'A' + 'a');
+}
+
+/* Prints the decoded bits as SFEN. count_piece() bounds every count, so the text is
+ * short of SFEN_MAX plus the move number; the buffer bounds it regardless. */
+static void print_sfen(const DecodedBits *d, int ply, char *buf, size_t len) {
+    TextBuffer t = {buf, len, 0};
+    buf[0] = '\0';
+    for (int rank = 0; rank < RANK_NB; rank++) {
+        int empty = 0;
+        for (int file = FILE_NB - 1; file >= 0; file--) {
+            Piece pc = d->board[square_make(file, rank)];
+            if (pc == NO_PIECE) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                emit(&t, "%d", empty);
+            empty = 0;
+            PieceType pt = piece_type(pc);
+            emit(&t, "%s%c", piece_type_is_promoted(pt) ? "+" : "", letter_for(piece_color(pc), piece_type_demote(pt)));
+        }
+        if (empty)
+            emit(&t, "%d", empty);
+        if (rank < RANK_NB - 1)
+            emit(&t, "/");
+    }
+    emit(&t, " %c ", d->side == BLACK ? 'b' : 'w');
+    static const PieceType SFEN_HAND_ORDER[] = {ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN};
+    bool any = false;
+    for (Color c = BLACK; c <= WHITE; c++)
+        for (int i = 0; i < 7; i++) {
+            int count = d->hand[c][SFEN_HAND_ORDER[i]];
+            if (!count)
+                continue;
+            any = true;
+            if (count > 1)
+                emit(&t, "%d", count);
+            emit(&t, "%c", letter_for(c, SFEN_HAND_ORDER[i]));
+        }
+    emit(&t, "%s %d", any ? "" : "-", ply);
+}
+
+bool packed_sfen_decode(const PackedSfen *in, Position *pos, StateInfo *st, int ply, char *err, size_t err_len) {
+    BitReader r = {in->data, 0};
+    DecodedBits d;
+    memset(&d, 0, sizeof d);
+    d.side = (Color)read_bit(&r);
+    if (!read_kings(&r, &d, err, err_len) || !read_board(&r, &d, err, err_len) ||
+        !read_hands_and_box(&r, &d, err, err_len))
+        return false;
+    /* Every piece costs the same wherever it is, so 256 bits with no kind over its full
+     * count means every kind at exactly its full count; checked anyway, as the box is
+     * only meaningful if it holds precisely what the board and hands lack. */
+    for (int i = 0; i < PACK_ORDER_NB; i++) {
+        PieceType pt = PACK_ORDER[i];
+        if (d.seen[pt] != PIECE_TYPE_TOTAL[pt])
+            return fail(err, err_len, "board, hands and box hold %d %s, a full set has %d", d.seen[pt], PLURAL_NAME[pt],
+                        PIECE_TYPE_TOTAL[pt]);
+    }
+
+    char sfen[SFEN_MAX + 32];
+    print_sfen(&d, ply < 1 ? 1 : ply, sfen, sizeof sfen);
+    char why[128];
+    if (!position_from_sfen(pos, st, sfen, why, sizeof why))
+        return fail(err, err_len, "decoded position \"%s\" rejected: %s", sfen, why);
+    return true;
+}
+
+int packed_sfen_compare(const PackedSfen *a, const PackedSfen *b) {
+    int order = memcmp(a->data, b->data, sizeof a->data);
+    return (order > 0) - (order < 0);
+}
