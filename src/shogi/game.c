@@ -87,6 +87,22 @@ bool game_pop(Game *g) {
     return true;
 }
 
+bool game_copy(Game *dst, const Game *src) {
+    memset(dst, 0, sizeof *dst);
+    if (!reserve(dst, src->count)) {
+        game_free(dst);
+        return false;
+    }
+    memcpy(dst->states, src->states, (size_t)(src->count + 1) * sizeof *dst->states);
+    if (src->count)
+        memcpy(dst->moves, src->moves, (size_t)src->count * sizeof *dst->moves);
+    dst->count = src->count;
+    dst->pos = src->pos;
+    memcpy(dst->root_sfen, src->root_sfen, sizeof dst->root_sfen);
+    relink(dst);
+    return true;
+}
+
 void game_swap(Game *a, Game *b) {
     Game t = *a;
     *a = *b;

@@ -38,6 +38,10 @@ bool game_pop(Game *g);
  * failing token and its index, to err, and returns false. */
 bool game_set_from_usi(Game *g, const char *args, char *err, size_t err_len);
 
+/* Makes dst (uninitialised, or freed) a deep copy of src. Returns false when memory
+ * runs out (dst is then empty and needs no game_free()). */
+bool game_copy(Game *dst, const Game *src);
+
 /* Exchanges the contents of two games (cheap; fixes the internal pointers). */
 void game_swap(Game *a, Game *b);
 

@@ -143,20 +143,79 @@ GameState position_game_state(const Position *pos, int max_moves) {
     return GAME_ONGOING;
 }
 
-Move position_mate_in_one(Position *pos) {
-    ExtMove list[MAX_MOVES];
-    int n =
-        position_in_check(pos) ? generate_moves(pos, GEN_EVASIONS, list) : generate_moves(pos, GEN_NON_EVASIONS, list);
+/* Plays m (legal, checking) and tells whether the opponent is left without a move. */
+static bool mates(Position *pos, Move m) {
     StateInfo st;
-    for (int i = 0; i < n; i++) {
-        Move m = list[i].move;
-        if (!position_gives_check(pos, m) || !position_is_legal(pos, m))
+    position_do_move(pos, m, &st);
+    bool mate = !position_has_legal_move(pos);
+    position_undo_move(pos, m);
+    return mate;
+}
+
+/* Only checking moves can mate, so candidates are drawn from the check squares of
+ * each piece type (direct checks) and from the moves of pieces that shield the enemy
+ * king from our sliders (discovered checks). Pawn drops are skipped: a pawn drop that
+ * mates is illegal. */
+Move position_mate_in_one(Position *pos) {
+    Color us = pos->side, them = color_flip(us);
+    const StateInfo *st = pos->st;
+    Bitboard occ = position_occupied(pos);
+    Bitboard empty = bitboard_tables.all & ~occ;
+    Bitboard checkers = st->checkers;
+    Square our_king = pos->king_sq[us];
+    /* When in check, every non-king move must also deal with the checker. */
+    Bitboard evasion_target = bitboard_tables.all;
+    if (checkers) {
+        if (bb_more_than_one(checkers))
+            evasion_target = 0;
+        else
+            evasion_target = bb_between(our_king, bb_lsb(checkers)) | checkers;
+    }
+
+    Hand h = pos->hand[us];
+    for (PieceType pt = LANCE; pt <= GOLD && h; pt++) {
+        if (!hand_has(h, pt))
             continue;
-        position_do_move(pos, m, &st);
-        bool mate = !position_has_legal_move(pos);
-        position_undo_move(pos, m);
-        if (mate)
-            return m;
+        Bitboard t = st->check_squares[pt] & empty & evasion_target;
+        if (pt == LANCE)
+            t &= ~bitboard_tables.rank_far[us][0];
+        else if (pt == KNIGHT)
+            t &= ~bitboard_tables.rank_far[us][1];
+        while (t) {
+            Move m = move_make_drop(pt, bb_pop(&t), us);
+            if (mates(pos, m))
+                return m;
+        }
+    }
+
+    Bitboard discoverers = st->blockers_for_king[them] & pos->by_color[us];
+    Bitboard pieces = pos->by_color[us];
+    while (pieces) {
+        Square from = bb_pop(&pieces);
+        Piece pc = pos->board[from];
+        PieceType pt = piece_type(pc);
+        Bitboard att = bb_piece_attacks(pc, from, occ) & ~pos->by_color[us];
+        if (pt != KING)
+            att &= evasion_target;
+        if (!bb_test(discoverers, from)) {
+            Bitboard wanted = st->check_squares[pt];
+            if (piece_type_can_promote(pt))
+                wanted |= st->check_squares[pt + PROMOTED];
+            att &= wanted;
+        }
+        while (att) {
+            Square to = bb_pop(&att);
+            int r = rank_relative(us, square_rank(to));
+            bool can_promote = piece_type_can_promote(pt) && (square_in_zone(us, from) || square_in_zone(us, to));
+            bool must_promote = ((pt == PAWN || pt == LANCE) && r == 0) || (pt == KNIGHT && r < 2);
+            for (int promote = can_promote; promote >= 0; promote--) {
+                if (!promote && must_promote)
+                    continue;
+                Move m = move_make(from, to, promote, promote ? pc + PROMOTED : pc);
+                if (position_gives_check(pos, m) && position_is_legal(pos, m) && mates(pos, m))
+                    return m;
+            }
+        }
     }
     return MOVE_NONE;
 }

@@ -1,89 +1,262 @@
-/* usi.c - the USI command loop.
- *
- * This first version speaks the protocol's skeleton (usi, isready, usinewgame,
- * position, go, stop, quit) plus the perft, d and sfen extensions; `go` answers with a
- * legal move chosen without search until the search module lands (issue 3).
- */
+/* usi.c - the USI engine: command loop, options, the search thread and the single
+ * output writer (every line goes through usi_write under one lock, so the search
+ * thread and the command loop never interleave). */
 #include "usi/usi.h"
 
+#include <ctype.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "eval/eval.h"
+#include "search/search.h"
 #include "shogi/game.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/perft.h"
+#include "usi/bench.h"
+#include "usi/options.h"
 
 enum { LINE_MAX_LEN = 1 << 16 };
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+typedef struct {
+    FILE *out;
+    pthread_mutex_t out_lock;
+    Game game;
+    Search *search;
+    OptionTable options;
+    atomic_bool suppress_bestmove; /* gameover/quit during a search: no bestmove wanted */
+    bool ponder_enabled;           /* USI_Ponder, copied at go */
+} UsiEngine;
+
+static void usi_write(UsiEngine *e, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&e->out_lock);
+    vfprintf(e->out, fmt, ap);
+    fputc('\n', e->out);
+    fflush(e->out);
+    pthread_mutex_unlock(&e->out_lock);
+    va_end(ap);
 }
 
-static void cmd_perft(Game *g, const char *args, FILE *out) {
+static void on_info(void *ctx, const char *line) { usi_write(ctx, "%s", line); }
+
+static void on_bestmove(void *ctx, Move best, Move ponder) {
+    UsiEngine *e = ctx;
+    if (atomic_load(&e->suppress_bestmove))
+        return;
+    char b[USI_MOVE_MAX], p[USI_MOVE_MAX];
+    move_to_usi(best, b);
+    if (e->ponder_enabled && ponder && move_is_ok(best) && move_is_ok(ponder))
+        usi_write(e, "bestmove %s ponder %s", b, move_to_usi(ponder, p));
+    else
+        usi_write(e, "bestmove %s", b);
+}
+
+static const char *const EKR_VARS[] = {"NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27",
+                                       "CSARule27H",     "TryRule",   NULL};
+
+static void declare_options(OptionTable *t) {
+    options_add(t, "USI_Ponder", OPT_CHECK, "false", 0, 0, NULL);
+    options_add(t, "USI_Hash", OPT_SPIN, "256", 1, 65536, NULL);
+    options_add(t, "Hash", OPT_SPIN, "256", 1, 65536, NULL);
+    options_add(t, "Threads", OPT_SPIN, "1", 1, MAX_THREADS, NULL);
+    options_add(t, "MultiPV", OPT_SPIN, "1", 1, MAX_MULTIPV, NULL);
+    options_add(t, "MinimumThinkingTime", OPT_SPIN, "1000", 0, 100000, NULL);
+    options_add(t, "NetworkDelay", OPT_SPIN, "120", 0, 10000, NULL);
+    options_add(t, "NetworkDelay2", OPT_SPIN, "1120", 0, 10000, NULL);
+    options_add(t, "SlowMover", OPT_SPIN, "100", 1, 1000, NULL);
+    options_add(t, "ResignValue", OPT_SPIN, "99999", 0, 99999, NULL);
+    options_add(t, "EnteringKingRule", OPT_COMBO, "CSARule27", 0, 0, EKR_VARS);
+    options_add(t, "MaxMovesToDraw", OPT_SPIN, "0", 0, 100000, NULL);
+    options_add(t, "USI_OwnBook", OPT_CHECK, "true", 0, 0, NULL);
+    options_add(t, "BookDir", OPT_STRING, "book", 0, 0, NULL);
+    options_add(t, "BookFile", OPT_STRING, "standard_book.db", 0, 0, NULL);
+}
+
+static void search_options_from(UsiEngine *e, SearchOptions *o) {
+    search_options_default(o);
+    OptionTable *t = &e->options;
+    o->multipv = (int)options_int(t, "MultiPV");
+    o->threads = (int)options_int(t, "Threads");
+    o->max_moves_to_draw = (int)options_int(t, "MaxMovesToDraw");
+    o->resign_value = (int)options_int(t, "ResignValue");
+    o->time.minimum_thinking_ms = (int)options_int(t, "MinimumThinkingTime");
+    o->time.network_delay_ms = (int)options_int(t, "NetworkDelay");
+    o->time.network_delay2_ms = (int)options_int(t, "NetworkDelay2");
+    o->time.slow_mover = (int)options_int(t, "SlowMover");
+    EnteringKingRule r;
+    if (entering_king_rule_parse(options_string(t, "EnteringKingRule"), &r))
+        o->entering_king_rule = r;
+}
+
+/* Parses a non-negative integer token; false for anything else. */
+static bool parse_count(const char *tok, int64_t *out) {
+    if (!tok || !isdigit((unsigned char)tok[0]))
+        return false;
+    char *end;
+    long long v = strtoll(tok, &end, 10);
+    if (*end || v < 0)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void cmd_go_mate(UsiEngine *e, const char *arg);
+
+static void cmd_go(UsiEngine *e, char *args) {
+    SearchLimits lim;
+    memset(&lim, 0, sizeof lim);
+    char *save = NULL;
+    for (char *tok = strtok_r(args, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        int64_t v = 0;
+        int64_t *slot = NULL;
+        if (strcmp(tok, "ponder") == 0)
+            lim.ponder = true;
+        else if (strcmp(tok, "infinite") == 0)
+            lim.infinite = true;
+        else if (strcmp(tok, "btime") == 0)
+            slot = &lim.time[BLACK];
+        else if (strcmp(tok, "wtime") == 0)
+            slot = &lim.time[WHITE];
+        else if (strcmp(tok, "binc") == 0)
+            slot = &lim.inc[BLACK];
+        else if (strcmp(tok, "winc") == 0)
+            slot = &lim.inc[WHITE];
+        else if (strcmp(tok, "byoyomi") == 0 || strcmp(tok, "movestogo") == 0)
+            slot = tok[0] == 'b' ? &lim.byoyomi : &v;
+        else if (strcmp(tok, "movetime") == 0)
+            slot = &lim.movetime;
+        else if (strcmp(tok, "depth") == 0 || strcmp(tok, "nodes") == 0) {
+            char *n = strtok_r(NULL, " \t", &save);
+            if (!parse_count(n, &v)) {
+                usi_write(e, "info string go: '%s' needs a number", tok);
+                return;
+            }
+            if (tok[0] == 'd')
+                lim.depth = v > MAX_PLY - 1 ? MAX_PLY - 1 : (int)v;
+            else
+                lim.nodes = (uint64_t)v;
+        } else if (strcmp(tok, "mate") == 0) {
+            cmd_go_mate(e, strtok_r(NULL, " \t", &save));
+            return;
+        } else if (strcmp(tok, "searchmoves") == 0) {
+            for (char *m; (m = strtok_r(NULL, " \t", &save));) {
+                Move mv = position_parse_usi_move(&e->game.pos, m);
+                if (mv && lim.searchmoves_count < MAX_MOVES)
+                    lim.searchmoves[lim.searchmoves_count++] = (Move16)mv;
+                else
+                    usi_write(e, "info string go: searchmoves: '%s' is not a legal move here", m);
+            }
+        } else {
+            usi_write(e, "info string go: unknown token '%.32s' ignored", tok);
+        }
+        if (slot) {
+            char *n = strtok_r(NULL, " \t", &save);
+            if (!parse_count(n, slot)) {
+                usi_write(e, "info string go: '%s' needs a non-negative number", tok);
+                return;
+            }
+        }
+    }
+    SearchOptions opt;
+    search_options_from(e, &opt);
+    e->ponder_enabled = options_bool(&e->options, "USI_Ponder");
+    atomic_store(&e->suppress_bestmove, false);
+    SearchReporter rep = {on_info, on_bestmove, e};
+    search_go(e->search, &e->game, &lim, &opt, &rep);
+}
+
+static void cmd_go_mate(UsiEngine *e, const char *arg) {
+    (void)arg;
+    Move m = position_mate_in_one(&e->game.pos);
+    if (m) {
+        char buf[USI_MOVE_MAX];
+        usi_write(e, "checkmate %s", move_to_usi(m, buf));
+    } else {
+        usi_write(e, "checkmate nomate");
+    }
+}
+
+static void cmd_perft(UsiEngine *e, const char *args) {
     int depth = 0;
     char mode[16] = "";
     if (sscanf(args, "%d %15s", &depth, mode) < 1 || depth < 1 || depth > 12) {
-        fprintf(out, "info string perft: expected 'perft <depth 1-12> [divide]'\n");
+        usi_write(e, "info string perft: expected 'perft <depth 1-12> [divide]'");
         return;
     }
-    double t0 = now_ms();
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     uint64_t total = 0;
+    Position *pos = &e->game.pos;
     if (strcmp(mode, "divide") == 0) {
         ExtMove list[MAX_MOVES];
-        int n = generate_moves(&g->pos, GEN_LEGAL, list);
+        int n = generate_moves(pos, GEN_LEGAL, list);
         StateInfo st;
         for (int i = 0; i < n; i++) {
             char buf[USI_MOVE_MAX];
-            position_do_move(&g->pos, list[i].move, &st);
-            uint64_t c = perft_run(&g->pos, depth - 1, false).nodes;
-            position_undo_move(&g->pos, list[i].move);
-            fprintf(out, "%s: %llu\n", move_to_usi(list[i].move, buf), (unsigned long long)c);
+            position_do_move(pos, list[i].move, &st);
+            uint64_t c = perft_run(pos, depth - 1, false).nodes;
+            position_undo_move(pos, list[i].move);
+            usi_write(e, "%s: %llu", move_to_usi(list[i].move, buf), (unsigned long long)c);
             total += c;
         }
     } else {
-        total = perft_run(&g->pos, depth, false).nodes;
+        total = perft_run(pos, depth, false).nodes;
     }
-    double ms = now_ms() - t0;
-    fprintf(out, "nodes %llu time %.0f nps %.0f\n", (unsigned long long)total, ms, ms > 0 ? total * 1000.0 / ms : 0.0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (t1.tv_sec - t0.tv_sec) * 1000.0 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+    usi_write(e, "nodes %llu time %.0f nps %.0f", (unsigned long long)total, ms, ms > 0 ? total * 1000.0 / ms : 0.0);
 }
 
-static void cmd_go(Game *g, FILE *out) {
-    ExtMove list[MAX_MOVES];
-    int n = generate_moves(&g->pos, GEN_LEGAL, list);
-    char buf[USI_MOVE_MAX];
-    if (n == 0) {
-        fprintf(out, "bestmove resign\n");
+static void cmd_setoption(UsiEngine *e, const char *args) {
+    char err[256];
+    Option *o = options_set_from_usi(&e->options, args, err, sizeof err);
+    if (!o) {
+        usi_write(e, "info string %s", err);
         return;
     }
-    /* Prefer a capture, else the first move: a placeholder until the search exists. */
-    Move best = list[0].move;
-    for (int i = 0; i < n; i++)
-        if (!move_is_drop(list[i].move) && g->pos.board[move_to(list[i].move)] != NO_PIECE) {
-            best = list[i].move;
-            break;
-        }
-    fprintf(out, "bestmove %s\n", move_to_usi(best, buf));
+    if (strcmp(o->name, "USI_Hash") == 0 || strcmp(o->name, "Hash") == 0) {
+        /* Both names set one table; resizing stops a running search first. */
+        Option *twin = options_find(&e->options, o->name[0] == 'U' ? "Hash" : "USI_Hash");
+        memcpy(twin->value, o->value, sizeof twin->value);
+        if (!search_set_hash(e->search, (size_t)options_int(&e->options, "Hash")))
+            usi_write(e, "info string hash: cannot allocate %s MB, keeping the old table", o->value);
+    }
 }
 
+static void bench_write(void *ctx, const char *line) { usi_write(ctx, "%s", line); }
+
 int usi_main(FILE *in, FILE *out) {
-    Game game;
-    game_init(&game);
+    UsiEngine *e = calloc(1, sizeof *e);
     char *line = malloc(LINE_MAX_LEN);
-    if (!line)
+    if (!e || !line) {
+        free(e);
+        free(line);
+        fprintf(stderr, "hayanagi: out of memory\n");
         return 1;
-    setvbuf(out, NULL, _IOLBF, 0);
+    }
+    e->out = out;
+    pthread_mutex_init(&e->out_lock, NULL);
+    game_init(&e->game);
+    declare_options(&e->options);
+    e->search = search_create((size_t)options_int(&e->options, "Hash"));
+    if (!e->search) {
+        fprintf(stderr, "hayanagi: cannot allocate the hash table\n");
+        return 1;
+    }
+
     while (fgets(line, LINE_MAX_LEN, in)) {
         size_t len = strlen(line);
         if (len == LINE_MAX_LEN - 1 && line[len - 1] != '\n') {
-            /* Too long to be a real command: skip to its end. */
             int ch;
             while ((ch = fgetc(in)) != EOF && ch != '\n') {
             }
-            fprintf(out, "info string command longer than %d bytes ignored\n", LINE_MAX_LEN - 2);
+            usi_write(e, "info string command longer than %d bytes ignored", LINE_MAX_LEN - 2);
             continue;
         }
         while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -96,34 +269,73 @@ int usi_main(FILE *in, FILE *out) {
             *args++ = '\0';
         if (!*cmd)
             continue;
+
         if (strcmp(cmd, "usi") == 0) {
-            fprintf(out, "id name Hayanagi 0.1\nid author the Hayanagi developers\nusiok\n");
+            pthread_mutex_lock(&e->out_lock);
+            fprintf(out, "id name Hayanagi 0.2\nid author the Hayanagi developers\n");
+            options_print(&e->options, out);
+            fprintf(out, "usiok\n");
+            fflush(out);
+            pthread_mutex_unlock(&e->out_lock);
         } else if (strcmp(cmd, "isready") == 0) {
-            fprintf(out, "readyok\n");
-        } else if (strcmp(cmd, "usinewgame") == 0 || strcmp(cmd, "setoption") == 0 || strcmp(cmd, "gameover") == 0 ||
-                   strcmp(cmd, "stop") == 0 || strcmp(cmd, "ponderhit") == 0) {
-            /* Nothing to do yet. */
+            usi_write(e, "readyok");
+        } else if (strcmp(cmd, "setoption") == 0) {
+            cmd_setoption(e, args);
+        } else if (strcmp(cmd, "usinewgame") == 0) {
+            search_clear(e->search);
         } else if (strcmp(cmd, "position") == 0) {
             char err[256];
-            if (!game_set_from_usi(&game, args, err, sizeof err))
-                fprintf(out, "info string %s\n", err);
+            if (!game_set_from_usi(&e->game, args, err, sizeof err))
+                usi_write(e, "info string %s", err);
         } else if (strcmp(cmd, "go") == 0) {
-            cmd_go(&game, out);
-        } else if (strcmp(cmd, "perft") == 0) {
-            cmd_perft(&game, args, out);
-        } else if (strcmp(cmd, "d") == 0) {
-            char buf[1024];
-            fputs(position_to_diagram(&game.pos, buf), out);
-        } else if (strcmp(cmd, "sfen") == 0) {
-            char buf[SFEN_MAX];
-            fprintf(out, "sfen %s\n", position_to_sfen(&game.pos, buf, true));
+            cmd_go(e, args);
+        } else if (strcmp(cmd, "stop") == 0) {
+            search_stop(e->search);
+        } else if (strcmp(cmd, "ponderhit") == 0) {
+            search_ponderhit(e->search);
+        } else if (strcmp(cmd, "gameover") == 0) {
+            atomic_store(&e->suppress_bestmove, true);
+            search_stop(e->search);
+            search_wait(e->search);
         } else if (strcmp(cmd, "quit") == 0) {
             break;
+        } else if (strcmp(cmd, "perft") == 0) {
+            search_stop(e->search);
+            search_wait(e->search);
+            cmd_perft(e, args);
+        } else if (strcmp(cmd, "bench") == 0) {
+            search_stop(e->search);
+            search_wait(e->search);
+            SearchOptions opt;
+            search_options_from(e, &opt);
+            char err[128];
+            if (!usi_bench(e->search, &opt, args, &e->game, bench_write, e, err, sizeof err))
+                usi_write(e, "info string bench: %s", err);
+        } else if (strcmp(cmd, "d") == 0) {
+            char buf[1024];
+            position_to_diagram(&e->game.pos, buf);
+            buf[strcspn(buf, "\0")] = '\0';
+            size_t n = strlen(buf);
+            if (n && buf[n - 1] == '\n')
+                buf[n - 1] = '\0';
+            usi_write(e, "%s", buf);
+        } else if (strcmp(cmd, "sfen") == 0) {
+            char buf[SFEN_MAX];
+            usi_write(e, "sfen %s", position_to_sfen(&e->game.pos, buf, true));
+        } else if (strcmp(cmd, "eval") == 0) {
+            char buf[1024];
+            eval_classic_explain(&e->game.pos, buf, sizeof buf);
+            usi_write(e, "info string eval %s", buf);
         } else {
-            fprintf(out, "info string unknown command '%.64s'\n", cmd);
+            usi_write(e, "info string unknown command '%.64s'", cmd);
         }
     }
+    /* quit, or the GUI went away: no bestmove is owed any more. */
+    atomic_store(&e->suppress_bestmove, true);
+    search_destroy(e->search);
     free(line);
-    game_free(&game);
+    game_free(&e->game);
+    pthread_mutex_destroy(&e->out_lock);
+    free(e);
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "shogi/game.h"
+#include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/rules.h"
 
@@ -204,6 +205,61 @@ static void test_mate_in_one(void **state) {
     assert_int_equal(position_game_state(&pos, 0), GAME_MATED);
 }
 
+/* The fast mate-in-one must agree with brute force (every legal move played, the reply
+ * count taken) on positions from random playouts that favour drops and captures. */
+static void test_mate_in_one_matches_brute_force(void **state) {
+    (void)state;
+    uint64_t seed = 12345;
+    int positions = 0, mates = 0;
+    for (int game = 0; game < 60; game++) {
+        Game g;
+        game_init(&g);
+        for (int ply = 0; ply < 160; ply++) {
+            ExtMove list[MAX_MOVES];
+            int n = generate_moves(&g.pos, GEN_LEGAL, list);
+            if (n == 0)
+                break;
+            Move brute = MOVE_NONE;
+            for (int i = 0; i < n && !brute; i++) {
+                StateInfo st;
+                position_do_move(&g.pos, list[i].move, &st);
+                if (!position_has_legal_move(&g.pos))
+                    brute = list[i].move;
+                position_undo_move(&g.pos, list[i].move);
+            }
+            Move fast = position_mate_in_one(&g.pos);
+            positions++;
+            mates += brute != MOVE_NONE;
+            if ((brute == MOVE_NONE) != (fast == MOVE_NONE)) {
+                char sfen[SFEN_MAX];
+                fail_msg("mate in one disagrees at %s", position_to_sfen(&g.pos, sfen, true));
+            }
+            if (fast) {
+                StateInfo st;
+                position_do_move(&g.pos, fast, &st);
+                assert_false(position_has_legal_move(&g.pos));
+                position_undo_move(&g.pos, fast);
+            }
+            /* Prefer captures and drops three times in four, so that hands fill up. */
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            int pick = (int)(seed % (uint64_t)n);
+            if (seed % 4) {
+                for (int i = 0; i < n; i++) {
+                    Move m = list[(pick + i) % n].move;
+                    if (move_is_drop(m) || g.pos.board[move_to(m)] != NO_PIECE) {
+                        pick = (pick + i) % n;
+                        break;
+                    }
+                }
+            }
+            game_push(&g, list[pick].move);
+        }
+        game_free(&g);
+    }
+    assert_true(positions > 5000);
+    assert_true(mates > 50); /* the sample must hold real mates to mean anything */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fourfold_repetition_is_a_draw),
@@ -215,6 +271,7 @@ int main(void) {
         cmocka_unit_test(test_rule_names),
         cmocka_unit_test(test_max_moves),
         cmocka_unit_test(test_mate_in_one),
+        cmocka_unit_test(test_mate_in_one_matches_brute_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

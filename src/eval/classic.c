@@ -1,0 +1,153 @@
+/* classic.c - the embedded evaluation: needs no file.
+ *
+ * Terms (all from black's point of view, negated for white at the end):
+ *  - material on the board, promoted pieces included, and pieces in hand (worth a little
+ *    more than on the board: a hand piece can go anywhere);
+ *  - placement: every piece but the king scores by its Chebyshev distance to the enemy
+ *    king (attack) and to its own king (defence), with weights per piece type;
+ *  - king safety from attack maps, as strong material engines do: each square next to
+ *    a king counts the enemy pieces attacking it against our defenders, the enemy's
+ *    hand pieces add to the danger (they can be dropped there), and the penalty grows
+ *    with the square of the danger.
+ * The weights live in one table (ClassicWeights) so tools/tune can fit them; see
+ * docs/eval.md for the procedure.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "eval/eval.h"
+
+const int PIECE_VALUE[PIECE_TYPE_NB] = {0, 90, 315, 405, 495, 855, 990, 540, 15000, 540, 540, 540, 540, 945, 1395};
+/* Capturing a promoted piece returns its unpromoted type to our hand. */
+const int CAPTURE_VALUE[PIECE_TYPE_NB] = {0,     180, 630, 810, 990,  1710, 1980, 1080,
+                                          30000, 630, 855, 945, 1035, 1800, 2385};
+
+typedef struct {
+    int hand[PIECE_TYPE_NB];
+    int attack[PIECE_TYPE_NB][9]; /* by distance to the enemy king */
+    int defend[PIECE_TYPE_NB][9]; /* by distance to our own king */
+    int king_rank[9];             /* king's rank counted from its own side (0 = home rank) */
+    int danger_attack;            /* per enemy attack on a king-zone square */
+    int danger_defence;           /* per defender of a king-zone square */
+    int danger_hand;              /* per enemy hand piece (not pawns) */
+    int danger_scale;             /* penalty = danger^2 * scale / 64 */
+} ClassicWeights;
+
+static const ClassicWeights W =
+    {
+        .hand = {0, 100, 350, 440, 560, 960, 1110, 610, 0, 0, 0, 0, 0, 0, 0},
+        .attack =
+            {
+                [PAWN] = {0, 20, 12, 6, 2, 0, 0, 0, 0},
+                [LANCE] = {0, 20, 15, 10, 5, 0, 0, 0, 0},
+                [KNIGHT] = {0, 25, 30, 15, 5, 0, 0, 0, 0},
+                [SILVER] = {0, 60, 45, 25, 10, 0, 0, 0, 0},
+                [GOLD] = {0, 60, 45, 25, 10, 0, 0, 0, 0},
+                [BISHOP] = {0, 40, 30, 20, 10, 5, 0, 0, 0},
+                [ROOK] = {0, 50, 40, 30, 15, 5, 0, 0, 0},
+                [PRO_PAWN] = {0, 70, 50, 30, 10, 0, 0, 0, 0},
+                [PRO_LANCE] = {0, 70, 50, 30, 10, 0, 0, 0, 0},
+                [PRO_KNIGHT] = {0, 70, 50, 30, 10, 0, 0, 0, 0},
+                [PRO_SILVER] = {0, 70, 50, 30, 10, 0, 0, 0, 0},
+                [HORSE] = {0, 80, 60, 40, 20, 10, 0, 0, 0},
+                [DRAGON] = {0, 100, 80, 50, 30, 10, 0, 0, 0},
+            },
+        .defend =
+            {
+                [SILVER] = {0, 45, 35, 15, 0, -10, -20, -25, -30},
+                [GOLD] = {0, 55, 40, 15, 0, -10, -20, -30, -40},
+                [KNIGHT] = {0, 5, 10, 5, 0, 0, 0, 0, 0},
+                [LANCE] = {0, 5, 5, 0, 0, 0, 0, 0, 0},
+                [HORSE] = {0, 40, 30, 15, 5, 0, 0, 0, 0},
+                [PRO_SILVER] = {0, 20, 15, 5, 0, 0, 0, 0, 0},
+            },
+        .king_rank = {30, 20, 0, -20, -40, -50, -40, -20, 0},
+        .danger_attack = 6,
+        .danger_defence = 4,
+        .danger_hand = 3,
+        .danger_scale = 12,
+};
+
+static const Evaluator *current = &eval_classic;
+const Evaluator *eval_current(void) { return current; }
+void eval_select(const Evaluator *e) { current = e ? e : &eval_classic; }
+
+static int distance(Square a, Square b) {
+    int df = square_file(a) - square_file(b), dr = square_rank(a) - square_rank(b);
+    df = df < 0 ? -df : df;
+    dr = dr < 0 ? -dr : dr;
+    return df > dr ? df : dr;
+}
+
+/* How many pieces of colour c attack sq (with the full occupancy). */
+static int attack_count(const Position *pos, Color c, Square sq) {
+    return bb_count(position_attackers_to(pos, c, sq, position_occupied(pos)));
+}
+
+/* The king-safety penalty for colour c's king. */
+static int king_danger(const Position *pos, Color c) {
+    Color them = color_flip(c);
+    Square ksq = pos->king_sq[c];
+    Bitboard zone = bb_king_attacks(ksq);
+    int danger = 0;
+    Bitboard own_king = bb_square(ksq);
+    while (zone) {
+        Square s = bb_pop(&zone);
+        int att = attack_count(pos, them, s);
+        if (!att)
+            continue;
+        int def = bb_count(position_attackers_to(pos, c, s, position_occupied(pos)) & ~own_king);
+        int d = att * W.danger_attack - def * W.danger_defence;
+        if (bb_test(pos->by_color[them], s))
+            d += W.danger_attack; /* an enemy piece already standing next to the king */
+        if (d > 0)
+            danger += d;
+    }
+    Hand h = pos->hand[them];
+    int hand_pieces = hand_count(h, LANCE) + hand_count(h, KNIGHT) + hand_count(h, SILVER) + hand_count(h, GOLD) +
+                      2 * (hand_count(h, BISHOP) + hand_count(h, ROOK));
+    danger += hand_pieces * W.danger_hand;
+    return danger * danger * W.danger_scale / 64;
+}
+
+typedef struct {
+    int material, hand, placement, king, danger;
+} Terms;
+
+static void classic_terms(const Position *pos, Terms *t) {
+    memset(t, 0, sizeof *t);
+    for (Color c = BLACK; c <= WHITE; c++) {
+        int sign = c == BLACK ? 1 : -1;
+        Square own_k = pos->king_sq[c], their_k = pos->king_sq[color_flip(c)];
+        Bitboard b = pos->by_color[c];
+        while (b) {
+            Square sq = bb_pop(&b);
+            PieceType pt = piece_type(pos->board[sq]);
+            if (pt == KING)
+                continue;
+            t->material += sign * PIECE_VALUE[pt];
+            t->placement += sign * (W.attack[pt][distance(sq, their_k)] + W.defend[pt][distance(sq, own_k)]);
+        }
+        for (PieceType pt = PAWN; pt <= GOLD; pt++)
+            t->hand += sign * W.hand[pt] * hand_count(pos->hand[c], pt);
+        t->king += sign * W.king_rank[8 - rank_relative(c, square_rank(own_k))];
+        t->danger -= sign * king_danger(pos, c);
+    }
+}
+
+static Value classic_evaluate(const Position *pos) {
+    Terms t;
+    classic_terms(pos, &t);
+    int v = t.material + t.hand + t.placement + t.king + t.danger;
+    return pos->side == BLACK ? v : -v;
+}
+
+void eval_classic_explain(const Position *pos, char *buf, size_t len) {
+    Terms t;
+    classic_terms(pos, &t);
+    snprintf(buf, len, "material %d hand %d placement %d king %d danger %d total(black) %d total(side to move) %d",
+             t.material, t.hand, t.placement, t.king, t.danger, t.material + t.hand + t.placement + t.king + t.danger,
+             classic_evaluate(pos));
+}
+
+const Evaluator eval_classic = {"classic", classic_evaluate};

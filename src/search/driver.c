@@ -1,0 +1,318 @@
+/* driver.c - the Search object: threads, limits, the root move list, ponder and stop
+ * handling, and the single bestmove report. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/worker.h"
+
+struct Search {
+    TranspositionTable tt;
+    SharedSearch shared;
+    Worker *workers[MAX_THREADS];
+    int worker_count; /* workers allocated (their histories persist) */
+    pthread_t main_thread;
+    bool running;         /* a search thread exists and has not been joined */
+    pthread_mutex_t lock; /* guards the ponder/stop hand-over with the main thread */
+    pthread_cond_t cond;
+    SearchReporter reporter;
+    SearchResult result;
+    bool hold_bestmove; /* go ponder or go infinite: wait for stop/ponderhit */
+};
+
+void search_options_default(SearchOptions *o) {
+    memset(o, 0, sizeof *o);
+    o->multipv = 1;
+    o->threads = 1;
+    o->entering_king_rule = EKR_27;
+    o->max_moves_to_draw = 0;
+    o->resign_value = 99999;
+    o->time.minimum_thinking_ms = 1000;
+    o->time.network_delay_ms = 120;
+    o->time.network_delay2_ms = 1120;
+    o->time.slow_mover = 100;
+}
+
+Search *search_create(size_t hash_mb) {
+    Search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (!tt_resize(&s->tt, hash_mb)) {
+        free(s);
+        return NULL;
+    }
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->cond, NULL);
+    return s;
+}
+
+static void free_workers(Search *s) {
+    for (int i = 0; i < s->worker_count; i++) {
+        game_free(&s->workers[i]->game);
+        free(s->workers[i]->history);
+        free(s->workers[i]);
+        s->workers[i] = NULL;
+    }
+    s->worker_count = 0;
+}
+
+void search_destroy(Search *s) {
+    if (!s)
+        return;
+    search_stop(s);
+    search_wait(s);
+    free_workers(s);
+    tt_free(&s->tt);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->cond);
+    free(s);
+}
+
+bool search_set_hash(Search *s, size_t mb) {
+    search_stop(s);
+    search_wait(s);
+    return tt_resize(&s->tt, mb);
+}
+
+void search_clear(Search *s) {
+    search_stop(s);
+    search_wait(s);
+    tt_clear(&s->tt);
+    for (int i = 0; i < s->worker_count; i++)
+        history_clear(s->workers[i]->history);
+}
+
+/* Makes sure n workers exist; returns how many do (fewer when memory runs out). */
+static int ensure_workers(Search *s, int n) {
+    while (s->worker_count < n) {
+        Worker *w = calloc(1, sizeof *w);
+        History *h = w ? calloc(1, sizeof *h) : NULL;
+        if (!w || !h) {
+            free(w);
+            free(h);
+            break;
+        }
+        w->history = h;
+        w->id = s->worker_count;
+        game_init(&w->game);
+        s->workers[s->worker_count++] = w;
+    }
+    return s->worker_count < n ? s->worker_count : n;
+}
+
+static void *helper_main(void *arg) {
+    worker_iterate(arg);
+    return NULL;
+}
+
+/* Builds the root move list: legal moves, restricted to searchmoves when given. */
+static int root_moves_init(Worker *w, const SearchLimits *limits) {
+    ExtMove list[MAX_MOVES];
+    int n = generate_moves(&w->game.pos, GEN_LEGAL, list), count = 0;
+    for (int i = 0; i < n; i++) {
+        bool wanted = limits->searchmoves_count == 0;
+        for (int k = 0; k < limits->searchmoves_count && !wanted; k++)
+            wanted = limits->searchmoves[k] == (Move16)list[i].move;
+        if (!wanted)
+            continue;
+        RootMove *rm = &w->root_moves[count++];
+        memset(rm, 0, sizeof *rm);
+        rm->move = list[i].move;
+        rm->score = rm->previous_score = rm->uci_score = -VALUE_INFINITE;
+        rm->pv[0] = rm->move;
+        rm->pv_length = 1;
+    }
+    w->root_count = count;
+    return count;
+}
+
+/* The ponder move: the second move of the PV, or failing that the hash move after
+ * best, if legal. */
+static Move ponder_move(Search *s, Worker *w, const RootMove *rm) {
+    if (rm->pv_length >= 2)
+        return rm->pv[1];
+    StateInfo st;
+    Position *pos = &w->game.pos;
+    position_do_move(pos, rm->move, &st);
+    bool found;
+    TTEntry *e = tt_probe(&s->tt, position_key(pos), &found);
+    Move p = found && e->move16 ? position_legal_move_from16(pos, e->move16) : MOVE_NONE;
+    position_undo_move(pos, rm->move);
+    return p;
+}
+
+/* The whole search, run on the main search thread. */
+static void run_search(Search *s) {
+    SharedSearch *sh = &s->shared;
+    Worker *main = s->workers[0];
+    Position *pos = &main->game.pos;
+    SearchResult *res = &s->result;
+    memset(res, 0, sizeof *res);
+    res->best = MOVE_NONE;
+
+    Move declaration = position_declaration(pos, sh->options.entering_king_rule);
+    int count = root_moves_init(main, &sh->limits);
+    if (declaration != MOVE_NONE) {
+        res->best = declaration; /* MOVE_WIN, or the winning king move of the Try rule */
+        res->score = mate_in(1);
+    } else if (count == 0) {
+        res->best = MOVE_RESIGN;
+        res->score = mated_in(0);
+    } else if (count == 1 && !sh->limits.infinite && !atomic_load(&sh->ponder) && sh->limits.depth == 0 &&
+               sh->limits.nodes == 0 && sh->budget.maximum_ms != INT64_MAX) {
+        res->best = main->root_moves[0].move; /* only one legal move: answer at once */
+    } else {
+        tt_new_search(&s->tt);
+        for (int i = 1; i < sh->worker_count; i++) {
+            Worker *w = s->workers[i];
+            memcpy(w->root_moves, main->root_moves, sizeof(RootMove) * (size_t)count);
+            w->root_count = count;
+        }
+        pthread_t helpers[MAX_THREADS];
+        int started = 0;
+        for (int i = 1; i < sh->worker_count; i++)
+            if (pthread_create(&helpers[started], NULL, helper_main, s->workers[i]) == 0)
+                started++;
+        worker_iterate(main);
+        /* In ponder or infinite mode the answer waits for stop or ponderhit. */
+        pthread_mutex_lock(&s->lock);
+        while (!atomic_load(&sh->stop) && (atomic_load(&sh->ponder) || sh->limits.infinite))
+            pthread_cond_wait(&s->cond, &s->lock);
+        pthread_mutex_unlock(&s->lock);
+        atomic_store(&sh->stop, true);
+        for (int i = 0; i < started; i++)
+            pthread_join(helpers[i], NULL);
+        RootMove *rm = &main->root_moves[0];
+        res->best = rm->move;
+        res->score = rm->score != -VALUE_INFINITE ? rm->score : rm->previous_score;
+        res->ponder = ponder_move(s, main, rm);
+        res->depth = main->completed_depth;
+        if (res->score != -VALUE_INFINITE && res->score <= -sh->options.resign_value &&
+            sh->options.resign_value < 32000)
+            res->best = MOVE_RESIGN, res->ponder = MOVE_NONE;
+    }
+    /* Held answers (declarations, resignations, forced moves) also wait in ponder mode. */
+    pthread_mutex_lock(&s->lock);
+    while (!atomic_load(&sh->stop) && (atomic_load(&sh->ponder) || sh->limits.infinite))
+        pthread_cond_wait(&s->cond, &s->lock);
+    pthread_mutex_unlock(&s->lock);
+    for (int i = 0; i < sh->worker_count; i++)
+        res->nodes += atomic_load(&s->workers[i]->nodes);
+    res->time_ms = (int64_t)(search_now_ms() - sh->start_ms);
+    if (s->reporter.bestmove)
+        s->reporter.bestmove(s->reporter.ctx, res->best, res->ponder);
+}
+
+static void *main_thread(void *arg) {
+    run_search(arg);
+    return NULL;
+}
+
+static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const SearchOptions *opt,
+                    const SearchReporter *reporter) {
+    search_stop(s);
+    search_wait(s);
+    SharedSearch *sh = &s->shared;
+    int threads = opt->threads < 1 ? 1 : opt->threads > MAX_THREADS ? MAX_THREADS : opt->threads;
+    threads = ensure_workers(s, threads);
+    if (threads < 1)
+        return false;
+    for (int i = 0; i < threads; i++) {
+        Worker *w = s->workers[i];
+        game_free(&w->game);
+        if (!game_copy(&w->game, g)) {
+            game_init(&w->game);
+            return false;
+        }
+        w->shared = sh;
+        atomic_store(&w->nodes, 0);
+        w->completed_depth = 0;
+        w->best_move_changes = 0;
+        w->nmp_min_ply = 0;
+        w->calls_until_check = 1;
+    }
+    sh->tt = &s->tt;
+    sh->limits = *limits;
+    sh->options = *opt;
+    if (sh->options.multipv < 1)
+        sh->options.multipv = 1;
+    if (sh->options.multipv > MAX_MULTIPV)
+        sh->options.multipv = MAX_MULTIPV;
+    sh->workers = s->workers;
+    sh->worker_count = threads;
+    if (reporter)
+        s->reporter = *reporter;
+    else
+        memset(&s->reporter, 0, sizeof s->reporter);
+    sh->reporter = &s->reporter;
+    Color us = g->pos.side;
+    TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi, limits->movetime, g->pos.ply};
+    sh->budget = timeman_budget(&tc, &opt->time);
+    sh->start_ms = search_now_ms();
+    atomic_store(&sh->stop, false);
+    atomic_store(&sh->ponder, limits->ponder);
+    return true;
+}
+
+void search_go(Search *s, const Game *g, const SearchLimits *limits, const SearchOptions *opt,
+               const SearchReporter *reporter) {
+    if (!prepare(s, g, limits, opt, reporter)) {
+        if (reporter && reporter->info)
+            reporter->info(reporter->ctx, "info string out of memory: search not started");
+        if (reporter && reporter->bestmove)
+            reporter->bestmove(reporter->ctx, MOVE_RESIGN, MOVE_NONE);
+        return;
+    }
+    if (pthread_create(&s->main_thread, NULL, main_thread, s) != 0) {
+        run_search(s); /* no thread to be had: search here, synchronously */
+        return;
+    }
+    s->running = true;
+}
+
+SearchResult search_run(Search *s, const Game *g, const SearchLimits *limits, const SearchOptions *opt,
+                        const SearchReporter *reporter) {
+    SearchLimits l = *limits;
+    l.ponder = false;
+    l.infinite = false;
+    SearchResult none = {MOVE_NONE, MOVE_NONE, VALUE_NONE, 0, 0, 0};
+    if (!prepare(s, g, &l, opt, reporter))
+        return none;
+    run_search(s);
+    return s->result;
+}
+
+void search_stop(Search *s) {
+    pthread_mutex_lock(&s->lock);
+    atomic_store(&s->shared.stop, true);
+    pthread_cond_broadcast(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void search_ponderhit(Search *s) {
+    pthread_mutex_lock(&s->lock);
+    if (atomic_load(&s->shared.ponder)) {
+        s->shared.start_ms = search_now_ms();
+        atomic_store(&s->shared.ponder, false);
+    }
+    pthread_cond_broadcast(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void search_wait(Search *s) {
+    if (s->running) {
+        pthread_join(s->main_thread, NULL);
+        s->running = false;
+    }
+}
+
+bool search_is_running(Search *s) { return s->running; }
+
+uint64_t search_nodes(Search *s) {
+    uint64_t n = 0;
+    for (int i = 0; i < s->shared.worker_count; i++)
+        n += atomic_load(&s->workers[i]->nodes);
+    return n;
+}
+
+int search_hashfull(Search *s) { return tt_hashfull(&s->tt); }
