@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/commands.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/perft.h"
@@ -12,6 +13,7 @@
 static void usage(FILE *f) {
     fprintf(f, "usage: hayanagi [usi]\n"
                "       hayanagi perft [--divide] [--stats] (startpos | sfen <SFEN>) <depth>\n"
+               "       hayanagi book (info | lookup | sort | check | convert) ...   (hayanagi book help)\n"
                "       hayanagi help\n");
 }
 
@@ -111,6 +113,8 @@ int main(int argc, char **argv) {
     shogi_init();
     if (argc < 2 || strcmp(argv[1], "usi") == 0)
         return usi_main(stdin, stdout);
+    if (strcmp(argv[1], "book") == 0)
+        return cmd_book(argc - 2, argv + 2);
     if (strcmp(argv[1], "perft") == 0)
         return cmd_perft(argc - 2, argv + 2);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {

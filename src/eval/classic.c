@@ -76,7 +76,8 @@ static int distance(Square a, Square b) {
     int df = square_file(a) - square_file(b), dr = square_rank(a) - square_rank(b);
     df = df < 0 ? -df : df;
     dr = dr < 0 ? -dr : dr;
-    return df > dr ? df : dr;
+    int d = df > dr ? df : dr;
+    return d > 8 ? 8 : d; /* a missing king (SQ_NONE) is far from everything */
 }
 
 /* How many pieces of colour c attack sq (with the full occupancy). */

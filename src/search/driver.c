@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/dfpn.h"
 #include "search/worker.h"
 
 struct Search {
@@ -203,8 +204,39 @@ static void run_search(Search *s) {
         s->reporter.bestmove(s->reporter.ctx, res->best, res->ponder);
 }
 
+/* go mate: df-pn on the main search thread, stoppable like a search. */
+static void run_mate(Search *s) {
+    SharedSearch *sh = &s->shared;
+    Worker *main = s->workers[0];
+    size_t mb = s->tt.cluster_count * sizeof(TTCluster) / (1024 * 1024) / 2;
+    DfpnSolver *solver = dfpn_create(mb < 16 ? 16 : mb > 1024 ? 1024 : mb);
+    Move pv[MAX_PLY];
+    int len = 0, status = 2;
+    if (solver) {
+        DfpnLimits lim = {0, sh->limits.mate_ms, &sh->stop};
+        uint64_t nodes = 0;
+        DfpnStatus r = dfpn_solve(solver, &main->game.pos, &lim, pv, MAX_PLY, &len, &nodes);
+        atomic_store(&main->nodes, nodes);
+        status = r == DFPN_MATE ? 0 : r == DFPN_NO_MATE ? 1 : 2;
+        dfpn_destroy(solver);
+    }
+    if (status == 2 && sh->limits.mate_ms == 0) {
+        /* go mate infinite answers only when stopped. */
+        pthread_mutex_lock(&s->lock);
+        while (!atomic_load(&sh->stop))
+            pthread_cond_wait(&s->cond, &s->lock);
+        pthread_mutex_unlock(&s->lock);
+    }
+    if (s->reporter.checkmate)
+        s->reporter.checkmate(s->reporter.ctx, pv, len, status);
+}
+
 static void *main_thread(void *arg) {
-    run_search(arg);
+    Search *s = arg;
+    if (s->shared.limits.mate)
+        run_mate(s);
+    else
+        run_search(s);
     return NULL;
 }
 

@@ -34,6 +34,8 @@ typedef struct {
     int64_t time[COLOR_NB], inc[COLOR_NB], byoyomi, movetime; /* milliseconds; 0 = absent */
     Move16 searchmoves[MAX_MOVES];
     int searchmoves_count;
+    bool mate;       /* go mate: solve with df-pn instead of searching */
+    int64_t mate_ms; /* its time limit; 0 = until stop (go mate infinite) */
 } SearchLimits;
 
 typedef struct {
@@ -54,6 +56,8 @@ typedef struct {
     /* The final answer: best is a legal move, MOVE_RESIGN or MOVE_WIN; ponder is a
      * legal reply to best or MOVE_NONE. */
     void (*bestmove)(void *ctx, Move best, Move ponder);
+    /* The answer to go mate: status 0 = mate found (pv, len), 1 = no mate, 2 = timeout. */
+    void (*checkmate)(void *ctx, const Move *pv, int len, int status);
     void *ctx;
 } SearchReporter;
 

@@ -22,23 +22,25 @@ __extension__ typedef unsigned __int128 Bitboard;
  * square numbers, so their first blocker is the lowest set bit of the ray. */
 enum { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_SW, DIR_NW, DIR_SE, DIR_NB };
 
-/* The read-only engine singleton of precomputed tables. */
+/* The read-only engine singleton of precomputed tables. Every per-square table has an
+ * extra, empty row for SQ_NONE, so a side without a king (tsume problems) needs no
+ * special cases: nothing attacks, pins or checks a missing king. */
 typedef struct {
     Bitboard square[SQ_NB + 1]; /* square[SQ_NONE] is empty */
     Bitboard file[FILE_NB];
     Bitboard rank[RANK_NB];
     Bitboard all;
-    Bitboard zone[COLOR_NB];        /* the three far ranks for each colour */
-    Bitboard rank_far[COLOR_NB][3]; /* far rank, far two ranks, far three (zone) */
-    Bitboard step[PIECE_NB][SQ_NB]; /* non-sliding attacks by coloured piece */
-    Bitboard ray[SQ_NB][DIR_NB];
-    Bitboard between[SQ_NB][SQ_NB]; /* squares strictly between, if aligned */
-    Bitboard line[SQ_NB][SQ_NB];    /* the full line through both, if aligned */
+    Bitboard zone[COLOR_NB];            /* the three far ranks for each colour */
+    Bitboard rank_far[COLOR_NB][3];     /* far rank, far two ranks, far three (zone) */
+    Bitboard step[PIECE_NB][SQ_NB + 1]; /* non-sliding attacks by coloured piece */
+    Bitboard ray[SQ_NB + 1][DIR_NB];
+    Bitboard between[SQ_NB + 1][SQ_NB + 1]; /* squares strictly between, if aligned */
+    Bitboard line[SQ_NB + 1][SQ_NB + 1];    /* the full line through both, if aligned */
     /* For the pext path: masks of the inner squares on each line through sq and the
      * attack sets indexed by the extracted occupancy. */
 #ifdef __BMI2__
-    uint64_t line_mask[SQ_NB][4][2];
-    Bitboard line_attack[SQ_NB][4][128];
+    uint64_t line_mask[SQ_NB + 1][4][2];
+    Bitboard line_attack[SQ_NB + 1][4][128];
 #endif
 } BitboardTables;
 

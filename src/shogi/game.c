@@ -58,9 +58,13 @@ void game_free(Game *g) {
 }
 
 bool game_set_sfen(Game *g, const char *sfen, char *err, size_t err_len) {
+    return game_set_sfen_ex(g, sfen, 0, err, err_len);
+}
+
+bool game_set_sfen_ex(Game *g, const char *sfen, int flags, char *err, size_t err_len) {
     Position pos;
     StateInfo st;
-    if (!position_from_sfen(&pos, &st, sfen, err, err_len))
+    if (!position_from_sfen_ex(&pos, &st, sfen, flags, err, err_len))
         return false;
     g->count = 0;
     g->states[0] = st;
@@ -156,7 +160,7 @@ bool game_set_from_usi(Game *g, const char *args, char *err, size_t err_len) {
         memcpy(sfen, start, len);
         sfen[len] = '\0';
         char why[128];
-        if (!game_set_sfen(&tmp, sfen, why, sizeof why)) {
+        if (!game_set_sfen_ex(&tmp, sfen, SFEN_ALLOW_MISSING_KING, why, sizeof why)) {
             snprintf(err, err_len, "position: bad sfen: %s", why);
             goto done;
         }

@@ -25,6 +25,8 @@ void game_free(Game *g);
 /* Replaces the game with one rooted at sfen. Returns false (and leaves g untouched)
  * when the SFEN is rejected, with the reason in err. */
 bool game_set_sfen(Game *g, const char *sfen, char *err, size_t err_len);
+/* game_set_sfen with position_from_sfen_ex flags. */
+bool game_set_sfen_ex(Game *g, const char *sfen, int flags, char *err, size_t err_len);
 
 /* Plays a move, which must be legal in g->pos. Returns false only when memory runs out
  * (or the game exceeds 100000 moves), leaving the game unchanged. */
@@ -33,7 +35,8 @@ bool game_push(Game *g, Move m);
 bool game_pop(Game *g);
 
 /* Applies the arguments of a USI `position` command: "startpos [moves m1 m2 ...]" or
- * "sfen <board> <side> <hands> [ply] [moves ...]". On any error (unknown keyword, bad
+ * "sfen <board> <side> <hands> [ply] [moves ...]" (a tsume position where one side
+ * has no king is accepted). On any error (unknown keyword, bad
  * SFEN, malformed or illegal move) leaves g untouched, writes the reason, naming the
  * failing token and its index, to err, and returns false. */
 bool game_set_from_usi(Game *g, const char *args, char *err, size_t err_len);

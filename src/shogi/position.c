@@ -165,6 +165,10 @@ static bool fail(char *err, size_t err_len, const char *fmt, ...) {
 }
 
 bool position_from_sfen(Position *pos, StateInfo *st, const char *sfen, char *err, size_t err_len) {
+    return position_from_sfen_ex(pos, st, sfen, 0, err, err_len);
+}
+
+bool position_from_sfen_ex(Position *pos, StateInfo *st, const char *sfen, int flags, char *err, size_t err_len) {
     shogi_init();
     memset(pos, 0, sizeof *pos);
     memset(st, 0, sizeof *st);
@@ -219,7 +223,8 @@ bool position_from_sfen(Position *pos, StateInfo *st, const char *sfen, char *er
             file--;
         }
     }
-    if (!kings[BLACK] || !kings[WHITE])
+    bool allow_missing = (flags & SFEN_ALLOW_MISSING_KING) && (kings[BLACK] || kings[WHITE]);
+    if ((!kings[BLACK] || !kings[WHITE]) && !allow_missing)
         return fail(err, err_len, "column %d: %s king is missing", (int)(p - sfen) + 1,
                     !kings[BLACK] ? "black" : "white");
 

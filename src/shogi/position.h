@@ -32,7 +32,7 @@ typedef struct StateInfo {
 } StateInfo;
 
 typedef struct {
-    Piece board[SQ_NB];
+    Piece board[SQ_NB + 1];          /* board[SQ_NONE] stays empty */
     Bitboard by_type[PIECE_TYPE_NB]; /* by_type[NO_PIECE_TYPE] is every occupied square */
     Bitboard by_color[COLOR_NB];
     Hand hand[COLOR_NB];
@@ -57,6 +57,13 @@ void shogi_init(void);
  * returns true; on failure writes "column N: reason" to err (if non-null) and leaves
  * *pos unspecified. */
 bool position_from_sfen(Position *pos, StateInfo *st, const char *sfen, char *err, size_t err_len);
+
+/* Flags for position_from_sfen_ex. */
+enum { SFEN_ALLOW_MISSING_KING = 1 }; /* one side may have no king, as in tsume problems */
+
+/* position_from_sfen with options: with SFEN_ALLOW_MISSING_KING a position where one
+ * side (not both) has no king is accepted; that side's king_sq is SQ_NONE. */
+bool position_from_sfen_ex(Position *pos, StateInfo *st, const char *sfen, int flags, char *err, size_t err_len);
 
 /* Sets the standard starting position. */
 void position_set_startpos(Position *pos, StateInfo *st);

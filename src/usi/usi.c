@@ -106,7 +106,24 @@ static bool parse_count(const char *tok, int64_t *out) {
     return true;
 }
 
-static void cmd_go_mate(UsiEngine *e, const char *arg);
+static void on_checkmate(void *ctx, const Move *pv, int len, int status) {
+    UsiEngine *e = ctx;
+    if (atomic_load(&e->suppress_bestmove))
+        return;
+    if (status == 1) {
+        usi_write(e, "checkmate nomate");
+    } else if (status == 2) {
+        usi_write(e, "checkmate timeout");
+    } else {
+        char line[4096], *p = line;
+        p += sprintf(p, "checkmate");
+        for (int i = 0; i < len && p - line < (long)sizeof line - 16; i++) {
+            char buf[USI_MOVE_MAX];
+            p += sprintf(p, " %s", move_to_usi(pv[i], buf));
+        }
+        usi_write(e, "%s", line);
+    }
+}
 
 static void cmd_go(UsiEngine *e, char *args) {
     SearchLimits lim;
@@ -142,8 +159,14 @@ static void cmd_go(UsiEngine *e, char *args) {
             else
                 lim.nodes = (uint64_t)v;
         } else if (strcmp(tok, "mate") == 0) {
-            cmd_go_mate(e, strtok_r(NULL, " \t", &save));
-            return;
+            char *n = strtok_r(NULL, " \t", &save);
+            lim.mate = true;
+            if (n && strcmp(n, "infinite") == 0)
+                lim.mate_ms = 0;
+            else if (!parse_count(n, &lim.mate_ms) || lim.mate_ms == 0) {
+                usi_write(e, "info string go mate: expected a time in ms or 'infinite'");
+                return;
+            }
         } else if (strcmp(tok, "searchmoves") == 0) {
             for (char *m; (m = strtok_r(NULL, " \t", &save));) {
                 Move mv = position_parse_usi_move(&e->game.pos, m);
@@ -167,19 +190,8 @@ static void cmd_go(UsiEngine *e, char *args) {
     search_options_from(e, &opt);
     e->ponder_enabled = options_bool(&e->options, "USI_Ponder");
     atomic_store(&e->suppress_bestmove, false);
-    SearchReporter rep = {on_info, on_bestmove, e};
+    SearchReporter rep = {on_info, on_bestmove, on_checkmate, e};
     search_go(e->search, &e->game, &lim, &opt, &rep);
-}
-
-static void cmd_go_mate(UsiEngine *e, const char *arg) {
-    (void)arg;
-    Move m = position_mate_in_one(&e->game.pos);
-    if (m) {
-        char buf[USI_MOVE_MAX];
-        usi_write(e, "checkmate %s", move_to_usi(m, buf));
-    } else {
-        usi_write(e, "checkmate nomate");
-    }
 }
 
 static void cmd_perft(UsiEngine *e, const char *args) {
@@ -330,8 +342,9 @@ int usi_main(FILE *in, FILE *out) {
             usi_write(e, "info string unknown command '%.64s'", cmd);
         }
     }
-    /* quit, or the GUI went away: no bestmove is owed any more. */
-    atomic_store(&e->suppress_bestmove, true);
+    /* quit, or the GUI went away: a running search stops and still gives its answer. */
+    search_stop(e->search);
+    search_wait(e->search);
     search_destroy(e->search);
     free(line);
     game_free(&e->game);

@@ -1,0 +1,1356 @@
+/* db2016.c - YANEURAOU-DB2016 reader, writer and on-the-fly lookup; see db2016.h. */
+#include "book/db2016.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shogi/notation.h"
+#include "util/atomic_file.h"
+#include "util/sort.h"
+
+enum { SFEN_LINE_MAX = 512, READ_CHUNK = 64 * 1024 };
+
+static bool fail(char *err, size_t err_len, const char *fmt, ...) {
+    if (err && err_len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, err_len, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* ---- move lines ---- */
+
+typedef struct {
+    const char *p;
+    size_t len;
+} Token;
+
+/* Splits at runs of blanks, like YaneuraOu's LineScanner. Returns the token count (at
+ * most max); *rest is where the text after the max-th token starts. */
+static int split_tokens(const char *s, size_t len, Token *t, int max, size_t *rest) {
+    size_t i = 0;
+    int n = 0;
+    while (n < max) {
+        while (i < len && is_blank(s[i]))
+            i++;
+        if (i >= len)
+            break;
+        size_t start = i;
+        while (i < len && !is_blank(s[i]))
+            i++;
+        t[n].p = s + start;
+        t[n].len = i - start;
+        n++;
+    }
+    while (i < len && is_blank(s[i]))
+        i++;
+    *rest = i;
+    return n;
+}
+
+/* Splits at single spaces, as ShogiHome does (String.split(" ", 5)). */
+static int split_columns(const char *s, size_t len, Token *t, int max, size_t *rest) {
+    size_t i = 0;
+    int n = 0;
+    while (n < max && i <= len) {
+        size_t start = i;
+        while (i < len && s[i] != ' ')
+            i++;
+        t[n].p = s + start;
+        t[n].len = i - start;
+        n++;
+        if (i >= len) {
+            i = len;
+            break;
+        }
+        i++; /* the separator */
+    }
+    *rest = i;
+    return n;
+}
+
+static bool token_is(const Token *t, const char *word) {
+    size_t n = strlen(word);
+    return t->len == n && memcmp(t->p, word, n) == 0;
+}
+
+/* Parses a decimal integer with an optional sign into [lo, hi]; false if malformed.
+ * Out-of-range values saturate. */
+static bool parse_int(const Token *t, int64_t lo, int64_t hi, int64_t *out) {
+    size_t i = 0;
+    bool neg = false;
+    if (t->len && (t->p[0] == '-' || t->p[0] == '+')) {
+        neg = t->p[0] == '-';
+        i = 1;
+    }
+    if (i >= t->len)
+        return false;
+    int64_t v = 0;
+    for (; i < t->len; i++) {
+        char c = t->p[i];
+        if (c < '0' || c > '9')
+            return false;
+        if (v < INT64_MAX / 10 - 10)
+            v = v * 10 + (c - '0');
+    }
+    if (neg)
+        v = -v;
+    *out = v < lo ? lo : v > hi ? hi : v;
+    return true;
+}
+
+bool db2016_parse_move_line(const char *line, size_t len, bool shogihome_columns, BookMove *m, bool *ambiguous,
+                            char *err, size_t err_len) {
+    Token t[5];
+    size_t rest;
+    memset(m, 0, sizeof *m);
+    m->count = 1;
+    /* Empty columns (a run of spaces after the move) read differently in YaneuraOu and
+     * ShogiHome; note them. */
+    bool amb = false;
+    {
+        Token c[5];
+        size_t r;
+        int nc = split_columns(line, len, c, 5, &r);
+        for (int i = 1; i < nc && i < 4; i++)
+            if (c[i].len == 0 && i + 1 < nc)
+                amb = true;
+    }
+    if (ambiguous)
+        *ambiguous = amb;
+    int n = amb && shogihome_columns ? split_columns(line, len, t, 5, &rest) : split_tokens(line, len, t, 5, &rest);
+    if (n == 0 || t[0].len == 0)
+        return fail(err, err_len, "empty move line");
+    if (!move16_from_usi(t[0].p, t[0].len, &m->move))
+        return fail(err, err_len, "malformed move '%.*s'", (int)(t[0].len > 16 ? 16 : t[0].len), t[0].p);
+    if (n > 1 && t[1].len && !token_is(&t[1], "none") && !token_is(&t[1], "resign") &&
+        !move16_from_usi(t[1].p, t[1].len, &m->ponder))
+        return fail(err, err_len, "malformed ponder move '%.*s'", (int)(t[1].len > 16 ? 16 : t[1].len), t[1].p);
+    int64_t v;
+    if (n > 2 && t[2].len && !token_is(&t[2], "none")) {
+        if (!parse_int(&t[2], -2147483647, 2147483647, &v))
+            return fail(err, err_len, "malformed value '%.*s'", (int)(t[2].len > 16 ? 16 : t[2].len), t[2].p);
+        m->score = (int32_t)v;
+        m->has_score = true;
+    }
+    if (n > 3 && t[3].len && !token_is(&t[3], "none")) {
+        if (!parse_int(&t[3], -BOOK_DEPTH_MAX, BOOK_DEPTH_MAX, &v))
+            return fail(err, err_len, "malformed depth '%.*s'", (int)(t[3].len > 16 ? 16 : t[3].len), t[3].p);
+        m->depth = (int32_t)v;
+        m->has_depth = true;
+    }
+    if (n > 4 && t[4].len && !token_is(&t[4], "none")) {
+        if (!parse_int(&t[4], INT64_MIN, INT64_MAX, &v) || v < 0)
+            return fail(err, err_len, "malformed count '%.*s'", (int)(t[4].len > 16 ? 16 : t[4].len), t[4].p);
+        m->count = (uint64_t)v > BOOK_COUNT_MAX ? BOOK_COUNT_MAX : (uint64_t)v;
+    }
+    return true;
+}
+
+/* The text after the fifth field, if it is a comment ("#..." or "//..."), without its marker. */
+static bool trailing_comment(const char *line, size_t len, const char **c, size_t *clen) {
+    Token t[5];
+    size_t rest;
+    if (split_tokens(line, len, t, 5, &rest) < 5 || rest >= len)
+        return false;
+    const char *p = line + rest;
+    size_t n = len - rest;
+    if (p[0] == '#') {
+        p++;
+        n--;
+    } else if (n >= 2 && p[0] == '/' && p[1] == '/') {
+        p += 2;
+        n -= 2;
+    } else {
+        return false;
+    }
+    *c = p;
+    *clen = n;
+    return true;
+}
+
+/* ---- the line source ---- */
+
+typedef struct {
+    int fd;          /* -1 for memory */
+    const char *mem; /* memory mode: the data */
+    size_t mem_len;
+    char *buf; /* file mode: buffer of cap bytes */
+    size_t cap, start, end;
+    bool eof, io_error;
+    uint64_t consumed; /* bytes handed out, for progress */
+    size_t max_line;
+} LineSource;
+
+/* Returns 1 with the next line (no LF, no trailing CR) in *line and *len, 0 at the end, -1 when
+ * a line exceeds max_line (*len then holds the bytes seen) or reading fails. */
+static int next_line(LineSource *s, const char **line, size_t *len) {
+    if (s->fd < 0) {
+        if (s->start >= s->mem_len)
+            return 0;
+        const char *p = s->mem + s->start;
+        size_t avail = s->mem_len - s->start;
+        const char *nl = memchr(p, '\n', avail);
+        size_t n = nl ? (size_t)(nl - p) : avail;
+        if (n > s->max_line) {
+            *len = n;
+            return -1;
+        }
+        s->start += n + (nl ? 1 : 0);
+        s->consumed = s->start;
+        if (n && p[n - 1] == '\r')
+            n--;
+        *line = p;
+        *len = n;
+        return 1;
+    }
+    for (;;) {
+        char *p = s->buf + s->start;
+        size_t avail = s->end - s->start;
+        char *nl = memchr(p, '\n', avail);
+        if (nl || (s->eof && avail)) {
+            size_t n = nl ? (size_t)(nl - p) : avail;
+            if (n > s->max_line) {
+                *len = n;
+                return -1;
+            }
+            s->start += n + (nl ? 1 : 0);
+            s->consumed += n + (nl ? 1 : 0);
+            if (n && p[n - 1] == '\r')
+                n--;
+            *line = p;
+            *len = n;
+            return 1;
+        }
+        if (s->eof)
+            return 0;
+        if (avail > s->max_line) {
+            *len = avail;
+            return -1;
+        }
+        if (s->start) {
+            memmove(s->buf, p, avail);
+            s->start = 0;
+            s->end = avail;
+        }
+        ssize_t r;
+        do
+            r = read(s->fd, s->buf + s->end, s->cap - s->end);
+        while (r < 0 && errno == EINTR);
+        if (r < 0) {
+            s->io_error = true;
+            return -1;
+        }
+        if (r == 0)
+            s->eof = true;
+        s->end += (size_t)r;
+    }
+}
+
+/* The first three fields of an SFEN ("board side hands") joined by single spaces into
+ * out (SFEN_LINE_MAX bytes). Returns the length, 0 when there are fewer fields. */
+static size_t normalized_sfen(const char *s, size_t len, char *out) {
+    size_t i = 0, n = 0;
+    for (int field = 0; field < 3; field++) {
+        while (i < len && is_blank(s[i]))
+            i++;
+        if (i >= len)
+            return 0;
+        if (field)
+            out[n++] = ' ';
+        while (i < len && !is_blank(s[i]) && n + 2 < SFEN_LINE_MAX)
+            out[n++] = s[i++];
+    }
+    out[n] = '\0';
+    return n;
+}
+
+/* True when normalised SFEN text is what position_to_sfen() writes: no two digits in a row
+ * on the board, hands "-" or in the order R B G S N L P r b g s n l p with counts above 1
+ * only. Cheaper than printing the position again, and enough for the order check. */
+static bool sfen_text_canonical(const char *s) {
+    const char *p = s;
+    for (; *p && *p != ' '; p++)
+        if (*p >= '1' && *p <= '9' && p[1] >= '1' && p[1] <= '9')
+            return false;
+    p = strchr(p + 1, ' ');
+    if (!p)
+        return false;
+    p++;
+    if (!strcmp(p, "-"))
+        return true;
+    static const char ORDER[] = "RBGSNLPrbgsnlp";
+    int last = -1;
+    while (*p) {
+        int count = 0;
+        while (*p >= '0' && *p <= '9')
+            count = count * 10 + (*p++ - '0');
+        const char *o = *p ? strchr(ORDER, *p) : NULL;
+        if (!o || (int)(o - ORDER) <= last || count == 1 || (count == 0 && p[-1] == '0'))
+            return false;
+        last = (int)(o - ORDER);
+        p++;
+    }
+    return true;
+}
+
+/* ---- the reader ---- */
+
+/* The reader is split in two: the parser turns lines into events (the costly part: SFEN
+ * parsing, key encoding, legality), the applier adds them to the book. Large files run
+ * the parser on a second thread, feeding the applier batches through a small queue. */
+typedef enum { EV_POSITION, EV_MOVE, EV_COMMENT, EV_ERROR } EventKind;
+
+typedef struct {
+    uint8_t kind;
+    Move16 target; /* EV_COMMENT: MOVE_NONE for the position, else the move */
+    int32_t ply;
+    uint64_t lineno;
+    union {
+        uint32_t pos;  /* EV_POSITION: index into the batch's positions */
+        BookMove move; /* EV_MOVE */
+        struct {
+            uint32_t off, len; /* EV_COMMENT, EV_ERROR: text in the batch */
+        } text;
+    } u;
+} Event;
+
+enum { BATCH_EVENTS = 8192, BATCH_POSITIONS = 2048, BATCH_TEXT = 256 * 1024, QUEUE = 3 };
+
+/* Positions travel whole and the applier encodes the key: that splits the work between
+ * the two threads about evenly. The copies are only ever given to
+ * book_key_from_position(), which reads the board, hands and side, never the states. */
+typedef struct {
+    Event *ev;
+    size_t n;
+    Position *pos;
+    size_t npos;
+    char *text;
+    size_t tlen;
+} Batch;
+
+typedef struct Reader Reader;
+
+struct Reader {
+    const char *name;
+    Book *book;
+    Db2016ReadOptions opt;
+    Db2016Stats st;
+    char *err;
+    size_t err_len;
+    uint64_t lineno;
+    bool in_entry; /* a valid sfen line opened the current entry */
+    bool skipping; /* the current entry's sfen line was bad: skip its lines quietly */
+    Position pos;  /* the entry's position, for legality checks */
+    StateInfo pos_st;
+    Move16 last_move; /* comment target: MOVE_NONE = the position */
+    char prev_sfen[SFEN_LINE_MAX];
+    bool fatal;
+    Batch *batch;             /* being filled by the parser */
+    bool (*flush)(Reader *r); /* hands the batch over; false to stop */
+    void *pipe;
+    /* Applier state. */
+    uint32_t id;
+    bool have_id;
+};
+
+static Event *emit(Reader *r, EventKind kind, size_t text_len) {
+    Batch *b = r->batch;
+    if (b->n == BATCH_EVENTS || b->npos == BATCH_POSITIONS || b->tlen + text_len > BATCH_TEXT) {
+        if (!r->flush(r))
+            return NULL;
+        b = r->batch;
+    }
+    Event *e = &b->ev[b->n++];
+    e->kind = (uint8_t)kind;
+    e->lineno = r->lineno;
+    return e;
+}
+
+static bool emit_text(Reader *r, EventKind kind, Move16 target, const char *text, size_t len) {
+    /* A comment keeps its bytes except CRs at its end, which a re-read would strip. */
+    while (kind == EV_COMMENT && len && text[len - 1] == '\r')
+        len--;
+    if (len > BATCH_TEXT / 2)
+        len = BATCH_TEXT / 2; /* comments and reasons are bounded; max_line may be larger */
+    Event *e = emit(r, kind, len);
+    if (!e)
+        return false;
+    e->target = target;
+    e->u.text.off = (uint32_t)r->batch->tlen;
+    e->u.text.len = (uint32_t)len;
+    memcpy(r->batch->text + r->batch->tlen, text, len);
+    r->batch->tlen += len;
+    return true;
+}
+
+/* Reports an entry error; returns false when it is fatal (strict). */
+static bool entry_error(Reader *r, const char *fmt, ...) {
+    char reason[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    r->st.errors++;
+    if (r->opt.strict) {
+        fail(r->err, r->err_len, "%s:%llu: %s", r->name, (unsigned long long)r->lineno, reason);
+        r->fatal = true;
+    }
+    if (!emit_text(r, EV_ERROR, MOVE_NONE, reason,
+                   n < 0                        ? 0
+                   : (size_t)n >= sizeof reason ? sizeof reason - 1
+                                                : (size_t)n))
+        return false;
+    return !r->fatal;
+}
+
+static bool handle_sfen(Reader *r, const char *text, size_t len) {
+    r->in_entry = false;
+    r->skipping = true;
+    while (len && is_blank(*text)) {
+        text++;
+        len--;
+    }
+    while (len && is_blank(text[len - 1]))
+        len--;
+    if (len >= SFEN_LINE_MAX)
+        return entry_error(r, "sfen too long (%zu bytes)", len);
+    char sfen[SFEN_LINE_MAX], why[128];
+    memcpy(sfen, text, len);
+    sfen[len] = '\0';
+    if (!position_from_sfen(&r->pos, &r->pos_st, sfen, why, sizeof why))
+        return entry_error(r, "bad sfen: %s", why);
+    if (r->opt.check_legality && !position_legality_report(&r->pos, why, sizeof why))
+        return entry_error(r, "illegal position: %s", why);
+    if (r->st.sorted) {
+        /* On-the-fly lookup compares the file's text with the canonical SFEN, so the order
+         * is checked on the text (ply left out), and the text must be canonical. */
+        char norm[SFEN_LINE_MAX];
+        size_t nlen = normalized_sfen(sfen, len, norm);
+        if (!nlen || !sfen_text_canonical(norm) || (r->prev_sfen[0] && strcmp(norm, r->prev_sfen) <= 0))
+            r->st.sorted = false;
+        else
+            memcpy(r->prev_sfen, norm, nlen + 1);
+    }
+    Event *e = emit(r, EV_POSITION, 0);
+    if (!e)
+        return false;
+    e->u.pos = (uint32_t)r->batch->npos;
+    r->batch->pos[r->batch->npos] = r->pos;
+    r->batch->pos[r->batch->npos++].st = NULL;
+    e->ply = r->pos.ply;
+    r->st.positions++;
+    r->in_entry = true;
+    r->skipping = false;
+    r->last_move = MOVE_NONE;
+    return true;
+}
+
+static bool handle_move(Reader *r, const char *line, size_t len) {
+    if (!r->in_entry) {
+        if (r->skipping)
+            return true; /* the bad sfen line was reported already */
+        return entry_error(r, "move line outside an entry (no sfen line before it)");
+    }
+    BookMove m;
+    bool amb;
+    char why[128];
+    if (!db2016_parse_move_line(line, len, r->opt.shogihome_columns, &m, &amb, why, sizeof why))
+        return entry_error(r, "%s", why);
+    if (amb)
+        r->st.ambiguous_lines++;
+    if (r->opt.check_legality) {
+        char usi[USI_MOVE_MAX];
+        Move mv = position_legal_move_from16(&r->pos, m.move);
+        if (mv == MOVE_NONE)
+            return entry_error(r, "illegal move %s", move_to_usi(m.move, usi));
+        if (m.ponder != MOVE_NONE) {
+            StateInfo st2;
+            position_do_move(&r->pos, mv, &st2);
+            bool ok = position_legal_move_from16(&r->pos, m.ponder) != MOVE_NONE;
+            position_undo_move(&r->pos, mv);
+            if (!ok) {
+                char usi2[USI_MOVE_MAX];
+                return entry_error(r, "illegal ponder %s after %s", move_to_usi(m.ponder, usi2),
+                                   move_to_usi(m.move, usi));
+            }
+        }
+    }
+    Event *e = emit(r, EV_MOVE, 0);
+    if (!e)
+        return false;
+    e->u.move = m;
+    r->st.moves++;
+    r->last_move = m.move;
+    const char *c;
+    size_t clen;
+    if (r->opt.keep_comments && trailing_comment(line, len, &c, &clen))
+        return emit_text(r, EV_COMMENT, m.move, c, clen);
+    return true;
+}
+
+static bool handle_line(Reader *r, const char *line, size_t len) {
+    if (memchr(line, '\0', len)) {
+        fail(r->err, r->err_len, "%s:%llu: NUL byte (binary data, not a DB2016 text book)", r->name,
+             (unsigned long long)r->lineno);
+        r->fatal = true;
+        return false;
+    }
+    if (r->lineno == 1) {
+        if (len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
+            line += 3;
+            len -= 3;
+        }
+        static const char prefix[] = "#YANEURAOU-DB2016";
+        if (len >= sizeof prefix - 1 && memcmp(line, prefix, sizeof prefix - 1) == 0) {
+            const char *v = line + sizeof prefix - 1;
+            size_t vlen = len - (sizeof prefix - 1);
+            while (vlen && is_blank(*v)) {
+                v++;
+                vlen--;
+            }
+            while (vlen && is_blank(v[vlen - 1]))
+                vlen--;
+            if (!(vlen == 4 && memcmp(v, "1.00", 4) == 0)) {
+                fail(r->err, r->err_len, "%s:1: unsupported header '%.*s' (expected '%s')", r->name,
+                     (int)(len > 64 ? 64 : len), line, DB2016_HEADER);
+                r->fatal = true;
+                return false;
+            }
+            r->st.had_header = true;
+            return true;
+        }
+    }
+    size_t i = 0;
+    while (i < len && is_blank(line[i]))
+        i++;
+    if (i == len) { /* a blank line ends the entry */
+        r->in_entry = false;
+        r->skipping = false;
+        return true;
+    }
+    if (line[0] == '#' || (len >= 2 && line[0] == '/' && line[1] == '/')) {
+        if (r->opt.keep_comments && r->in_entry) {
+            size_t skip = line[0] == '#' ? 1 : 2;
+            return emit_text(r, EV_COMMENT, r->last_move, line + skip, len - skip);
+        }
+        return true;
+    }
+    if (len >= 5 && memcmp(line, "sfen ", 5) == 0)
+        return handle_sfen(r, line + 5, len - 5);
+    return handle_move(r, line, len);
+}
+
+static bool run_reader(Reader *r, LineSource *src) {
+    const char *line;
+    size_t len;
+    int rc;
+    while ((rc = next_line(src, &line, &len)) == 1) {
+        r->lineno++;
+        r->st.lines++;
+        if (!handle_line(r, line, len))
+            return false;
+        if (r->opt.progress && (r->lineno & 0xfff) == 0)
+            progress_update(r->opt.progress, src->consumed);
+    }
+    if (rc < 0) {
+        r->fatal = true;
+        if (src->io_error)
+            return fail(r->err, r->err_len, "%s:%llu: read error: %s", r->name, (unsigned long long)r->lineno + 1,
+                        strerror(errno));
+        return fail(r->err, r->err_len, "%s:%llu: line longer than %zu bytes", r->name,
+                    (unsigned long long)r->lineno + 1, src->max_line);
+    }
+    if (r->opt.progress)
+        progress_update(r->opt.progress, src->consumed);
+    return true;
+}
+
+/* ---- the applier ---- */
+
+typedef struct {
+    uint32_t id;
+    bool have_id;
+    uint64_t duplicate_positions, duplicate_moves, errors;
+    bool fatal;
+    char err[512];
+    BookKey keys[BATCH_POSITIONS];
+} Applier;
+
+static bool apply_error(Reader *r, Applier *a, uint64_t lineno, const char *reason) {
+    a->errors++;
+    if (r->opt.on_error)
+        r->opt.on_error(r->opt.ctx, r->name, lineno, reason);
+    if (r->opt.strict) {
+        snprintf(a->err, sizeof a->err, "%s:%llu: %s", r->name, (unsigned long long)lineno, reason);
+        a->fatal = true;
+        return false;
+    }
+    return true;
+}
+
+static bool apply_batch(Reader *r, Applier *a, const Batch *b) {
+    /* Keys first, then prefetch each one's hash slot a few positions ahead. */
+    BookKey *keys = a->keys;
+    for (size_t i = 0; i < b->npos; i++) {
+        book_key_from_position(&b->pos[i], &keys[i]);
+        if (i >= 8)
+            book_prefetch(r->book, &keys[i]);
+    }
+    for (size_t i = 0; i < b->npos && i < 8; i++)
+        book_prefetch(r->book, &keys[i]);
+    for (size_t i = 0; i < b->n; i++) {
+        const Event *e = &b->ev[i];
+        switch (e->kind) {
+        case EV_POSITION: {
+            size_t before = book_position_count(r->book);
+            if (!book_add_position(r->book, &keys[e->u.pos], e->ply, &a->id)) {
+                snprintf(a->err, sizeof a->err, "%s:%llu: out of memory", r->name, (unsigned long long)e->lineno);
+                a->fatal = true;
+                return false;
+            }
+            a->have_id = true;
+            a->duplicate_positions += book_position_count(r->book) == before;
+            break;
+        }
+        case EV_MOVE: {
+            bool merged;
+            if (!a->have_id)
+                break;
+            if (!book_add_move(r->book, a->id, &e->u.move, &merged)) {
+                if (book_position_move_count(r->book, a->id) >= BOOK_MAX_MOVES) {
+                    char reason[64];
+                    snprintf(reason, sizeof reason, "more than %d moves in one position", BOOK_MAX_MOVES);
+                    if (!apply_error(r, a, e->lineno, reason))
+                        return false;
+                    break;
+                }
+                snprintf(a->err, sizeof a->err, "%s:%llu: out of memory", r->name, (unsigned long long)e->lineno);
+                a->fatal = true;
+                return false;
+            }
+            a->duplicate_moves += merged;
+            break;
+        }
+        case EV_COMMENT:
+            if (a->have_id && !book_append_comment(r->book, a->id, e->target, b->text + e->u.text.off, e->u.text.len)) {
+                snprintf(a->err, sizeof a->err, "%s:%llu: out of memory", r->name, (unsigned long long)e->lineno);
+                a->fatal = true;
+                return false;
+            }
+            break;
+        case EV_ERROR: {
+            char reason[300];
+            size_t n = e->u.text.len < sizeof reason - 1 ? e->u.text.len : sizeof reason - 1;
+            memcpy(reason, b->text + e->u.text.off, n);
+            reason[n] = '\0';
+            if (r->opt.on_error)
+                r->opt.on_error(r->opt.ctx, r->name, e->lineno, reason);
+            break;
+        }
+        }
+    }
+    return true;
+}
+
+static bool batch_alloc(Batch *b) {
+    b->ev = malloc(BATCH_EVENTS * sizeof *b->ev);
+    b->pos = malloc(BATCH_POSITIONS * sizeof *b->pos);
+    b->text = malloc(BATCH_TEXT);
+    b->n = b->npos = b->tlen = 0;
+    return b->ev && b->pos && b->text;
+}
+
+static void batch_free(Batch *b) {
+    free(b->ev);
+    free(b->pos);
+    free(b->text);
+}
+
+/* Single thread: apply each batch as soon as it fills. */
+typedef struct {
+    Applier a;
+} DirectPipe;
+
+static bool direct_flush(Reader *r) {
+    DirectPipe *d = r->pipe;
+    bool ok = apply_batch(r, &d->a, r->batch);
+    r->batch->n = r->batch->npos = r->batch->tlen = 0;
+    return ok;
+}
+
+/* Two threads: the parser fills batches, the caller's thread applies them. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    Batch batches[QUEUE];
+    Batch *full[QUEUE], *empty[QUEUE];
+    int nfull, nempty;
+    bool done, stop;
+    Reader *r;
+    LineSource *src;
+    bool parse_ok;
+} ThreadPipe;
+
+static bool thread_flush(Reader *r) {
+    ThreadPipe *t = r->pipe;
+    pthread_mutex_lock(&t->mu);
+    t->full[t->nfull++] = r->batch;
+    pthread_cond_broadcast(&t->cv);
+    while (!t->nempty && !t->stop)
+        pthread_cond_wait(&t->cv, &t->mu);
+    bool ok = !t->stop;
+    r->batch = ok ? t->empty[--t->nempty] : NULL;
+    pthread_mutex_unlock(&t->mu);
+    if (ok)
+        r->batch->n = r->batch->npos = r->batch->tlen = 0;
+    return ok;
+}
+
+static void *parser_thread(void *arg) {
+    ThreadPipe *t = arg;
+    bool ok = run_reader(t->r, t->src);
+    /* Deliver what is left, also after a fatal line (its error report is in there). */
+    if (t->r->batch && t->r->batch->n) {
+        bool delivered = thread_flush(t->r);
+        ok = ok && delivered;
+    }
+    pthread_mutex_lock(&t->mu);
+    t->parse_ok = ok;
+    t->done = true;
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    return NULL;
+}
+
+static bool run_direct(Reader *r, LineSource *src) {
+    DirectPipe *d = calloc(1, sizeof *d);
+    Batch *b = calloc(1, sizeof *b);
+    if (!d || !b || !batch_alloc(b)) {
+        if (b)
+            batch_free(b);
+        free(b);
+        free(d);
+        return fail(r->err, r->err_len, "%s: out of memory", r->name);
+    }
+    r->batch = b;
+    r->flush = direct_flush;
+    r->pipe = d;
+    bool ok = run_reader(r, src);
+    bool applied = apply_batch(r, &d->a, b); /* the rest, also before a fatal line */
+    r->batch = NULL;
+    r->pipe = NULL;
+    r->st.duplicate_positions = d->a.duplicate_positions;
+    r->st.duplicate_moves = d->a.duplicate_moves;
+    r->st.errors += d->a.errors;
+    if (ok && !applied)
+        ok = fail(r->err, r->err_len, "%s", d->a.err);
+    else if (!ok && d->a.fatal && !r->fatal)
+        fail(r->err, r->err_len, "%s", d->a.err);
+    batch_free(b);
+    free(b);
+    free(d);
+    return ok && applied;
+}
+
+static bool run_threaded(Reader *r, LineSource *src) {
+    ThreadPipe *t = calloc(1, sizeof *t);
+    if (!t)
+        return fail(r->err, r->err_len, "%s: out of memory", r->name);
+    bool alloc_ok = true;
+    for (int i = 0; i < QUEUE; i++)
+        alloc_ok &= batch_alloc(&t->batches[i]);
+    pthread_t th;
+    if (!alloc_ok || pthread_mutex_init(&t->mu, NULL) != 0) {
+        for (int i = 0; i < QUEUE; i++)
+            batch_free(&t->batches[i]);
+        free(t);
+        return run_direct(r, src);
+    }
+    pthread_cond_init(&t->cv, NULL);
+    for (int i = 1; i < QUEUE; i++)
+        t->empty[t->nempty++] = &t->batches[i];
+    r->batch = &t->batches[0];
+    r->flush = thread_flush;
+    r->pipe = t;
+    t->r = r;
+    t->src = src;
+    Applier a;
+    memset(&a, 0, sizeof a);
+    bool applied = true;
+    if (pthread_create(&th, NULL, parser_thread, t) != 0) {
+        pthread_cond_destroy(&t->cv);
+        pthread_mutex_destroy(&t->mu);
+        for (int i = 0; i < QUEUE; i++)
+            batch_free(&t->batches[i]);
+        free(t);
+        return run_direct(r, src);
+    }
+    pthread_mutex_lock(&t->mu);
+    for (;;) {
+        while (!t->nfull && !t->done)
+            pthread_cond_wait(&t->cv, &t->mu);
+        if (!t->nfull)
+            break;
+        Batch *b = t->full[0];
+        for (int i = 1; i < t->nfull; i++)
+            t->full[i - 1] = t->full[i];
+        t->nfull--;
+        pthread_mutex_unlock(&t->mu);
+        if (applied)
+            applied = apply_batch(r, &a, b);
+        pthread_mutex_lock(&t->mu);
+        t->empty[t->nempty++] = b;
+        if (!applied)
+            t->stop = true;
+        pthread_cond_broadcast(&t->cv);
+    }
+    pthread_mutex_unlock(&t->mu);
+    pthread_join(th, NULL);
+    bool ok = t->parse_ok;
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    for (int i = 0; i < QUEUE; i++)
+        batch_free(&t->batches[i]);
+    free(t);
+    r->st.duplicate_positions = a.duplicate_positions;
+    r->st.duplicate_moves = a.duplicate_moves;
+    r->st.errors += a.errors;
+    if (!applied)
+        return fail(r->err, r->err_len, "%s", a.err);
+    return ok;
+}
+
+static void reader_init(Reader *r, const char *name, Book *book, const Db2016ReadOptions *opt, char *err,
+                        size_t err_len) {
+    memset(r, 0, sizeof *r);
+    r->name = name;
+    r->book = book;
+    if (opt)
+        r->opt = *opt;
+    if (!r->opt.max_line)
+        r->opt.max_line = DB2016_MAX_LINE_DEFAULT;
+    r->err = err;
+    r->err_len = err_len;
+    r->st.sorted = true;
+}
+
+bool db2016_read_memory(const char *name, const char *data, size_t len, Book *book, const Db2016ReadOptions *opt,
+                        Db2016Stats *stats, char *err, size_t err_len) {
+    shogi_init();
+    Reader *r = malloc(sizeof *r);
+    if (!r)
+        return fail(err, err_len, "%s: out of memory", name);
+    reader_init(r, name, book, opt, err, err_len);
+    LineSource src = {.fd = -1, .mem = data, .mem_len = len, .max_line = r->opt.max_line};
+    bool ok = run_direct(r, &src);
+    if (stats)
+        *stats = r->st;
+    free(r);
+    return ok;
+}
+
+bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt, Db2016Stats *stats, char *err,
+                      size_t err_len) {
+    shogi_init();
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return fail(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    bool big = fstat(fd, &sb) == 0 && sb.st_size > (off_t)(8 << 20);
+    Reader *r = malloc(sizeof *r);
+    if (!r) {
+        close(fd);
+        return fail(err, err_len, "%s: out of memory", path);
+    }
+    reader_init(r, path, book, opt, err, err_len);
+    LineSource src = {.fd = fd, .max_line = r->opt.max_line};
+    src.cap = r->opt.max_line + READ_CHUNK;
+    src.buf = malloc(src.cap);
+    bool ok;
+    if (!src.buf) {
+        ok = fail(err, err_len, "%s: out of memory", path);
+    } else {
+#ifdef POSIX_FADV_SEQUENTIAL
+        posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+        /* Size the index once for the file (about 150 bytes per position in real and
+         * synthetic books): no rehash in the middle of a load. */
+        if (big)
+            book_reserve(book, (size_t)sb.st_size / 150 + 1024);
+        /* Big files parse on a second thread; the book is only touched by this one. */
+        ok = big ? run_threaded(r, &src) : run_direct(r, &src);
+    }
+    if (stats)
+        *stats = r->st;
+    free(src.buf);
+    free(r);
+    close(fd);
+    return ok;
+}
+
+/* ---- the writer ---- */
+
+/* Appends the decimal text of v to p; returns the new end. */
+static char *put_int(char *p, int64_t v) {
+    char tmp[24];
+    int n = 0;
+    uint64_t u = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *p++ = '-';
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+static void write_comment_lines(FILE *f, const char *c) {
+    while (c) {
+        const char *nl = strchr(c, '\n');
+        size_t n = nl ? (size_t)(nl - c) : strlen(c);
+        fputc('#', f);
+        fwrite(c, 1, n, f);
+        fputc('\n', f);
+        c = nl ? nl + 1 : NULL;
+    }
+}
+
+typedef struct {
+    const char *arena;
+    const uint64_t *offset; /* by id */
+} SfenOrder;
+
+static int cmp_sfen_ids(const void *ctx, uint32_t a, uint32_t b) {
+    const SfenOrder *o = ctx;
+    return strcmp(o->arena + o->offset[a], o->arena + o->offset[b]);
+}
+
+bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *opt, char *err, size_t err_len) {
+    shogi_init();
+    size_t n = book_position_count(book);
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    uint64_t *offset = malloc((n ? n : 1) * sizeof *offset);
+    BookMoveList *list = malloc(sizeof *list);
+    size_t arena_cap = 1 << 20, arena_len = 0;
+    char *arena = malloc(arena_cap);
+    bool ok = ids && offset && list && arena;
+    if (!ok)
+        fail(err, err_len, "out of memory");
+    size_t m = 0;
+    /* The SFEN text of every position, once: it is both the sort key and the output. */
+    for (uint32_t id = 0; ok && id < n; id++) {
+        BookKey key;
+        Position pos;
+        StateInfo st;
+        book_position_key(book, id, &key);
+        if (book_position_moves(book, id, list) == 0)
+            continue;
+        if (!book_key_to_position(&key, &pos, &st, 1)) {
+            ok = fail(err, err_len, "position %u: corrupt key", id);
+            break;
+        }
+        if (arena_len + SFEN_MAX > arena_cap) {
+            char *a = realloc(arena, arena_cap * 2);
+            if (!a) {
+                ok = fail(err, err_len, "out of memory");
+                break;
+            }
+            arena = a;
+            arena_cap *= 2;
+        }
+        position_to_sfen(&pos, arena + arena_len, false);
+        offset[id] = arena_len;
+        arena_len += strlen(arena + arena_len) + 1;
+        ids[m++] = id;
+    }
+    SfenOrder order = {arena, offset};
+    if (ok && !sort_ids(ids, m, cmp_sfen_ids, &order))
+        ok = fail(err, err_len, "out of memory");
+    if (ok) {
+        fputs(DB2016_HEADER "\n", f);
+        bool comments = opt && opt->write_comments && book_has_stats(book);
+        char line[SFEN_MAX + 160];
+        for (size_t i = 0; i < m; i++) {
+            uint32_t id = ids[i];
+            int ply = book_position_ply(book, id);
+            char *p = line;
+            memcpy(p, "sfen ", 5);
+            p += 5;
+            size_t slen = strlen(arena + offset[id]);
+            memcpy(p, arena + offset[id], slen);
+            p += slen;
+            *p++ = ' ';
+            p = put_int(p, ply ? ply : 1);
+            *p++ = '\n';
+            fwrite(line, 1, (size_t)(p - line), f);
+            BookStats s;
+            if (comments && book_get_stats(book, id, MOVE_NONE, &s) && s.comment)
+                write_comment_lines(f, s.comment);
+            book_position_moves(book, id, list);
+            book_sort_moves(list->moves, list->n);
+            for (int k = 0; k < list->n; k++) {
+                const BookMove *bm = &list->moves[k];
+                char usi[USI_MOVE_MAX];
+                p = line;
+                p += strlen(strcpy(p, move_to_usi(bm->move, usi)));
+                *p++ = ' ';
+                p += strlen(strcpy(p, move_to_usi(bm->ponder, usi)));
+                *p++ = ' ';
+                if (bm->has_score)
+                    p = put_int(p, bm->score);
+                else
+                    p += strlen(strcpy(p, "none"));
+                *p++ = ' ';
+                if (bm->has_depth)
+                    p = put_int(p, bm->depth);
+                else
+                    p += strlen(strcpy(p, "none"));
+                *p++ = ' ';
+                p = put_int(p, (int64_t)bm->count);
+                *p++ = '\n';
+                fwrite(line, 1, (size_t)(p - line), f);
+                if (comments && book_get_stats(book, id, bm->move, &s) && s.comment)
+                    write_comment_lines(f, s.comment);
+            }
+            if (opt && opt->progress && (i & 0xfff) == 0)
+                progress_update(opt->progress, i);
+        }
+        if (opt && opt->progress)
+            progress_update(opt->progress, m);
+    }
+    free(ids);
+    free(offset);
+    free(list);
+    free(arena);
+    return ok;
+}
+
+bool db2016_write_file(const char *path, const Book *book, const Db2016WriteOptions *opt, char *err, size_t err_len) {
+    AtomicFile af;
+    if (!atomic_file_open(&af, path, err, err_len))
+        return false;
+    if (!db2016_write_stream(af.f, book, opt, err, err_len)) {
+        atomic_file_abort(&af);
+        return false;
+    }
+    return atomic_file_commit(&af, err, err_len);
+}
+
+/* ---- on the fly ---- */
+
+struct Db2016File {
+    const char *data;
+    size_t size;
+    size_t body; /* offset after the BOM */
+};
+
+uint64_t db2016_otf_size(const Db2016File *f) { return f->size; }
+
+/* Offset of the first line starting at or after off, or size. */
+static size_t line_start_at_or_after(const Db2016File *f, size_t off) {
+    if (off <= f->body)
+        return f->body < f->size ? f->body : f->size;
+    if (off >= f->size)
+        return f->size;
+    if (f->data[off - 1] == '\n')
+        return off;
+    const char *nl = memchr(f->data + off, '\n', f->size - off);
+    return nl ? (size_t)(nl - f->data) + 1 : f->size;
+}
+
+static size_t line_end(const Db2016File *f, size_t off) {
+    if (off >= f->size)
+        return f->size;
+    const char *nl = memchr(f->data + off, '\n', f->size - off);
+    return nl ? (size_t)(nl - f->data) : f->size;
+}
+
+static bool is_sfen_line(const Db2016File *f, size_t off) {
+    return f->size - off >= 5 && memcmp(f->data + off, "sfen ", 5) == 0;
+}
+
+/* First sfen line starting in [from, limit); returns its offset or SIZE_MAX. */
+static size_t next_sfen_line(const Db2016File *f, size_t from, size_t limit) {
+    size_t off = line_start_at_or_after(f, from);
+    while (off < limit && off < f->size) {
+        if (is_sfen_line(f, off))
+            return off;
+        /* Jump to the next "\nsfen " directly: far faster than line by line. */
+        const char *p = f->data + off;
+        const char *end = f->data + (limit < f->size ? limit : f->size);
+        const char *hit = NULL;
+        while (p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl)
+                break;
+            if ((size_t)(f->data + f->size - nl) > 5 && memcmp(nl + 1, "sfen ", 5) == 0) {
+                hit = nl + 1;
+                break;
+            }
+            p = nl + 1;
+        }
+        if (!hit)
+            return SIZE_MAX;
+        off = (size_t)(hit - f->data);
+    }
+    return SIZE_MAX;
+}
+
+/* The normalised SFEN (board side hands, single spaces) of the sfen line at off, into buf
+ * (SFEN_LINE_MAX bytes). Returns false when the line is too long or has fewer fields. */
+static bool line_key(const Db2016File *f, size_t off, char *buf) {
+    size_t end = line_end(f, off);
+    const char *p = f->data + off + 5, *e = f->data + end;
+    if (e > p && e[-1] == '\r')
+        e--;
+    size_t n = 0;
+    for (int field = 0; field < 3; field++) {
+        while (p < e && is_blank(*p))
+            p++;
+        if (p >= e)
+            return false;
+        if (field)
+            buf[n++] = ' ';
+        while (p < e && !is_blank(*p)) {
+            if (n + 2 >= SFEN_LINE_MAX)
+                return false;
+            buf[n++] = *p++;
+        }
+    }
+    buf[n] = '\0';
+    return true;
+}
+
+Db2016File *db2016_otf_open(const char *path, char *err, size_t err_len) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        fail(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fail(err, err_len, "%s: not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    Db2016File *f = calloc(1, sizeof *f);
+    if (!f) {
+        close(fd);
+        fail(err, err_len, "%s: out of memory", path);
+        return NULL;
+    }
+    f->size = (size_t)sb.st_size;
+    if (f->size) {
+        void *map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
+            fail(err, err_len, "%s: cannot map: %s", path, strerror(errno));
+            close(fd);
+            free(f);
+            return NULL;
+        }
+        posix_madvise(map, f->size, POSIX_MADV_RANDOM);
+        f->data = map;
+    } else {
+        f->data = "";
+    }
+    /* The checks read through pread into a small buffer, not through the mapping, so that
+     * opening maps no page of the file into the process (the kernel may map large folios
+     * on a fault). */
+    enum { CHUNK = 64 * 1024 };
+    char *chunk = malloc(CHUNK);
+    if (!chunk) {
+        close(fd);
+        db2016_otf_close(f);
+        fail(err, err_len, "%s: out of memory", path);
+        return NULL;
+    }
+    bool ok = true;
+    char prev[SFEN_LINE_MAX], cur[SFEN_LINE_MAX];
+    for (int k = 0; ok && k < 9; k++) {
+        size_t from = (size_t)((double)f->size * k / 9.0);
+        ssize_t got = f->size ? pread(fd, chunk, CHUNK, (off_t)from) : 0;
+        if (got < 0)
+            got = 0;
+        Db2016File view = {.data = chunk, .size = (size_t)got};
+        if (k == 0) {
+            if (view.size >= 3 && memcmp(chunk, "\xEF\xBB\xBF", 3) == 0)
+                f->body = view.body = 3;
+            static const char prefix[] = "#YANEURAOU-DB2016";
+            size_t first_end = line_end(&view, view.body);
+            if (first_end - view.body >= sizeof prefix - 1 &&
+                memcmp(chunk + view.body, prefix, sizeof prefix - 1) == 0) {
+                const char *v = chunk + view.body + sizeof prefix - 1;
+                const char *e = chunk + first_end;
+                while (v < e && is_blank(*v))
+                    v++;
+                while (e > v && (is_blank(e[-1]) || e[-1] == '\r'))
+                    e--;
+                if (!(e - v == 4 && memcmp(v, "1.00", 4) == 0)) {
+                    fail(err, err_len, "%s:1: unsupported header (expected '%s')", path, DB2016_HEADER);
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        /* Mid-file stretches start inside a line: search from byte 1 (a line start needs a
+         * newline before it), and ignore a last line the chunk cuts off. */
+        prev[0] = '\0';
+        size_t off = next_sfen_line(&view, k == 0 ? 0 : 1, view.size);
+        for (int i = 0; i < 64 && off != SIZE_MAX && line_end(&view, off) < view.size; i++) {
+            if (line_key(&view, off, cur)) {
+                if (prev[0] && strcmp(prev, cur) >= 0) {
+                    uint64_t line = 1;
+                    for (size_t q = 0; q < from + off; q++)
+                        line += f->data[q] == '\n';
+                    fail(err, err_len,
+                         "%s:%llu: not sorted: this sfen sorts before the previous one (on-the-fly lookup needs a "
+                         "file sorted by SFEN; run `hayanagi book sort` or load it in memory)",
+                         path, (unsigned long long)line);
+                    ok = false;
+                    break;
+                }
+                strcpy(prev, cur);
+            }
+            off = next_sfen_line(&view, line_end(&view, off) + 1, view.size);
+        }
+    }
+    free(chunk);
+    close(fd);
+    if (!ok) {
+        db2016_otf_close(f);
+        return NULL;
+    }
+    return f;
+}
+
+void db2016_otf_close(Db2016File *f) {
+    if (!f)
+        return;
+    if (f->size)
+        munmap((void *)f->data, f->size);
+    free(f);
+}
+
+static void merge_into_list(BookMoveList *out, const BookMove *m) {
+    for (int i = 0; i < out->n; i++) {
+        BookMove *e = &out->moves[i];
+        if (e->move != m->move)
+            continue;
+        uint64_t c = e->count + m->count;
+        if (m->ponder != MOVE_NONE)
+            e->ponder = m->ponder;
+        if (m->has_score) {
+            e->score = m->score;
+            e->has_score = true;
+        }
+        if (m->has_depth) {
+            e->depth = m->depth;
+            e->has_depth = true;
+        }
+        e->count = c > BOOK_COUNT_MAX ? BOOK_COUNT_MAX : c;
+        return;
+    }
+    if (out->n < BOOK_MAX_MOVES) {
+        out->moves[out->n] = *m;
+        if (out->moves[out->n].count > BOOK_COUNT_MAX)
+            out->moves[out->n].count = BOOK_COUNT_MAX;
+        out->n++;
+    }
+}
+
+int db2016_otf_lookup(const Db2016File *f, const Position *pos, BookMoveList *out, char *err, size_t err_len) {
+    out->n = 0;
+    out->ply = 0;
+    char target[SFEN_MAX], key[SFEN_LINE_MAX];
+    position_to_sfen(pos, target, false);
+    /* Keys seen so far that bound the target from below and above: in a sorted file every
+     * later probe lies strictly between them. */
+    char lo_key[SFEN_LINE_MAX] = "", hi_key[SFEN_LINE_MAX] = "";
+    bool have_lo = false, have_hi = false;
+    size_t lo = f->body, hi = f->size, found = SIZE_MAX;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        size_t off = next_sfen_line(f, mid, hi);
+        if (off == SIZE_MAX) {
+            hi = mid;
+            continue;
+        }
+        if (!line_key(f, off, key)) {
+            /* An unparsable sfen line: step over it (book check reports it). */
+            lo = line_end(f, off) + 1 > mid ? line_end(f, off) + 1 : mid + 1;
+            continue;
+        }
+        if ((have_lo && strcmp(key, lo_key) <= 0) || (have_hi && strcmp(key, hi_key) >= 0)) {
+            fail(err, err_len, "on-the-fly book is not sorted near byte %zu (run `hayanagi book sort`)", off);
+            return -1;
+        }
+        int c = strcmp(target, key);
+        if (c == 0) {
+            found = off;
+            break;
+        }
+        if (c < 0) {
+            hi = mid;
+            strcpy(hi_key, key);
+            have_hi = true;
+        } else {
+            lo = line_end(f, off) + 1;
+            strcpy(lo_key, key);
+            have_lo = true;
+        }
+    }
+    if (found == SIZE_MAX)
+        return 0;
+    /* The ply: the number after the third field, if any. */
+    {
+        size_t e = line_end(f, found);
+        const char *p = f->data + found + 5, *end = f->data + e;
+        for (int field = 0; field < 3; field++) {
+            while (p < end && is_blank(*p))
+                p++;
+            while (p < end && !is_blank(*p))
+                p++;
+        }
+        while (p < end && is_blank(*p))
+            p++;
+        int ply = 0;
+        while (p < end && *p >= '0' && *p <= '9' && ply < 1000000)
+            ply = ply * 10 + (*p++ - '0');
+        out->ply = ply;
+    }
+    size_t off = line_end(f, found) + 1;
+    while (off < f->size) {
+        size_t e = line_end(f, off);
+        const char *line = f->data + off;
+        size_t len = e - off;
+        if (len && line[len - 1] == '\r')
+            len--;
+        off = e + 1;
+        size_t i = 0;
+        while (i < len && is_blank(line[i]))
+            i++;
+        if (i == len || (len >= 5 && memcmp(line, "sfen ", 5) == 0))
+            break;
+        if (line[0] == '#' || (len >= 2 && line[0] == '/' && line[1] == '/'))
+            continue;
+        BookMove m;
+        if (len <= DB2016_MAX_LINE_DEFAULT && db2016_parse_move_line(line, len, false, &m, NULL, NULL, 0))
+            merge_into_list(out, &m);
+    }
+    return 1;
+}

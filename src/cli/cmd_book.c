@@ -1,0 +1,613 @@
+/* cmd_book.c - `hayanagi book <verb>`: info, lookup, sort, check, convert, and the hidden
+ * gen-synthetic used by the benchmarks. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "book/apery.h"
+#include "book/book.h"
+#include "book/db2016.h"
+#include "book/select.h"
+#include "book/ybb.h"
+#include "cli/commands.h"
+#include "shogi/game.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+#include "util/atomic_file.h"
+#include "util/progress.h"
+
+typedef enum { FMT_UNKNOWN, FMT_DB, FMT_YBB, FMT_APERY } Format;
+
+static const char *format_name(Format f) {
+    return f == FMT_DB      ? "YaneuraOu DB2016 (text)"
+           : f == FMT_YBB   ? "YBB (YANE-BINBOOK-V1)"
+           : f == FMT_APERY ? "Apery book.bin"
+                            : "unknown";
+}
+
+static Format parse_format(const char *s) {
+    if (!strcmp(s, "db") || !strcmp(s, "db2016"))
+        return FMT_DB;
+    if (!strcmp(s, "ybb"))
+        return FMT_YBB;
+    if (!strcmp(s, "apery") || !strcmp(s, "bin"))
+        return FMT_APERY;
+    return FMT_UNKNOWN;
+}
+
+/* By extension, then by content. */
+static Format detect_format(const char *path) {
+    const char *dot = strrchr(path, '.');
+    if (dot) {
+        Format f = parse_format(dot + 1);
+        if (f != FMT_UNKNOWN)
+            return f;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return FMT_UNKNOWN;
+    unsigned char head[16] = {0};
+    size_t n = fread(head, 1, sizeof head, f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    if (ybb_is_ybb(head, n))
+        return FMT_YBB;
+    if (n && (head[0] == '#' || head[0] == 's' || head[0] == 0xEF))
+        return FMT_DB;
+    if (size > 0 && size % 16 == 0)
+        return FMT_APERY;
+    return FMT_UNKNOWN;
+}
+
+/* ---- Ctrl-C: the output goes through a temporary file that the handler removes. ----
+ * The one piece of static state in the CLI: a signal handler can reach nothing else. */
+static char interrupted_tmp[4096];
+
+static void on_interrupt(int sig) {
+    if (interrupted_tmp[0])
+        unlink(interrupted_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static bool write_db_atomic(const char *path, const Book *b, bool comments, bool quiet, char *err, size_t err_len) {
+    AtomicFile af;
+    if (!atomic_file_open(&af, path, err, err_len))
+        return false;
+    snprintf(interrupted_tmp, sizeof interrupted_tmp, "%s", af.tmp_path);
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
+    Progress pr;
+    progress_start(&pr, stderr, "writing", book_position_count(b), quiet);
+    Db2016WriteOptions wo = {.write_comments = comments, .progress = &pr};
+    bool ok = db2016_write_stream(af.f, b, &wo, err, err_len);
+    if (ok) {
+        ok = atomic_file_commit(&af, err, err_len);
+    } else {
+        atomic_file_abort(&af);
+    }
+    interrupted_tmp[0] = '\0';
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    progress_finish(&pr);
+    return ok;
+}
+
+typedef struct {
+    const char *prefix;
+    uint64_t printed;
+} ErrorPrinter;
+
+static void print_error(void *ctx, const char *file, uint64_t line, const char *reason) {
+    ErrorPrinter *p = ctx;
+    p->printed++;
+    fprintf(stderr, "%s%s:%llu: %s\n", p->prefix, file, (unsigned long long)line, reason);
+}
+
+typedef struct {
+    bool keep_comments;
+    bool shogihome_columns;
+    bool quiet;
+    int unreg_depth;
+} LoadOptions;
+
+/* Loads any supported format into a new book; NULL with a message on stderr. */
+static Book *load_book(const char *path, Format fmt, const LoadOptions *lo, Db2016Stats *dbst) {
+    char err[512];
+    Book *b = book_create();
+    if (!b) {
+        fprintf(stderr, "hayanagi book: out of memory\n");
+        return NULL;
+    }
+    bool ok = false;
+    if (fmt == FMT_DB) {
+        struct stat sb;
+        Progress pr;
+        progress_start(&pr, stderr, "reading", stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0, lo->quiet);
+        ErrorPrinter ep = {"warning: ", 0};
+        Db2016ReadOptions ro = {.keep_comments = lo->keep_comments,
+                                .shogihome_columns = lo->shogihome_columns,
+                                .on_error = print_error,
+                                .ctx = &ep,
+                                .progress = &pr};
+        ok = db2016_read_file(path, b, &ro, dbst, err, sizeof err);
+        progress_finish(&pr);
+    } else if (fmt == FMT_YBB) {
+        ok = ybb_read_file(path, b, err, sizeof err);
+    } else if (fmt == FMT_APERY) {
+        AperyBook *ab = apery_open(path, err, sizeof err);
+        if (ab) {
+            AperyConvertStats st;
+            ok = apery_to_book(ab, lo->unreg_depth, b, &st, err, sizeof err);
+            if (ok)
+                fprintf(stderr,
+                        "apery: %zu keys, %llu positions recovered from the start position, %llu collisions, "
+                        "%llu keys not reached\n",
+                        apery_key_count(ab), (unsigned long long)st.positions, (unsigned long long)st.collisions,
+                        (unsigned long long)st.unreached);
+            apery_free(ab);
+        }
+    } else {
+        snprintf(err, sizeof err, "%s: unknown book format (use --from db|ybb|apery)", path);
+    }
+    if (!ok) {
+        fprintf(stderr, "hayanagi book: %s\n", err);
+        book_free(b);
+        return NULL;
+    }
+    book_shrink(b);
+    return b;
+}
+
+/* Common flags: returns the index of the first positional argument, or -1 on error. */
+static int parse_flags(int argc, char **argv, LoadOptions *lo, Format *from, Format *to, bool *otf) {
+    int i = 0;
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--keep-comments"))
+            lo->keep_comments = true;
+        else if (!strcmp(a, "--no-comments"))
+            lo->keep_comments = false;
+        else if (!strcmp(a, "--shogihome-columns"))
+            lo->shogihome_columns = true;
+        else if (!strcmp(a, "--quiet"))
+            lo->quiet = true;
+        else if (!strcmp(a, "--on-the-fly") && otf)
+            *otf = true;
+        else if ((!strcmp(a, "--from") || !strcmp(a, "--to")) && i + 1 < argc) {
+            Format f = parse_format(argv[i + 1]);
+            if (f == FMT_UNKNOWN) {
+                fprintf(stderr, "hayanagi book: unknown format '%s' (db, ybb, apery)\n", argv[i + 1]);
+                return -1;
+            }
+            if (a[2] == 'f' && from)
+                *from = f;
+            else if (a[2] == 't' && to)
+                *to = f;
+            else
+                return -1;
+            i++;
+        } else if (!strcmp(a, "--unreg-depth") && i + 1 < argc) {
+            lo->unreg_depth = atoi(argv[++i]);
+        } else {
+            fprintf(stderr, "hayanagi book: unknown option %s\n", a);
+            return -1;
+        }
+    }
+    return i;
+}
+
+static void book_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book info [--from FMT] FILE\n"
+               "       hayanagi book lookup [--from FMT] [--on-the-fly] FILE (startpos | sfen <SFEN>) [moves <m>...]\n"
+               "       hayanagi book sort IN OUT\n"
+               "       hayanagi book check [--shogihome-columns] FILE\n"
+               "       hayanagi book convert [--from FMT] [--to db] [--no-comments] IN OUT\n"
+               "FMT is db (YaneuraOu DB2016), ybb (YANE-BINBOOK-V1) or apery (book.bin); by default it comes\n"
+               "from the extension (.db, .ybb, .bin) or the content. Long jobs show progress on stderr.\n");
+}
+
+/* ---- info ---- */
+
+static int book_info(int argc, char **argv) {
+    LoadOptions lo = {.unreg_depth = 1};
+    Format from = FMT_UNKNOWN;
+    int i = parse_flags(argc, argv, &lo, &from, NULL, NULL);
+    if (i < 0 || i != argc - 1) {
+        book_usage(stderr);
+        return 2;
+    }
+    const char *path = argv[i];
+    Format fmt = from != FMT_UNKNOWN ? from : detect_format(path);
+    Db2016Stats dbst = {0};
+    Book *b = load_book(path, fmt, &lo, &dbst);
+    if (!b)
+        return 1;
+    size_t n = book_position_count(b), moves = book_move_count(b);
+    int ply_min = 0, ply_max = 0, unknown = 0;
+    static const int edges[] = {-1000, -300, -100, -30, 30, 100, 300, 1000};
+    enum { BUCKETS = sizeof edges / sizeof edges[0] + 1 };
+    uint64_t hist[BUCKETS] = {0}, no_score = 0;
+    BookMoveList *list = malloc(sizeof *list);
+    for (uint32_t id = 0; list && id < n; id++) {
+        int ply = book_position_ply(b, id);
+        if (!ply)
+            unknown++;
+        else {
+            if (!ply_min || ply < ply_min)
+                ply_min = ply;
+            if (ply > ply_max)
+                ply_max = ply;
+        }
+        book_position_moves(b, id, list);
+        for (int k = 0; k < list->n; k++) {
+            if (!list->moves[k].has_score) {
+                no_score++;
+                continue;
+            }
+            int bucket = 0;
+            while (bucket < BUCKETS - 1 && list->moves[k].score >= edges[bucket])
+                bucket++;
+            hist[bucket]++;
+        }
+    }
+    free(list);
+    printf("file       %s\n", path);
+    printf("format     %s\n", format_name(fmt));
+    printf("positions  %zu\n", n);
+    printf("moves      %zu (%.2f per position)\n", moves, n ? (double)moves / (double)n : 0.0);
+    if (ply_min)
+        printf("ply range  %d..%d%s\n", ply_min, ply_max, unknown ? " (some unknown)" : "");
+    else
+        printf("ply range  unknown\n");
+    printf("memory     %zu bytes (%.1f per position)\n", book_memory_bytes(b),
+           n ? (double)book_memory_bytes(b) / (double)n : 0.0);
+    if (fmt == FMT_DB) {
+        printf("header     %s\n", dbst.had_header ? DB2016_HEADER : "none");
+        printf("sorted     %s\n", dbst.sorted ? "yes (on-the-fly ready)" : "no (run `hayanagi book sort`)");
+        printf("lines      %llu, errors %llu, duplicate positions %llu, merged moves %llu, ambiguous lines %llu\n",
+               (unsigned long long)dbst.lines, (unsigned long long)dbst.errors,
+               (unsigned long long)dbst.duplicate_positions, (unsigned long long)dbst.duplicate_moves,
+               (unsigned long long)dbst.ambiguous_lines);
+    }
+    printf("scores     (moves per range, mover's view)\n");
+    for (int k = 0; k < BUCKETS; k++) {
+        char range[32];
+        if (k == 0)
+            snprintf(range, sizeof range, "< %d", edges[0]);
+        else if (k == BUCKETS - 1)
+            snprintf(range, sizeof range, ">= %d", edges[BUCKETS - 2]);
+        else
+            snprintf(range, sizeof range, "%d..%d", edges[k - 1], edges[k] - 1);
+        uint64_t max = 1;
+        for (int j = 0; j < BUCKETS; j++)
+            max = hist[j] > max ? hist[j] : max;
+        int bar = (int)(40 * hist[k] / max);
+        printf("  %12s %10llu %.*s\n", range, (unsigned long long)hist[k], bar,
+               "########################################");
+    }
+    printf("  %12s %10llu\n", "no score", (unsigned long long)no_score);
+    book_free(b);
+    return 0;
+}
+
+/* ---- lookup ---- */
+
+static int probe_otf(void *ctx, const Position *pos, BookMoveList *out, char *err, size_t err_len) {
+    return db2016_otf_lookup(ctx, pos, out, err, err_len);
+}
+
+static int probe_apery(void *ctx, const Position *pos, BookMoveList *out, char *err, size_t err_len) {
+    (void)err;
+    (void)err_len;
+    return apery_lookup(ctx, pos, out) ? 1 : 0;
+}
+
+static int book_lookup_cmd(int argc, char **argv) {
+    LoadOptions lo = {.unreg_depth = 1, .quiet = true};
+    Format from = FMT_UNKNOWN;
+    bool otf = false;
+    int i = parse_flags(argc, argv, &lo, &from, NULL, &otf);
+    if (i < 0 || i + 1 >= argc) {
+        book_usage(stderr);
+        return 2;
+    }
+    const char *path = argv[i++];
+    size_t len = 1;
+    for (int k = i; k < argc; k++)
+        len += strlen(argv[k]) + 1;
+    char *args = malloc(len);
+    if (!args)
+        return 1;
+    args[0] = '\0';
+    for (int k = i; k < argc; k++) {
+        strcat(args, argv[k]);
+        if (k + 1 < argc)
+            strcat(args, " ");
+    }
+    Game g;
+    game_init(&g);
+    char err[512];
+    if (!game_set_from_usi(&g, args, err, sizeof err)) {
+        fprintf(stderr, "hayanagi book lookup: %s\n", err);
+        free(args);
+        game_free(&g);
+        return 2;
+    }
+    free(args);
+    Format fmt = from != FMT_UNKNOWN ? from : detect_format(path);
+    Book *b = NULL;
+    Db2016File *df = NULL;
+    AperyBook *ab = NULL;
+    BookSource src;
+    if (fmt == FMT_DB && otf) {
+        df = db2016_otf_open(path, err, sizeof err);
+        if (!df) {
+            fprintf(stderr, "hayanagi book lookup: %s\n", err);
+            game_free(&g);
+            return 1;
+        }
+        src = (BookSource){probe_otf, df};
+    } else if (fmt == FMT_APERY) {
+        ab = apery_open(path, err, sizeof err);
+        if (!ab) {
+            fprintf(stderr, "hayanagi book lookup: %s\n", err);
+            game_free(&g);
+            return 1;
+        }
+        src = (BookSource){probe_apery, ab};
+    } else {
+        b = load_book(path, fmt, &lo, NULL);
+        if (!b) {
+            game_free(&g);
+            return 1;
+        }
+        src = book_source_memory(b);
+    }
+    char diagram[1024];
+    printf("%s", position_to_diagram(&g.pos, diagram));
+    BookSelectOptions so;
+    book_select_defaults(&so);
+    BookMoveList *raw = malloc(sizeof *raw), *list = malloc(sizeof *list);
+    int status = 0;
+    bool flipped = false;
+    int rc = raw && list ? src.probe(src.ctx, &g.pos, raw, err, sizeof err) : -1;
+    if (rc == 0 && raw) {
+        rc = book_probe(&src, &g.pos, &so, list, &flipped, err, sizeof err);
+        if (rc > 0) {
+            *raw = *list;
+        }
+    }
+    if (rc < 0) {
+        fprintf(stderr, "hayanagi book lookup: %s\n", raw && list ? err : "out of memory");
+        status = 1;
+    } else if (rc == 0) {
+        printf("not in the book\n");
+        status = 3;
+    } else {
+        book_sort_moves(raw->moves, raw->n);
+        uint64_t total = 0;
+        for (int k = 0; k < raw->n; k++)
+            total += raw->moves[k].count;
+        printf("book entry: %d move(s)%s, ply %d\n", raw->n, flipped ? " (found as the flipped position)" : "",
+               raw->ply);
+        printf("  #  move   ponder  score  depth      count      %%  legal  pv\n");
+        for (int k = 0; k < raw->n; k++) {
+            const BookMove *m = &raw->moves[k];
+            char mu[USI_MOVE_MAX], pu[USI_MOVE_MAX], score[16], depth[16];
+            snprintf(score, sizeof score, m->has_score ? "%d" : "none", m->score);
+            snprintf(depth, sizeof depth, m->has_depth ? "%d" : "none", m->depth);
+            Move legal = position_legal_move_from16(&g.pos, m->move);
+            Move pv[MAX_PLY];
+            char pvtext[MAX_PLY * 7] = "";
+            int npv = legal ? book_build_pv(&src, &g.pos, &so, legal, so.pv_moves, pv) : 0;
+            for (int j = 1; j < npv; j++) {
+                char u[USI_MOVE_MAX];
+                strcat(pvtext, move_to_usi(pv[j], u));
+                strcat(pvtext, " ");
+            }
+            printf("%3d  %-6s %-6s %6s %6s %10llu %6.2f  %-5s  %s\n", k + 1, move_to_usi(m->move, mu),
+                   move_to_usi(m->ponder, pu), score, depth, (unsigned long long)m->count,
+                   total ? 100.0 * (double)m->count / (double)total : 0.0, legal ? "yes" : "NO", pvtext);
+        }
+        BookChoice ch;
+        uint64_t rng = 1;
+        char reason[256];
+        BookSelectResult r = book_select(&src, &g.pos, &so, &rng, &ch, reason, sizeof reason);
+        if (r == BOOK_SELECT_HIT) {
+            char mu[USI_MOVE_MAX], pu[USI_MOVE_MAX];
+            printf("engine would play %s (ponder %s) with the default options, %d candidate(s) after filters\n",
+                   move_to_usi(ch.move, mu), move_to_usi(ch.ponder, pu), ch.candidates);
+        } else {
+            printf("engine would not play from the book with the default options: %s\n", reason);
+        }
+    }
+    free(raw);
+    free(list);
+    book_free(b);
+    db2016_otf_close(df);
+    apery_free(ab);
+    game_free(&g);
+    return status;
+}
+
+/* ---- sort, convert, check ---- */
+
+static int book_convert(int argc, char **argv, bool sort_only) {
+    LoadOptions lo = {.keep_comments = true, .unreg_depth = 1};
+    Format from = FMT_UNKNOWN, to = FMT_UNKNOWN;
+    int i = parse_flags(argc, argv, &lo, sort_only ? NULL : &from, sort_only ? NULL : &to, NULL);
+    if (i < 0 || i != argc - 2) {
+        book_usage(stderr);
+        return 2;
+    }
+    const char *in = argv[i], *out = argv[i + 1];
+    Format fin = from != FMT_UNKNOWN ? from : sort_only ? FMT_DB : detect_format(in);
+    Format fout = to != FMT_UNKNOWN ? to : sort_only ? FMT_DB : detect_format(out);
+    if (fout == FMT_UNKNOWN && !access(out, F_OK))
+        fout = FMT_UNKNOWN;
+    if (fout == FMT_UNKNOWN) {
+        const char *dot = strrchr(out, '.');
+        fout = dot ? parse_format(dot + 1) : FMT_UNKNOWN;
+    }
+    if (fout != FMT_DB) {
+        fprintf(stderr, "hayanagi book convert: writing %s is not supported yet (only db)\n", format_name(fout));
+        return 2;
+    }
+    Db2016Stats st;
+    Book *b = load_book(in, fin, &lo, &st);
+    if (!b)
+        return 1;
+    char err[512];
+    bool ok = write_db_atomic(out, b, lo.keep_comments, lo.quiet, err, sizeof err);
+    if (!ok)
+        fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, out);
+    else
+        printf("wrote %s: %zu positions, %zu moves\n", out, book_position_count(b), book_move_count(b));
+    book_free(b);
+    return ok ? 0 : 1;
+}
+
+static int book_check(int argc, char **argv) {
+    LoadOptions lo = {0};
+    int i = parse_flags(argc, argv, &lo, NULL, NULL, NULL);
+    if (i < 0 || i != argc - 1) {
+        book_usage(stderr);
+        return 2;
+    }
+    const char *path = argv[i];
+    Book *b = book_create();
+    if (!b)
+        return 1;
+    ErrorPrinter ep = {"", 0};
+    Db2016ReadOptions ro = {
+        .check_legality = true, .shogihome_columns = lo.shogihome_columns, .on_error = print_error, .ctx = &ep};
+    Db2016Stats st;
+    char err[512];
+    bool ok = db2016_read_file(path, b, &ro, &st, err, sizeof err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err);
+    printf("%s: %llu positions, %llu moves checked, %llu problem(s)%s\n", path, (unsigned long long)st.positions,
+           (unsigned long long)st.moves, (unsigned long long)st.errors, ok ? "" : ", stopped at a fatal error");
+    if (st.ambiguous_lines)
+        printf("note: %llu move line(s) have empty columns (\"m p   n\"): YaneuraOu reads n as the value, "
+               "ShogiHome as the count; --shogihome-columns reads them ShogiHome's way\n",
+               (unsigned long long)st.ambiguous_lines);
+    if (!st.sorted)
+        printf("note: not sorted by SFEN; on-the-fly lookup needs `hayanagi book sort`\n");
+    book_free(b);
+    return ok && st.errors == 0 ? 0 : 1;
+}
+
+/* ---- gen-synthetic (hidden, for the benchmarks) ---- */
+
+static uint64_t rnd(uint64_t *s) {
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1Dull;
+}
+
+static int book_gen_synthetic(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: hayanagi book gen-synthetic N OUT [SEED]\n");
+        return 2;
+    }
+    size_t target = (size_t)strtoull(argv[0], NULL, 10);
+    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 20240601;
+    if (!seed)
+        seed = 1;
+    Book *b = book_create();
+    if (!b)
+        return 1;
+    Progress pr;
+    progress_start(&pr, stderr, "generating", target, false);
+    StateInfo *states = malloc(sizeof(StateInfo) * (MAX_PLY + 1));
+    ExtMove *moves = malloc(sizeof(ExtMove) * MAX_MOVES), *replies = malloc(sizeof(ExtMove) * MAX_MOVES);
+    bool ok = states && moves && replies;
+    while (ok && book_position_count(b) < target) {
+        Position pos;
+        position_set_startpos(&pos, &states[0]);
+        int length = 24 + (int)(rnd(&seed) % 96);
+        for (int ply = 0; ply < length && ok; ply++) {
+            int n = generate_moves(&pos, GEN_LEGAL, moves);
+            if (n == 0)
+                break;
+            BookKey key;
+            uint32_t id;
+            book_key_from_position(&pos, &key);
+            if (!book_add_position(b, &key, pos.ply, &id)) {
+                ok = false;
+                break;
+            }
+            int k = 2 + (int)(rnd(&seed) % 4); /* 2..5 candidates, 3.5 on average */
+            if (k > n)
+                k = n;
+            int already = book_position_move_count(b, id);
+            for (int c = 0; c < k && already == 0; c++) {
+                int j = c + (int)(rnd(&seed) % (uint64_t)(n - c));
+                ExtMove t = moves[c];
+                moves[c] = moves[j];
+                moves[j] = t;
+                BookMove bm = {.move = move_to_move16(moves[c].move),
+                               .score = (int)(rnd(&seed) % 401) - 200 - c * 20,
+                               .has_score = true,
+                               .depth = 8 + (int)(rnd(&seed) % 24),
+                               .has_depth = true,
+                               .count = 1 + rnd(&seed) % 1000};
+                StateInfo st;
+                position_do_move(&pos, moves[c].move, &st);
+                int nr = generate_moves(&pos, GEN_LEGAL, replies);
+                if (nr)
+                    bm.ponder = move_to_move16(replies[rnd(&seed) % (uint64_t)nr].move);
+                position_undo_move(&pos, moves[c].move);
+                ok = book_add_move(b, id, &bm, NULL);
+            }
+            position_do_move(&pos, moves[rnd(&seed) % (uint64_t)(k ? k : 1)].move, &states[ply + 1]);
+            progress_update(&pr, book_position_count(b));
+        }
+    }
+    progress_finish(&pr);
+    free(states);
+    free(moves);
+    free(replies);
+    char err[512];
+    if (ok)
+        ok = write_db_atomic(argv[1], b, false, false, err, sizeof err);
+    else
+        snprintf(err, sizeof err, "out of memory");
+    if (!ok)
+        fprintf(stderr, "hayanagi book gen-synthetic: %s\n", err);
+    else
+        printf("wrote %s: %zu positions, %zu moves\n", argv[1], book_position_count(b), book_move_count(b));
+    book_free(b);
+    return ok ? 0 : 1;
+}
+
+int cmd_book(int argc, char **argv) {
+    shogi_init();
+    if (argc < 1 || !strcmp(argv[0], "help") || !strcmp(argv[0], "--help")) {
+        book_usage(argc < 1 ? stderr : stdout);
+        return argc < 1 ? 2 : 0;
+    }
+    const char *verb = argv[0];
+    if (!strcmp(verb, "info"))
+        return book_info(argc - 1, argv + 1);
+    if (!strcmp(verb, "lookup"))
+        return book_lookup_cmd(argc - 1, argv + 1);
+    if (!strcmp(verb, "sort"))
+        return book_convert(argc - 1, argv + 1, true);
+    if (!strcmp(verb, "convert"))
+        return book_convert(argc - 1, argv + 1, false);
+    if (!strcmp(verb, "check"))
+        return book_check(argc - 1, argv + 1);
+    if (!strcmp(verb, "gen-synthetic"))
+        return book_gen_synthetic(argc - 1, argv + 1);
+    fprintf(stderr, "hayanagi book: unknown verb '%s'\n", verb);
+    book_usage(stderr);
+    return 2;
+}

@@ -1,0 +1,14 @@
+/* commands.h - subcommands of `hayanagi` that live outside main.c. */
+#ifndef HAYANAGI_CLI_COMMANDS_H
+#define HAYANAGI_CLI_COMMANDS_H
+
+/* `hayanagi book <verb> ...`: argv[0] is the verb. Returns the process exit status
+ * (0 success, 1 failure, 2 usage error, 3 lookup miss). */
+int cmd_book(int argc, char **argv);
+
+/* `hayanagi match ...` (docs/match.md): plays two USI engines against each other.
+ * Returns 0 when the match ran, 1 on failure (an engine did not start, the record could
+ * not be written), 2 for a usage error, 130 when interrupted by Ctrl-C. */
+int cmd_match(int argc, char **argv);
+
+#endif

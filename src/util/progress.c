@@ -1,0 +1,76 @@
+/* progress.c - see progress.h. */
+#include "util/progress.h"
+
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+void progress_start(Progress *p, FILE *out, const char *label, uint64_t total, bool quiet) {
+    memset(p, 0, sizeof *p);
+    p->out = out ? out : stderr;
+    snprintf(p->label, sizeof p->label, "%s", label);
+    p->total = total;
+    p->quiet = quiet;
+    p->tty = !quiet && isatty(fileno(p->out));
+    p->start_ms = p->last_ms = now_ms();
+    p->last_permille = -1;
+}
+
+static void draw(Progress *p, double t, bool final) {
+    double secs = (t - p->start_ms) / 1000.0;
+    if (p->tty) {
+        if (p->total) {
+            int width = 30, filled = (int)(width * (double)p->done / (double)p->total);
+            if (filled > width)
+                filled = width;
+            char bar[64];
+            memset(bar, '#', (size_t)filled);
+            memset(bar + filled, '.', (size_t)(width - filled));
+            bar[width] = '\0';
+            fprintf(p->out, "\r%s [%s] %5.1f%% %.1fs", p->label, bar, 100.0 * (double)p->done / (double)p->total, secs);
+        } else {
+            fprintf(p->out, "\r%s %llu %.1fs", p->label, (unsigned long long)p->done, secs);
+        }
+        if (final)
+            fputc('\n', p->out);
+    } else if (p->total) {
+        fprintf(p->out, "%s: %llu/%llu (%.1f%%) %.1fs\n", p->label, (unsigned long long)p->done,
+                (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total, secs);
+    } else {
+        fprintf(p->out, "%s: %llu %.1fs\n", p->label, (unsigned long long)p->done, secs);
+    }
+    fflush(p->out);
+}
+
+void progress_update(Progress *p, uint64_t done) {
+    p->done = done;
+    if (p->quiet)
+        return;
+    /* Cheap early exit: only look at the clock when the visible state may change. */
+    if (p->total) {
+        int permille = (int)(1000.0 * (double)done / (double)p->total);
+        if (permille == p->last_permille && p->tty)
+            return;
+        p->last_permille = permille;
+    } else if ((done & 1023) != 0) {
+        return;
+    }
+    double t = now_ms();
+    if (t - p->last_ms < (p->tty ? 100.0 : 5000.0))
+        return;
+    p->last_ms = t;
+    draw(p, t, false);
+}
+
+void progress_finish(Progress *p) {
+    /* A job that ended within a second without drawing anything stays silent. */
+    if (p->quiet || (p->last_ms == p->start_ms && now_ms() - p->start_ms < 1000.0))
+        return;
+    draw(p, now_ms(), true);
+}
