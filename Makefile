@@ -54,7 +54,12 @@ BENCHES      := $(BENCH_SRC:bench/%.c=build/rel/bench/%)
 
 .SECONDARY:
 .PHONY: all run test test-port test-rel test-asan bench lint format fuzz deps clean
-all: build/hayanagi
+all: build/hayanagi build/book/standard_book.db
+
+# The engine finds its default book through BookDir "book" next to the executable.
+build/book/standard_book.db: book/standard_book.db
+	@mkdir -p $(@D)
+	cp $< $@
 
 build/rel/%.o: %.c
 	@mkdir -p $(@D)
@@ -75,6 +80,10 @@ build/port/tests/%: build/port/tests/unit/%.o $(PORT_LIB_OBJ)
 build/hayanagi: build/rel/src/cli/main.o $(REL_LIB_OBJ)
 	$(CC) $^ -o $@ $(LDLIBS)
 
+build/asan/book/standard_book.db: book/standard_book.db
+	@mkdir -p $(@D)
+	cp $< $@
+
 build/asan/hayanagi: build/asan/src/cli/main.o $(ASAN_LIB_OBJ)
 	$(SAN_CC) $(ASAN_LDFLAGS) $^ -o $@ $(LDLIBS)
 
@@ -90,7 +99,7 @@ build/rel/bench/%: build/rel/bench/%.o build/rel/bench/common.o $(REL_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(LDLIBS)
 
-run: build/hayanagi
+run: build/hayanagi build/book/standard_book.db
 	./build/hayanagi
 
 # Missing Debian packages are installed when we are root; otherwise we say what to install.
@@ -111,10 +120,10 @@ test: deps
 test-port: $(PORT_TESTS)
 	@HAYANAGI=build/hayanagi tests/run_tests.sh portable --no-e2e $(PORT_TESTS)
 
-test-rel: build/hayanagi $(REL_TESTS)
+test-rel: build/hayanagi build/book/standard_book.db $(REL_TESTS)
 	@HAYANAGI=build/hayanagi tests/run_tests.sh release $(REL_TESTS)
 
-test-asan: build/asan/hayanagi $(ASAN_TESTS)
+test-asan: build/asan/hayanagi build/asan/book/standard_book.db $(ASAN_TESTS)
 	@HAYANAGI=build/asan/hayanagi HAYANAGI_SANITIZED=1 tests/run_tests.sh sanitized $(ASAN_TESTS)
 
 bench: build/hayanagi $(BENCHES)

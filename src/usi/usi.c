@@ -18,6 +18,7 @@
 #include "shogi/notation.h"
 #include "shogi/perft.h"
 #include "usi/bench.h"
+#include "usi/engine_book.h"
 #include "usi/options.h"
 
 enum { LINE_MAX_LEN = 1 << 16 };
@@ -30,6 +31,9 @@ typedef struct {
     OptionTable options;
     atomic_bool suppress_bestmove; /* gameover/quit during a search: no bestmove wanted */
     bool ponder_enabled;           /* USI_Ponder, copied at go */
+    EngineBook *book;
+    bool unbounded;    /* the last go was infinite, ponder or mate infinite: it ends on stop only */
+    uint64_t book_rng; /* BookSeed, or the clock when it is 0 */
 } UsiEngine;
 
 static void usi_write(UsiEngine *e, const char *fmt, ...) {
@@ -76,6 +80,19 @@ static void declare_options(OptionTable *t) {
     options_add(t, "USI_OwnBook", OPT_CHECK, "true", 0, 0, NULL);
     options_add(t, "BookDir", OPT_STRING, "book", 0, 0, NULL);
     options_add(t, "BookFile", OPT_STRING, "standard_book.db", 0, 0, NULL);
+    options_add(t, "BookOnTheFly", OPT_CHECK, "false", 0, 0, NULL);
+    options_add(t, "BookMoves", OPT_SPIN, "16", 0, 10000, NULL);
+    options_add(t, "BookIgnoreRate", OPT_SPIN, "0", 0, 100, NULL);
+    options_add(t, "BookEvalDiff", OPT_SPIN, "30", 0, 99999, NULL);
+    options_add(t, "BookEvalBlackLimit", OPT_SPIN, "0", -99999, 99999, NULL);
+    options_add(t, "BookEvalWhiteLimit", OPT_SPIN, "-140", -99999, 99999, NULL);
+    options_add(t, "BookDepthLimit", OPT_SPIN, "16", 0, 99999, NULL);
+    options_add(t, "ConsiderBookMoveCount", OPT_CHECK, "false", 0, 0, NULL);
+    options_add(t, "BookPvMoves", OPT_SPIN, "8", 1, 246, NULL);
+    options_add(t, "IgnoreBookPly", OPT_CHECK, "true", 0, 0, NULL);
+    options_add(t, "FlippedBook", OPT_CHECK, "true", 0, 0, NULL);
+    options_add(t, "NarrowBook", OPT_CHECK, "false", 0, 0, NULL);
+    options_add(t, "BookSeed", OPT_SPIN, "0", 0, INT32_MAX, NULL);
 }
 
 static void search_options_from(UsiEngine *e, SearchOptions *o) {
@@ -123,6 +140,68 @@ static void on_checkmate(void *ctx, const Move *pv, int len, int status) {
         }
         usi_write(e, "%s", line);
     }
+}
+
+static void book_options_from(UsiEngine *e, BookSelectOptions *b) {
+    OptionTable *t = &e->options;
+    book_select_defaults(b);
+    b->book_moves = (int)options_int(t, "BookMoves");
+    b->ignore_rate = (int)options_int(t, "BookIgnoreRate");
+    b->eval_diff = (int)options_int(t, "BookEvalDiff");
+    b->eval_black_limit = (int)options_int(t, "BookEvalBlackLimit");
+    b->eval_white_limit = (int)options_int(t, "BookEvalWhiteLimit");
+    b->depth_limit = (int)options_int(t, "BookDepthLimit");
+    b->consider_count = options_bool(t, "ConsiderBookMoveCount");
+    b->pv_moves = (int)options_int(t, "BookPvMoves");
+    b->ignore_book_ply = options_bool(t, "IgnoreBookPly");
+    b->flipped_book = options_bool(t, "FlippedBook");
+    b->narrow_book = options_bool(t, "NarrowBook");
+}
+
+/* Reports what the book loader has to say (at isready, or later when it finished in
+ * the background). */
+static void flush_book_message(UsiEngine *e) {
+    char msg[5000];
+    if (engine_book_take_message(e->book, msg, sizeof msg))
+        usi_write(e, "info string %s", msg);
+}
+
+/* isready: (re)load the book named by the options, waiting a few seconds at most so that
+ * a huge book cannot make the GUI give up; the rest of the load goes on behind. */
+static void cmd_isready(UsiEngine *e) {
+    char path[8400];
+    OptionTable *t = &e->options;
+    if (options_bool(t, "USI_OwnBook") &&
+        engine_book_resolve(options_string(t, "BookDir"), options_string(t, "BookFile"), path, sizeof path))
+        engine_book_request(e->book, path, options_bool(t, "BookOnTheFly"));
+    else
+        engine_book_request(e->book, NULL, false);
+    if (!engine_book_wait(e->book, 5000))
+        usi_write(e, "info string book still loading; it will be used once ready");
+    flush_book_message(e);
+    usi_write(e, "readyok");
+}
+
+/* Plays from the book when it can. Returns true when bestmove has been written. */
+static bool try_book(UsiEngine *e, const SearchLimits *lim) {
+    if (!options_bool(&e->options, "USI_OwnBook") || lim->ponder || lim->infinite || lim->mate ||
+        lim->searchmoves_count)
+        return false;
+    flush_book_message(e);
+    BookSelectOptions bo;
+    book_options_from(e, &bo);
+    BookChoice c;
+    char reason[256];
+    if (engine_book_select(e->book, &e->game.pos, &bo, &e->book_rng, &c, reason, sizeof reason) != BOOK_SELECT_HIT)
+        return false;
+    char m[USI_MOVE_MAX], p[USI_MOVE_MAX];
+    usi_write(e, "info string book hit %s score %d depth %d count %llu", move_to_usi(c.move, m), c.entry.score,
+              c.entry.depth, (unsigned long long)c.entry.count);
+    if (options_bool(&e->options, "USI_Ponder") && c.ponder)
+        usi_write(e, "bestmove %s ponder %s", m, move_to_usi(c.ponder, p));
+    else
+        usi_write(e, "bestmove %s", m);
+    return true;
 }
 
 static void cmd_go(UsiEngine *e, char *args) {
@@ -186,6 +265,11 @@ static void cmd_go(UsiEngine *e, char *args) {
             }
         }
     }
+    search_stop(e->search);
+    search_wait(e->search);
+    e->unbounded = lim.infinite || lim.ponder || (lim.mate && lim.mate_ms == 0);
+    if (try_book(e, &lim))
+        return;
     SearchOptions opt;
     search_options_from(e, &opt);
     e->ponder_enabled = options_bool(&e->options, "USI_Ponder");
@@ -232,6 +316,8 @@ static void cmd_setoption(UsiEngine *e, const char *args) {
         usi_write(e, "info string %s", err);
         return;
     }
+    if (strcmp(o->name, "BookSeed") == 0 && options_int(&e->options, "BookSeed") != 0)
+        e->book_rng = (uint64_t)options_int(&e->options, "BookSeed");
     if (strcmp(o->name, "USI_Hash") == 0 || strcmp(o->name, "Hash") == 0) {
         /* Both names set one table; resizing stops a running search first. */
         Option *twin = options_find(&e->options, o->name[0] == 'U' ? "Hash" : "USI_Hash");
@@ -257,7 +343,11 @@ int usi_main(FILE *in, FILE *out) {
     game_init(&e->game);
     declare_options(&e->options);
     e->search = search_create((size_t)options_int(&e->options, "Hash"));
-    if (!e->search) {
+    e->book = engine_book_create();
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    e->book_rng = (uint64_t)now.tv_nsec * 6364136223846793005ull + (uint64_t)now.tv_sec;
+    if (!e->search || !e->book) {
         fprintf(stderr, "hayanagi: cannot allocate the hash table\n");
         return 1;
     }
@@ -290,7 +380,7 @@ int usi_main(FILE *in, FILE *out) {
             fflush(out);
             pthread_mutex_unlock(&e->out_lock);
         } else if (strcmp(cmd, "isready") == 0) {
-            usi_write(e, "readyok");
+            cmd_isready(e);
         } else if (strcmp(cmd, "setoption") == 0) {
             cmd_setoption(e, args);
         } else if (strcmp(cmd, "usinewgame") == 0) {
@@ -310,6 +400,7 @@ int usi_main(FILE *in, FILE *out) {
             search_stop(e->search);
             search_wait(e->search);
         } else if (strcmp(cmd, "quit") == 0) {
+            search_stop(e->search);
             break;
         } else if (strcmp(cmd, "perft") == 0) {
             search_stop(e->search);
@@ -342,10 +433,13 @@ int usi_main(FILE *in, FILE *out) {
             usi_write(e, "info string unknown command '%.64s'", cmd);
         }
     }
-    /* quit, or the GUI went away: a running search stops and still gives its answer. */
-    search_stop(e->search);
+    /* quit stops a running search (which still gives its answer). At the end of input a
+     * bounded search is allowed to finish, so `echo "go depth 8" | hayanagi` works. */
+    if (e->unbounded)
+        search_stop(e->search);
     search_wait(e->search);
     search_destroy(e->search);
+    engine_book_destroy(e->book);
     free(line);
     game_free(&e->game);
     pthread_mutex_destroy(&e->out_lock);

@@ -1,0 +1,41 @@
+/* engine_book.h - the book the engine plays from: resolves BookDir/BookFile, loads the
+ * file (DB2016 in memory or on the fly, YBB, Apery) on a background thread so that a
+ * large book cannot make isready time out, and serves lookups to the USI loop.
+ *
+ * Ownership: an EngineBook owns the loaded book and its loader thread; destroy joins.
+ */
+#ifndef HAYANAGI_USI_ENGINE_BOOK_H
+#define HAYANAGI_USI_ENGINE_BOOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "book/select.h"
+
+typedef struct EngineBook EngineBook;
+
+EngineBook *engine_book_create(void);
+void engine_book_destroy(EngineBook *b);
+
+/* The file BookDir/BookFile names: an absolute BookDir is used as is, a relative one
+ * is taken from the directory of the running executable (/proc/self/exe), as YaneuraOu
+ * does. Writes it to out; returns false when BookFile is "no_book" or empty. */
+bool engine_book_resolve(const char *book_dir, const char *book_file, char *out, size_t out_len);
+
+/* Makes path (NULL: no book) the book, loading it in the background unless it is
+ * already loaded with the same mode. Returns at once. */
+void engine_book_request(EngineBook *b, const char *path, bool on_the_fly);
+
+/* Waits up to ms milliseconds for a pending load; true when none is pending. */
+bool engine_book_wait(EngineBook *b, int ms);
+
+/* Takes the message of the last finished load ("book loaded <path> (<N> positions)",
+ * "book not found <path>", ...), once. Returns false when there is none. */
+bool engine_book_take_message(EngineBook *b, char *out, size_t out_len);
+
+/* Chooses a book move for pos as book_select() does. Returns BOOK_SELECT_MISS when no
+ * book is loaded (or it is still loading). */
+BookSelectResult engine_book_select(EngineBook *b, Position *pos, const BookSelectOptions *opt, uint64_t *rng,
+                                    BookChoice *out, char *reason, size_t reason_len);
+
+#endif
