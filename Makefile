@@ -29,7 +29,7 @@ CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
 CFLAGS_COMMON := $(CSTD) $(WARN) -Isrc -Ibuild/gen -pthread -MMD -MP
 LDLIBS  := -pthread -lm
 
-PKGS    := libcmocka-dev clang libclang-rt-14-dev fairy-stockfish cppcheck clang-format
+PKGS    := libcmocka-dev clang libclang-rt-14-dev fairy-stockfish gpsshogi gpsshogi-data cppcheck clang-format
 
 LIB_SRC  := $(filter-out src/cli/main.c,$(shell find src -name '*.c' | sort))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))

@@ -14,6 +14,7 @@ static void usage(FILE *f) {
     fprintf(f, "usage: hayanagi [usi]\n"
                "       hayanagi perft [--divide] [--stats] (startpos | sfen <SFEN>) <depth>\n"
                "       hayanagi book (info | lookup | sort | check | convert) ...   (hayanagi book help)\n"
+               "       hayanagi match --engine CMD --engine CMD [options]   (hayanagi match --help)\n"
                "       hayanagi help\n");
 }
 
@@ -115,6 +116,8 @@ int main(int argc, char **argv) {
         return usi_main(stdin, stdout);
     if (strcmp(argv[1], "book") == 0)
         return cmd_book(argc - 2, argv + 2);
+    if (strcmp(argv[1], "match") == 0)
+        return cmd_match(argc - 2, argv + 2);
     if (strcmp(argv[1], "perft") == 0)
         return cmd_perft(argc - 2, argv + 2);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {

@@ -1,0 +1,428 @@
+/* cmd_match.c - `hayanagi match`: argument checking, signals, the record file. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "match/match.h"
+#include "util/atomic_file.h"
+
+/* Set by the SIGINT handler; the runner finishes no new game and writes what it has. */
+static volatile sig_atomic_t match_sigint_received;
+
+static void on_sigint(int sig) {
+    (void)sig;
+    match_sigint_received = 1;
+}
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: hayanagi match --engine CMD --engine CMD [options]\n"
+               "  --engine CMD          an engine command line (exactly two); see docs/match.md\n"
+               "  --name NAME           display names, in --engine order (default: the engines' id name)\n"
+               "  --games N             games to play (default: 2 per opening, or 2)\n"
+               "  --byoyomi MS          byoyomi per move (default 1000 when no time control is given)\n"
+               "  --time MS             main time per side, with --inc MS (Fischer) or --byoyomi MS\n"
+               "  --inc MS              Fischer increment, added after each move\n"
+               "  --nodes N             fixed nodes per move (`go nodes N`), no clock\n"
+               "  --openings FILE       one position per line: startpos [moves ...] | sfen ... | SFEN\n"
+               "  --seed S              shuffle the openings with seed S\n"
+               "  --option NAME=VALUE   setoption for both engines (repeatable; NAME alone for a button)\n"
+               "  --option1/--option2   setoption for the first / second engine only\n"
+               "  --go-extra TEXT       appended to every go command (--go-extra1/--go-extra2: one engine)\n"
+               "  --out FILE.csa        write every game to one CSA v2.2 file\n"
+               "  --concurrency N       games played at once (default 1)\n"
+               "  --max-moves N         draw after move N (default 320; 0: no limit)\n"
+               "  --grace MS            allowance over the clock before a time loss (default 50)\n"
+               "  --move-timeout MS     nodes mode: longest wait for a bestmove (default 60000)\n"
+               "  --log FILE            log the USI dialogue of every engine\n"
+               "  --engine-stderr       let the engines write to our stderr (default: /dev/null)\n"
+               "EnteringKingRule for judging `bestmove win` is taken from --option EnteringKingRule=...\n"
+               "(default CSARule27).\n");
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+    fprintf(stderr, "hayanagi match: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(hayanagi match --help for the options)\n");
+    return 2;
+}
+
+/* Parses a decimal integer in [lo, hi]. */
+static bool parse_int(const char *s, long long lo, long long hi, long long *out) {
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end || errno == ERANGE || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_u64(const char *s, uint64_t *out) {
+    if (!s || !*s || *s == '-')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end || errno == ERANGE)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+enum { MAX_OPTIONS = 64 };
+
+typedef struct {
+    EngineOption shared[MAX_OPTIONS], own[2][MAX_OPTIONS], merged[2][2 * MAX_OPTIONS];
+    int n_shared, n_own[2], n_merged[2];
+    char *storage[3 * MAX_OPTIONS]; /* the strings behind name/value, owned */
+    int n_storage;
+} OptionLists;
+
+/* Splits NAME=VALUE (VALUE may contain '='; no '=' means a button) into list. */
+static bool add_option(OptionLists *ol, EngineOption *list, int *n, const char *arg, const char *flag) {
+    if (*n >= MAX_OPTIONS || ol->n_storage >= 3 * MAX_OPTIONS) {
+        usage_error("too many %s arguments", flag);
+        return false;
+    }
+    const char *eq = strchr(arg, '=');
+    size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+    while (name_len > 0 && arg[name_len - 1] == ' ')
+        name_len--;
+    if (name_len == 0 || strchr(arg, '\n')) {
+        usage_error("%s expects NAME=VALUE", flag);
+        return false;
+    }
+    char *copy = malloc(strlen(arg) + 1);
+    if (!copy) {
+        fprintf(stderr, "hayanagi match: out of memory\n");
+        return false;
+    }
+    strcpy(copy, arg);
+    ol->storage[ol->n_storage++] = copy;
+    copy[name_len] = '\0';
+    list[*n].name = copy;
+    list[*n].value = eq ? copy + (eq - arg) + 1 : NULL;
+    (*n)++;
+    return true;
+}
+
+static void free_options(OptionLists *ol) {
+    for (int i = 0; i < ol->n_storage; i++)
+        free(ol->storage[i]);
+}
+
+/* Shared options first, then the engine's own; an own option replaces a shared one of
+ * the same name. */
+static void merge_options(OptionLists *ol) {
+    for (int k = 0; k < 2; k++) {
+        ol->n_merged[k] = 0;
+        for (int i = 0; i < ol->n_shared; i++) {
+            bool overridden = false;
+            for (int j = 0; j < ol->n_own[k]; j++)
+                overridden |= strcasecmp(ol->shared[i].name, ol->own[k][j].name) == 0;
+            if (!overridden)
+                ol->merged[k][ol->n_merged[k]++] = ol->shared[i];
+        }
+        for (int j = 0; j < ol->n_own[k]; j++)
+            ol->merged[k][ol->n_merged[k]++] = ol->own[k][j];
+    }
+}
+
+static bool write_record(const char *path, const MatchResult *res, char *err, size_t err_len) {
+    GameRecord *games = malloc((size_t)(res->n_records > 0 ? res->n_records : 1) * sizeof *games);
+    if (!games) {
+        snprintf(err, err_len, "out of memory");
+        return false;
+    }
+    int n = 0;
+    for (int i = 0; i < res->n_records; i++)
+        if (res->records[i].root_sfen[0]) /* a game that was at least started */
+            games[n++] = res->records[i];
+    size_t len = 0;
+    char *text = csa_format_games(games, n, &len, err, err_len);
+    free(games);
+    if (!text)
+        return false;
+    AtomicFile af;
+    if (!atomic_file_open(&af, path, err, err_len)) {
+        free(text);
+        return false;
+    }
+    fwrite(text, 1, len, af.f);
+    free(text);
+    return atomic_file_commit(&af, err, err_len);
+}
+
+/* Checks early that the record's directory is writable, so a long match does not end
+ * with nowhere to put its games. */
+static bool out_dir_writable(const char *path) {
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return access(".", W_OK) == 0;
+    if (slash == path)
+        return access("/", W_OK) == 0;
+    size_t n = (size_t)(slash - path);
+    char *dir = malloc(n + 1);
+    if (!dir)
+        return false;
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    bool ok = access(dir, W_OK) == 0;
+    free(dir);
+    return ok;
+}
+
+int cmd_match(int argc, char **argv) {
+    const char *engines[2] = {NULL, NULL}, *names[2] = {NULL, NULL};
+    int n_engines = 0, n_names = 0;
+    long long games = -1, concurrency = 1, max_moves = 320, grace = 50, move_timeout = 60000;
+    long long byoyomi = -1, main_time = -1, inc = -1, nodes = -1;
+    const char *openings_path = NULL, *out_path = NULL, *log_path = NULL;
+    const char *go_extra[3] = {NULL, NULL, NULL}; /* both, first, second */
+    bool have_seed = false, engine_stderr = false;
+    uint64_t seed = 0;
+    OptionLists *ol = calloc(1, sizeof *ol);
+    if (!ol) {
+        fprintf(stderr, "hayanagi match: out of memory\n");
+        return 1;
+    }
+    int status = 2;
+    Openings openings = {0};
+    FILE *log_file = NULL;
+
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            status = 0;
+            goto out;
+        }
+        if (strcmp(a, "--engine-stderr") == 0) {
+            engine_stderr = true;
+            continue;
+        }
+        if (strncmp(a, "--", 2) != 0) {
+            usage_error("unexpected argument '%s'", a);
+            goto out;
+        }
+        if (i + 1 >= argc) {
+            usage_error("%s needs a value", a);
+            goto out;
+        }
+        const char *v = argv[++i];
+        long long *target = NULL;
+        long long lo = 0, hi = 0;
+        if (strcmp(a, "--engine") == 0) {
+            if (n_engines == 2) {
+                usage_error("%s", "exactly two --engine arguments are needed, got more");
+                goto out;
+            }
+            if (!*v) {
+                usage_error("%s", "--engine needs a command");
+                goto out;
+            }
+            engines[n_engines++] = v;
+        } else if (strcmp(a, "--name") == 0) {
+            if (n_names == 2) {
+                usage_error("%s", "at most two --name arguments");
+                goto out;
+            }
+            names[n_names++] = v;
+        } else if (strcmp(a, "--option") == 0) {
+            if (!add_option(ol, ol->shared, &ol->n_shared, v, a))
+                goto out;
+        } else if (strcmp(a, "--option1") == 0 || strcmp(a, "--option2") == 0) {
+            int k = a[8] - '1';
+            if (!add_option(ol, ol->own[k], &ol->n_own[k], v, a))
+                goto out;
+        } else if (strcmp(a, "--go-extra") == 0 || strcmp(a, "--go-extra1") == 0 || strcmp(a, "--go-extra2") == 0) {
+            if (strchr(v, '\n')) {
+                usage_error("%s must be one line", a);
+                goto out;
+            }
+            go_extra[a[10] ? a[10] - '0' : 0] = v;
+        } else if (strcmp(a, "--openings") == 0) {
+            openings_path = v;
+        } else if (strcmp(a, "--out") == 0) {
+            out_path = v;
+        } else if (strcmp(a, "--log") == 0) {
+            log_path = v;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (!parse_u64(v, &seed)) {
+                usage_error("--seed expects a non-negative integer, got '%s'", v);
+                goto out;
+            }
+            have_seed = true;
+        } else if (strcmp(a, "--games") == 0) {
+            target = &games, lo = 1, hi = 1000000;
+        } else if (strcmp(a, "--concurrency") == 0) {
+            target = &concurrency, lo = 1, hi = 64;
+        } else if (strcmp(a, "--max-moves") == 0) {
+            target = &max_moves, lo = 0, hi = 10000;
+        } else if (strcmp(a, "--grace") == 0) {
+            target = &grace, lo = 0, hi = 60000;
+        } else if (strcmp(a, "--move-timeout") == 0) {
+            target = &move_timeout, lo = 1, hi = 24LL * 3600 * 1000;
+        } else if (strcmp(a, "--byoyomi") == 0) {
+            target = &byoyomi, lo = 1, hi = 24LL * 3600 * 1000;
+        } else if (strcmp(a, "--time") == 0) {
+            target = &main_time, lo = 1, hi = 100LL * 3600 * 1000;
+        } else if (strcmp(a, "--inc") == 0) {
+            target = &inc, lo = 0, hi = 24LL * 3600 * 1000;
+        } else if (strcmp(a, "--nodes") == 0) {
+            target = &nodes, lo = 1, hi = 1000000000000LL;
+        } else {
+            usage_error("unknown option '%s'", a);
+            goto out;
+        }
+        if (target && !parse_int(v, lo, hi, target)) {
+            fprintf(stderr, "hayanagi match: %s expects an integer in %lld..%lld, got '%s'\n", a, lo, hi, v);
+            goto out;
+        }
+    }
+    if (n_engines != 2) {
+        usage_error("%s", "exactly two --engine arguments are needed");
+        goto out;
+    }
+    if (nodes > 0 && (byoyomi >= 0 || main_time >= 0 || inc >= 0)) {
+        usage_error("%s", "--nodes cannot be combined with --byoyomi, --time or --inc");
+        goto out;
+    }
+    if (inc >= 0 && main_time < 0) {
+        usage_error("%s", "--inc needs --time");
+        goto out;
+    }
+    if (inc >= 0 && byoyomi >= 0) {
+        usage_error("%s", "use either --inc (Fischer) or --byoyomi, not both");
+        goto out;
+    }
+    if (out_path && !ends_with(out_path, ".csa")) {
+        usage_error("--out: only .csa records are written (got '%s')", out_path);
+        goto out;
+    }
+    if (out_path && !out_dir_writable(out_path)) {
+        fprintf(stderr, "hayanagi match: cannot write to the directory of '%s'\n", out_path);
+        status = 1;
+        goto out;
+    }
+    EnteringKingRule ekr = EKR_27;
+    for (int i = 0; i < ol->n_shared; i++)
+        if (strcasecmp(ol->shared[i].name, "EnteringKingRule") == 0 &&
+            (!ol->shared[i].value || !entering_king_rule_parse(ol->shared[i].value, &ekr))) {
+            usage_error("unknown EnteringKingRule '%s' (NoEnteringKing, CSARule24, CSARule24H, CSARule27, "
+                        "CSARule27H, TryRule)",
+                        ol->shared[i].value ? ol->shared[i].value : "");
+            goto out;
+        }
+    merge_options(ol);
+
+    char err[512];
+    if (openings_path) {
+        if (!openings_load(&openings, openings_path, err, sizeof err)) {
+            fprintf(stderr, "hayanagi match: openings: %s\n", err);
+            status = 1;
+            goto out;
+        }
+        if (have_seed)
+            openings_shuffle(&openings, seed);
+    }
+    if (games < 0)
+        games = openings.n > 0 ? 2LL * openings.n : 2;
+    if (log_path) {
+        log_file = fopen(log_path, "w");
+        if (!log_file) {
+            fprintf(stderr, "hayanagi match: %s: %s\n", log_path, strerror(errno));
+            status = 1;
+            goto out;
+        }
+    }
+
+    MatchConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    for (int k = 0; k < 2; k++) {
+        cfg.engines[k].cmd = engines[k];
+        cfg.engines[k].name = names[k];
+        cfg.engines[k].options = ol->merged[k];
+        cfg.engines[k].n_options = ol->n_merged[k];
+        cfg.engines[k].go_extra = go_extra[k + 1] ? go_extra[k + 1] : go_extra[0];
+    }
+    if (nodes > 0)
+        cfg.tc.nodes = nodes;
+    else {
+        cfg.tc.time_ms = main_time > 0 ? main_time : 0;
+        cfg.tc.inc_ms = inc > 0 ? inc : 0;
+        cfg.tc.byoyomi_ms = byoyomi > 0 ? byoyomi : (main_time > 0 ? 0 : 1000);
+    }
+    cfg.games = (int)games;
+    cfg.concurrency = (int)concurrency;
+    cfg.max_moves = (int)max_moves;
+    cfg.grace_ms = grace;
+    cfg.move_timeout_ms = move_timeout;
+    cfg.ekr = ekr;
+    cfg.openings = openings.n > 0 ? &openings : NULL;
+    cfg.inherit_stderr = engine_stderr;
+    cfg.out = stdout;
+    cfg.tty = isatty(STDOUT_FILENO);
+    pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+    EngineLog log = {log_file, &log_lock};
+    cfg.log = log_file ? &log : NULL;
+    cfg.stop_flag = &match_sigint_received;
+
+    /* A dead engine must show up as a failed write, not kill us; Ctrl-C stops the match
+     * cleanly, a second one (SA_RESETHAND) ends the process at once. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction old_int;
+    sigaction(SIGINT, &sa, &old_int);
+
+    char tc_text[96];
+    printf("Match: %s vs %s, %d game(s), %s, concurrency %d, %s%s\n", engines[0], engines[1], cfg.games,
+           time_control_describe(&cfg.tc, tc_text, sizeof tc_text), cfg.concurrency,
+           cfg.openings ? "openings from " : "from the start position", cfg.openings ? openings_path : "");
+    fflush(stdout);
+    MatchResult res;
+    bool ok = match_run(&cfg, &res, err, sizeof err);
+    sigaction(SIGINT, &old_int, NULL);
+    if (!ok)
+        fprintf(stderr, "hayanagi match: %s\n", err);
+    match_print_summary(&res, stdout);
+    fflush(stdout);
+    status = !ok ? 1 : res.interrupted ? 130 : 0;
+    if (out_path && res.n_records > 0) {
+        char werr[512];
+        if (write_record(out_path, &res, werr, sizeof werr)) {
+            printf("Record: %s\n", out_path);
+        } else {
+            fprintf(stderr, "hayanagi match: writing %s: %s\n", out_path, werr);
+            if (status == 0)
+                status = 1;
+        }
+    }
+    match_result_free(&res);
+
+out:
+    if (log_file)
+        fclose(log_file);
+    openings_free(&openings);
+    free_options(ol);
+    free(ol);
+    return status;
+}

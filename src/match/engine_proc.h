@@ -1,0 +1,132 @@
+/* engine_proc.h - a USI engine running as a child process: start, line I/O with
+ * deadlines, the usi/isready handshake, one think (position + go -> bestmove), and a
+ * shutdown that never leaves a process behind.
+ *
+ * How a command line is started: when CMD holds only plain characters it is split on
+ * blanks into argv and started directly with posix_spawnp (PATH is searched), so the
+ * child is the engine itself. When it holds anything a shell would interpret (quotes,
+ * $ ` \ | & ; < > ( ) { } [ ] * ? ~ # =) it is run as `/bin/sh -c CMD`, so
+ * `cd /opt/yane && ./engine` or `FOO=1 engine` work. Either way the child gets its own
+ * process group, and killing a hung engine kills the whole group (a shell and what it
+ * started). Its stdin and stdout are pipes to us; its stderr goes to /dev/null unless
+ * asked to inherit ours.
+ *
+ * Ownership: an EngineProc is owned by one thread at a time and holds the pipes, the
+ * child and the list of option names; engine_close() releases all of them.
+ */
+#ifndef HAYANAGI_MATCH_ENGINE_PROC_H
+#define HAYANAGI_MATCH_ENGINE_PROC_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+enum {
+    ENGINE_LINE_MAX = 16384,     /* longer lines are truncated (the rest is dropped) */
+    ENGINE_NAME_MAX = 128,       /* `id name` is truncated to this, NUL included */
+    ENGINE_READ_BUF = 65536,     /* bytes buffered from the engine's stdout */
+    ENGINE_QUIT_WAIT_MS = 2000,  /* how long `quit` may take before SIGTERM, then SIGKILL */
+    ENGINE_STOP_WAIT_MS = 1000,  /* how long `stop` may take to produce a bestmove */
+    ENGINE_HANDSHAKE_MS = 30000, /* usi -> usiok and isready -> readyok limits */
+};
+
+/* Where the USI dialogue is logged (optional). The mutex is shared by every engine
+ * writing to the same file. */
+typedef struct {
+    FILE *file;
+    pthread_mutex_t *lock;
+} EngineLog;
+
+typedef struct {
+    pid_t pid;       /* -1 when no child is running */
+    int to_engine;   /* write end of the child's stdin, -1 when closed */
+    int from_engine; /* read end of the child's stdout, -1 when closed */
+    bool eof;        /* the child closed its stdout (or a read failed) */
+    bool discarding; /* inside an over-long line whose tail is being dropped */
+    size_t rlen;
+    char rbuf[ENGINE_READ_BUF];
+    char name[ENGINE_NAME_MAX]; /* from `id name`, empty until engine_usi() */
+    char **options;             /* option names from `option name X type ...` */
+    int n_options;
+    char tag[48];                            /* prefix for log lines, e.g. "g3 e1" */
+    const EngineLog *log;                    /* may be NULL */
+    const volatile sig_atomic_t *abort_flag; /* when it becomes non-zero, waits give up */
+} EngineProc;
+
+typedef enum {
+    ENGINE_READ_OK,
+    ENGINE_READ_TIMEOUT, /* the deadline passed without a full line */
+    ENGINE_READ_EOF,     /* the engine closed its stdout or died */
+    ENGINE_READ_ABORTED  /* *abort_flag was set */
+} EngineRead;
+
+/* Monotonic clock in microseconds. */
+int64_t engine_now_us(void);
+
+/* Sets e to the closed state (no child, no pipes). Call before any other function. */
+void engine_init(EngineProc *e);
+
+/* Starts CMD as described at the top. Returns false with the reason in err when the
+ * pipes cannot be made or the program cannot be started. */
+bool engine_start(EngineProc *e, const char *cmd, bool inherit_stderr, char *err, size_t err_len);
+
+/* True when CMD will be run through /bin/sh -c (exposed for tests and messages). */
+bool engine_cmd_needs_shell(const char *cmd);
+
+/* Writes line and a newline. Returns false when the engine is gone (broken pipe);
+ * SIGPIPE must be ignored by the caller's process. */
+bool engine_send(EngineProc *e, const char *line);
+
+/* Reads one line (without the newline, a trailing CR dropped) into line (cap bytes)
+ * waiting until deadline_us on engine_now_us()'s clock; deadline_us 0 means "only what
+ * is already there". */
+EngineRead engine_read_line(EngineProc *e, char *line, size_t cap, int64_t deadline_us);
+
+/* Discards whatever the engine has written so far. */
+void engine_drain(EngineProc *e);
+
+/* Sends `usi`, records `id name` and the option names, and waits for `usiok`. */
+bool engine_usi(EngineProc *e, int64_t timeout_ms, char *err, size_t err_len);
+
+/* The engine's own spelling of option `name` (compared without case), or NULL when the
+ * engine did not declare it. */
+const char *engine_option_name(const EngineProc *e, const char *name);
+
+/* Sends `isready` and waits for `readyok`, dropping any other line. */
+bool engine_isready(EngineProc *e, int64_t timeout_ms, char *err, size_t err_len);
+
+typedef enum {
+    THINK_OK,      /* bestmove arrived in time: see bestmove */
+    THINK_TIMEOUT, /* no bestmove by the deadline; `stop` was sent */
+    THINK_EOF,     /* the engine died or closed its output */
+    THINK_ABORTED  /* the abort flag was raised */
+} ThinkStatus;
+
+typedef struct {
+    ThinkStatus status;
+    int64_t elapsed_us;  /* from the moment `go` was written to the bestmove line */
+    char bestmove[32];   /* the word after `bestmove` ("7g7f", "resign", "win", ...) */
+    bool hung;           /* THINK_TIMEOUT and still no bestmove after `stop`: kill it */
+    bool has_score;      /* the last `info ... score` seen */
+    bool score_is_mate;  /* score is a mate distance in plies (sign = who mates) */
+    int score;           /* centipawns or plies, from the engine's side */
+    bool score_is_bound; /* lowerbound/upperbound */
+} ThinkResult;
+
+/* Drops stale output, sends position_line and go_line, then reads info lines until
+ * bestmove or until limit_us have passed since `go` was written (the same instant
+ * elapsed_us is measured from). On a timeout it sends `stop` and waits
+ * ENGINE_STOP_WAIT_MS more for the bestmove (which is then discarded); if none comes the
+ * result says hung. */
+void engine_think(EngineProc *e, const char *position_line, const char *go_line, int64_t limit_us, ThinkResult *out);
+
+/* Sends `quit` (unless the engine is known to be gone), waits up to wait_ms for the
+ * child to exit, then SIGTERM and SIGKILL to its process group, reaps it, closes the
+ * pipes and frees the option list. Safe on a closed EngineProc. */
+void engine_close(EngineProc *e, int64_t wait_ms);
+
+#endif

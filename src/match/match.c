@@ -1,0 +1,823 @@
+/* match.c - the match runner: openings, schedule, clock, adjudication, statistics. */
+#include "match/match.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shogi/game.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
+
+/* ---- Openings ---- */
+
+static char *dup_range(const char *s, size_t n) {
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+OpeningParse opening_parse_line(const char *line, char **out, char *err, size_t err_len) {
+    *out = NULL;
+    const char *s = line;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        n--;
+    if (n == 0 || s[0] == '#')
+        return OPENING_SKIP;
+    if (n > 9 && strncmp(s, "position ", 9) == 0) {
+        s += 9;
+        n -= 9;
+        while (n > 0 && *s == ' ')
+            s++, n--;
+    }
+    size_t first = strcspn(s, " \t");
+    if (first > n)
+        first = n;
+    bool keyword = (first == 8 && strncmp(s, "startpos", 8) == 0) || (first == 4 && strncmp(s, "sfen", 4) == 0);
+    bool bare_sfen = !keyword && memchr(s, '/', first) != NULL;
+    if (!keyword && !bare_sfen) {
+        snprintf(err, err_len, "expected 'startpos', 'sfen' or an SFEN, got '%.*s'", (int)(first < 40 ? first : 40), s);
+        return OPENING_ERROR;
+    }
+    char *text = malloc(n + 6);
+    if (!text) {
+        snprintf(err, err_len, "out of memory");
+        return OPENING_ERROR;
+    }
+    snprintf(text, n + 6, "%s%.*s", bare_sfen ? "sfen " : "", (int)n, s);
+    Game g;
+    game_init(&g);
+    char why[256];
+    OpeningParse result = OPENING_OK;
+    if (!game_set_from_usi(&g, text, why, sizeof why)) {
+        snprintf(err, err_len, "%s", why);
+        result = OPENING_ERROR;
+    } else {
+        Position root;
+        StateInfo st;
+        if (!position_from_sfen(&root, &st, g.root_sfen, why, sizeof why) ||
+            !position_legality_report(&root, why, sizeof why)) {
+            snprintf(err, err_len, "illegal start position: %s", why);
+            result = OPENING_ERROR;
+        } else if (position_game_state(&g.pos, 0) != GAME_ONGOING) {
+            snprintf(err, err_len, "the game is already over in this position");
+            result = OPENING_ERROR;
+        }
+    }
+    game_free(&g);
+    if (result != OPENING_OK) {
+        free(text);
+        return result;
+    }
+    *out = text;
+    return OPENING_OK;
+}
+
+void openings_free(Openings *o) {
+    for (int i = 0; i < o->n; i++)
+        free(o->lines[i]);
+    free(o->lines);
+    o->lines = NULL;
+    o->n = 0;
+}
+
+bool openings_parse_text(Openings *o, const char *text, const char *source, char *err, size_t err_len) {
+    o->lines = NULL;
+    o->n = 0;
+    if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+        text += 3;
+    int cap = 0;
+    int line_no = 0;
+    for (const char *p = text; *p;) {
+        line_no++;
+        size_t len = strcspn(p, "\n");
+        char *line = dup_range(p, len);
+        if (!line) {
+            snprintf(err, err_len, "out of memory");
+            openings_free(o);
+            return false;
+        }
+        char *norm;
+        char why[256];
+        OpeningParse r = opening_parse_line(line, &norm, why, sizeof why);
+        free(line);
+        if (r == OPENING_ERROR) {
+            snprintf(err, err_len, "%s:%d: %s", source, line_no, why);
+            openings_free(o);
+            return false;
+        }
+        if (r == OPENING_OK) {
+            if (o->n == cap) {
+                cap = cap ? cap * 2 : 16;
+                char **grown = realloc(o->lines, (size_t)cap * sizeof *grown);
+                if (!grown) {
+                    free(norm);
+                    snprintf(err, err_len, "out of memory");
+                    openings_free(o);
+                    return false;
+                }
+                o->lines = grown;
+            }
+            o->lines[o->n++] = norm;
+        }
+        p += len;
+        if (*p == '\n')
+            p++;
+    }
+    if (o->n == 0) {
+        snprintf(err, err_len, "%s: no openings in the file", source);
+        return false;
+    }
+    return true;
+}
+
+bool openings_load(Openings *o, const char *path, char *err, size_t err_len) {
+    o->lines = NULL;
+    o->n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_len, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    bool ok = buf != NULL;
+    while (ok) {
+        if (len + 1 >= cap) {
+            char *grown = realloc(buf, cap * 2);
+            if (!grown) {
+                ok = false;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        size_t n = fread(buf + len, 1, cap - 1 - len, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    bool read_error = ferror(f);
+    fclose(f);
+    if (!ok || read_error) {
+        snprintf(err, err_len, "%s: %s", path, ok ? "read error" : "out of memory");
+        free(buf);
+        return false;
+    }
+    buf[len] = '\0';
+    if (memchr(buf, '\0', len)) {
+        snprintf(err, err_len, "%s: binary data (NUL byte) in an openings file", path);
+        free(buf);
+        return false;
+    }
+    ok = openings_parse_text(o, buf, path, err, err_len);
+    free(buf);
+    return ok;
+}
+
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void openings_shuffle(Openings *o, uint64_t seed) {
+    uint64_t state = seed;
+    for (int i = o->n - 1; i > 0; i--) {
+        int j = (int)(splitmix64(&state) % (uint64_t)(i + 1));
+        char *t = o->lines[i];
+        o->lines[i] = o->lines[j];
+        o->lines[j] = t;
+    }
+}
+
+/* ---- Elo ---- */
+
+double elo_from_score(double p) {
+    if (isnan(p))
+        return NAN;
+    if (p <= 0.0)
+        return -INFINITY;
+    if (p >= 1.0)
+        return INFINITY;
+    return -400.0 * log10(1.0 / p - 1.0) + 0.0; /* + 0.0 turns -0.0 (p = 1/2) into 0.0 */
+}
+
+EloEstimate elo_estimate(int wins, int draws, int losses) {
+    EloEstimate e = {NAN, NAN, NAN, NAN, NAN, NAN};
+    int n = wins + draws + losses;
+    if (n <= 0)
+        return e;
+    double p = (wins + 0.5 * draws) / n;
+    double var = (wins * (1.0 - p) * (1.0 - p) + draws * (0.5 - p) * (0.5 - p) + losses * p * p) / n;
+    double se = sqrt(var / n);
+    e.score = p;
+    e.se = se;
+    e.elo = elo_from_score(p);
+    double lo = p - 1.96 * se, hi = p + 1.96 * se;
+    e.elo_lo = elo_from_score(lo < 0.0 ? 0.0 : lo);
+    e.elo_hi = elo_from_score(hi > 1.0 ? 1.0 : hi);
+    e.los = wins + losses > 0 ? 0.5 * (1.0 + erf((wins - losses) / sqrt(2.0 * (wins + losses)))) : 0.5;
+    return e;
+}
+
+char *elo_format(double elo, char *buf, size_t len) {
+    if (isnan(elo))
+        snprintf(buf, len, "n/a");
+    else if (isinf(elo))
+        snprintf(buf, len, "%sinf", elo > 0 ? "+" : "-");
+    else
+        snprintf(buf, len, "%+.1f", elo);
+    return buf;
+}
+
+char *time_control_describe(const TimeControl *tc, char *buf, size_t len) {
+    if (tc->nodes > 0)
+        snprintf(buf, len, "nodes %lld", (long long)tc->nodes);
+    else if (tc->time_ms > 0 && tc->inc_ms > 0)
+        snprintf(buf, len, "%lld ms + %lld ms/move", (long long)tc->time_ms, (long long)tc->inc_ms);
+    else if (tc->time_ms > 0 && tc->byoyomi_ms > 0)
+        snprintf(buf, len, "%lld ms + byoyomi %lld ms", (long long)tc->time_ms, (long long)tc->byoyomi_ms);
+    else if (tc->time_ms > 0)
+        snprintf(buf, len, "%lld ms sudden death", (long long)tc->time_ms);
+    else
+        snprintf(buf, len, "byoyomi %lld ms", (long long)tc->byoyomi_ms);
+    return buf;
+}
+
+/* ---- The match ---- */
+
+typedef struct {
+    const MatchConfig *cfg;
+    MatchResult *res;
+    pthread_mutex_t lock;
+    int next_game;
+    bool fatal;
+    char fatal_msg[768];
+    char tc_text[96];
+} Shared;
+
+typedef struct {
+    Shared *sh;
+    int id;
+    EngineProc eng[2];
+    bool started[2];
+    bool need_restart[2];
+    pthread_t thread;
+} Worker;
+
+static bool stop_requested(const Shared *sh) { return sh->cfg->stop_flag && *sh->cfg->stop_flag; }
+
+/* Starts engine k of worker w and brings it to readyok with its options set. Unknown
+ * options are reported once (by worker 0, at the first start). */
+static bool start_engine(Worker *w, int k, char *err, size_t err_len) {
+    const MatchConfig *cfg = w->sh->cfg;
+    const MatchEngineSpec *spec = &cfg->engines[k];
+    EngineProc *e = &w->eng[k];
+    char why[256];
+    if (!engine_start(e, spec->cmd, cfg->inherit_stderr, why, sizeof why) ||
+        !engine_usi(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
+        snprintf(err, err_len, "engine %d (%s): %s", k + 1, spec->cmd, why);
+        engine_close(e, 200);
+        return false;
+    }
+    bool report = w->id == 0 && !w->started[k];
+    for (int i = 0; i < spec->n_options; i++) {
+        const EngineOption *o = &spec->options[i];
+        const char *name = engine_option_name(e, o->name);
+        if (!name) {
+            if (report) {
+                pthread_mutex_lock(&w->sh->lock);
+                fprintf(cfg->out, "warning: engine %d (%s) has no option '%s'; not sent\n", k + 1,
+                        e->name[0] ? e->name : spec->cmd, o->name);
+                pthread_mutex_unlock(&w->sh->lock);
+            }
+            continue;
+        }
+        size_t len = strlen(name) + (o->value ? strlen(o->value) : 0) + 32;
+        char *line = malloc(len);
+        if (!line) {
+            snprintf(err, err_len, "out of memory");
+            engine_close(e, 200);
+            return false;
+        }
+        if (o->value)
+            snprintf(line, len, "setoption name %s value %s", name, o->value);
+        else
+            snprintf(line, len, "setoption name %s", name);
+        engine_send(e, line);
+        free(line);
+    }
+    /* Three round trips: the first one may include the engine's own set-up. */
+    int64_t best = -1;
+    for (int i = 0; i < 3; i++) {
+        int64_t t0 = engine_now_us();
+        if (!engine_isready(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
+            snprintf(err, err_len, "engine %d (%s): %s", k + 1, spec->cmd, why);
+            engine_close(e, 200);
+            return false;
+        }
+        int64_t dt = engine_now_us() - t0;
+        if (best < 0 || dt < best)
+            best = dt;
+    }
+    if (w->id == 0 && !w->started[k])
+        w->sh->res->rtt_us[k] = best;
+    w->started[k] = true;
+    w->need_restart[k] = false;
+    return true;
+}
+
+/* "position startpos moves ..." or "position sfen ... moves ..." for the game so far. */
+static char *position_command(const Game *g) {
+    size_t cap = SFEN_MAX + 32 + (size_t)g->count * (USI_MOVE_MAX + 1);
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    size_t len;
+    if (strcmp(g->root_sfen, STARTPOS_SFEN) == 0)
+        len = (size_t)snprintf(s, cap, "position startpos");
+    else
+        len = (size_t)snprintf(s, cap, "position sfen %s", g->root_sfen);
+    if (g->count > 0)
+        len += (size_t)snprintf(s + len, cap - len, " moves");
+    for (int i = 0; i < g->count; i++) {
+        char mv[USI_MOVE_MAX];
+        len += (size_t)snprintf(s + len, cap - len, " %s", move_to_usi(g->moves[i], mv));
+    }
+    return s;
+}
+
+static void go_command(const TimeControl *tc, const int64_t clock_ms[2], const char *extra, char *buf, size_t len) {
+    int n;
+    if (tc->nodes > 0)
+        n = snprintf(buf, len, "go nodes %lld", (long long)tc->nodes);
+    else
+        n = snprintf(buf, len, "go btime %lld wtime %lld", (long long)clock_ms[BLACK], (long long)clock_ms[WHITE]);
+    if (tc->nodes == 0 && tc->byoyomi_ms > 0)
+        n += snprintf(buf + n, len - (size_t)n, " byoyomi %lld", (long long)tc->byoyomi_ms);
+    else if (tc->nodes == 0 && tc->inc_ms > 0)
+        n += snprintf(buf + n, len - (size_t)n, " binc %lld winc %lld", (long long)tc->inc_ms, (long long)tc->inc_ms);
+    if (extra && *extra && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " %s", extra);
+}
+
+/* The engine's score as centipawns from black's side, mates as +-(100000 - plies). */
+static int32_t black_view_score(const ThinkResult *t, Color us) {
+    if (!t->has_score)
+        return RECORD_NO_SCORE;
+    int32_t v;
+    if (t->score_is_mate) {
+        if (t->score == 0)
+            return RECORD_NO_SCORE;
+        v = t->score > 0 ? 100000 - t->score : -100000 - t->score;
+    } else {
+        v = t->score;
+    }
+    return us == BLACK ? v : -v;
+}
+
+static void set_winner(GameRecord *r, GameEnd end, Color winner) {
+    r->end = end;
+    r->outcome = winner == BLACK ? OUTCOME_BLACK_WINS : OUTCOME_WHITE_WINS;
+}
+
+static void set_draw(GameRecord *r, GameEnd end) {
+    r->end = end;
+    r->outcome = OUTCOME_DRAW;
+}
+
+/* Per-game counters gathered while playing, merged into the result under the lock. */
+typedef struct {
+    int time_losses[2], illegal[2], false_declarations[2], crashes[2];
+} GameCounters;
+
+/* Prepares engine k for a new game: restarted if it died or hung, then isready and
+ * usinewgame. Returns 0 when ready, 1 when the engine failed (it loses the game), -1
+ * when it could not be restarted (fatal). */
+static int prepare_engine(Worker *w, int k) {
+    EngineProc *e = &w->eng[k];
+    char err[512];
+    if (w->need_restart[k]) {
+        engine_close(e, 500);
+        if (!start_engine(w, k, err, sizeof err)) {
+            pthread_mutex_lock(&w->sh->lock);
+            if (!w->sh->fatal) {
+                w->sh->fatal = true;
+                snprintf(w->sh->fatal_msg, sizeof w->sh->fatal_msg, "restart failed: %s", err);
+            }
+            pthread_mutex_unlock(&w->sh->lock);
+            return -1;
+        }
+        pthread_mutex_lock(&w->sh->lock);
+        w->sh->res->restarts[k]++;
+        pthread_mutex_unlock(&w->sh->lock);
+    }
+    if (!engine_isready(e, ENGINE_HANDSHAKE_MS, err, sizeof err) || !engine_send(e, "usinewgame")) {
+        w->need_restart[k] = true;
+        return 1;
+    }
+    return 0;
+}
+
+/* Plays game idx into rec. Returns false when the match must stop (fatal error). */
+static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
+    const MatchConfig *cfg = w->sh->cfg;
+    MatchResult *res = w->sh->res;
+    const TimeControl *tc = &cfg->tc;
+    int black_k = idx % 2 == 0 ? 0 : 1;
+    const char *opening =
+        cfg->openings && cfg->openings->n > 0 ? cfg->openings->lines[(idx / 2) % cfg->openings->n] : "startpos";
+
+    game_record_init(rec);
+    snprintf(rec->black, sizeof rec->black, "%s", res->names[black_k]);
+    snprintf(rec->white, sizeof rec->white, "%s", res->names[1 - black_k]);
+    snprintf(rec->event, sizeof rec->event, "hayanagi match, game %d of %d", idx + 1, cfg->games);
+    snprintf(rec->time_control, sizeof rec->time_control, "%s", w->sh->tc_text);
+    rec->start_time = time(NULL);
+
+    Game g;
+    game_init(&g);
+    char err[256];
+    if (!game_set_from_usi(&g, opening, err, sizeof err)) { /* validated when loaded */
+        game_free(&g);
+        return true;
+    }
+    snprintf(rec->root_sfen, sizeof rec->root_sfen, "%s", g.root_sfen);
+    for (int i = 0; i < g.count; i++)
+        if (!game_record_push(rec, g.moves[i], -1, RECORD_NO_SCORE))
+            goto oom;
+    rec->n_opening = g.count;
+
+    for (int k = 0; k < 2; k++) {
+        int r = prepare_engine(w, k);
+        if (r < 0) {
+            game_free(&g);
+            return false;
+        }
+        if (r > 0) {
+            Color loser = k == black_k ? BLACK : WHITE;
+            set_winner(rec, END_CRASH, color_flip(loser));
+            snprintf(rec->detail, sizeof rec->detail, "%s did not answer isready before the game", res->names[k]);
+            cnt->crashes[k]++;
+            goto done;
+        }
+    }
+
+    int64_t clock_ms[2] = {tc->time_ms, tc->time_ms};
+    for (;;) {
+        if (stop_requested(w->sh))
+            break;
+        GameState st = position_game_state(&g.pos, cfg->max_moves);
+        Color us = g.pos.side;
+        if (st == GAME_MATED) {
+            set_winner(rec, END_MATE, color_flip(us));
+            break;
+        }
+        if (st == GAME_REPETITION) {
+            set_draw(rec, END_REPETITION);
+            break;
+        }
+        if (st == GAME_PERPETUAL_WIN || st == GAME_PERPETUAL_LOSS) {
+            set_winner(rec, END_PERPETUAL_CHECK, st == GAME_PERPETUAL_WIN ? us : color_flip(us));
+            snprintf(rec->detail, sizeof rec->detail, "fourfold repetition with %s giving perpetual check",
+                     st == GAME_PERPETUAL_WIN ? (us == BLACK ? "white" : "black") : (us == BLACK ? "black" : "white"));
+            break;
+        }
+        if (st == GAME_MAX_MOVES) {
+            set_draw(rec, END_MAX_MOVES);
+            snprintf(rec->detail, sizeof rec->detail, "draw by the move limit (%d)", cfg->max_moves);
+            break;
+        }
+        int k = us == BLACK ? black_k : 1 - black_k;
+        EngineProc *e = &w->eng[k];
+        char *pos_cmd = position_command(&g);
+        if (!pos_cmd)
+            goto oom;
+        char go[512];
+        go_command(tc, clock_ms, cfg->engines[k].go_extra, go, sizeof go);
+        int64_t allowed_ms = tc->nodes > 0 ? cfg->move_timeout_ms : clock_ms[us] + tc->byoyomi_ms;
+        int64_t limit_ms = tc->nodes > 0 ? cfg->move_timeout_ms : allowed_ms + cfg->grace_ms;
+        ThinkResult t;
+        engine_think(e, pos_cmd, go, limit_ms * 1000, &t);
+        free(pos_cmd);
+        if (t.status == THINK_ABORTED) {
+            if (t.hung)
+                w->need_restart[k] = true;
+            break;
+        }
+        if (t.status == THINK_EOF) {
+            set_winner(rec, END_CRASH, color_flip(us));
+            snprintf(rec->detail, sizeof rec->detail, "%s exited or closed its output while thinking", res->names[k]);
+            cnt->crashes[k]++;
+            w->need_restart[k] = true;
+            break;
+        }
+        double elapsed_ms = t.elapsed_us / 1000.0;
+        if (t.status == THINK_TIMEOUT || (tc->nodes == 0 && t.elapsed_us > limit_ms * 1000)) {
+            set_winner(rec, END_TIME, color_flip(us));
+            if (t.status == THINK_TIMEOUT)
+                snprintf(rec->detail, sizeof rec->detail,
+                         "%s: no bestmove within %lld ms (%lld ms allowed + %lld ms grace)%s", res->names[k],
+                         (long long)limit_ms, (long long)(tc->nodes > 0 ? limit_ms : allowed_ms),
+                         (long long)(tc->nodes > 0 ? 0 : cfg->grace_ms), t.hung ? "; no answer to stop, killed" : "");
+            else
+                snprintf(rec->detail, sizeof rec->detail, "%s: bestmove after %.1f ms, %lld ms allowed + %lld ms grace",
+                         res->names[k], elapsed_ms, (long long)allowed_ms, (long long)cfg->grace_ms);
+            cnt->time_losses[k]++;
+            if (t.hung)
+                w->need_restart[k] = true;
+            break;
+        }
+        if (strcmp(t.bestmove, "resign") == 0) {
+            set_winner(rec, END_RESIGN, color_flip(us));
+            break;
+        }
+        if (strcmp(t.bestmove, "win") == 0) {
+            Move decl = position_declaration(&g.pos, cfg->ekr);
+            if (cfg->ekr == EKR_TRY && decl != MOVE_NONE) {
+                if (!game_push(&g, decl) || !game_record_push(rec, decl, (int32_t)elapsed_ms, RECORD_NO_SCORE))
+                    goto oom;
+                set_winner(rec, END_DECLARATION, us);
+                snprintf(rec->detail, sizeof rec->detail, "try: the king reached the try square");
+            } else if (decl == MOVE_WIN) {
+                set_winner(rec, END_DECLARATION, us);
+                snprintf(rec->detail, sizeof rec->detail, "entering-king declaration (%s)",
+                         entering_king_rule_name(cfg->ekr));
+            } else {
+                set_winner(rec, END_FALSE_DECLARATION, color_flip(us));
+                snprintf(rec->detail, sizeof rec->detail, "%s declared a win the rule (%s) does not grant",
+                         res->names[k], entering_king_rule_name(cfg->ekr));
+                cnt->false_declarations[k]++;
+            }
+            break;
+        }
+        Move16 m16;
+        Move m = MOVE_NONE;
+        if (move16_from_usi(t.bestmove, strlen(t.bestmove), &m16))
+            m = position_legal_move_from16(&g.pos, m16);
+        if (m == MOVE_NONE) {
+            set_winner(rec, END_ILLEGAL, color_flip(us));
+            snprintf(rec->detail, sizeof rec->detail, "%s played an illegal move: 'bestmove %s'", res->names[k],
+                     t.bestmove);
+            cnt->illegal[k]++;
+            break;
+        }
+        if (!game_push(&g, m) || !game_record_push(rec, m, (int32_t)elapsed_ms, black_view_score(&t, us)))
+            goto oom;
+        if (tc->nodes == 0) {
+            int64_t left = clock_ms[us] - (int64_t)elapsed_ms;
+            clock_ms[us] = (left > 0 ? left : 0) + tc->inc_ms;
+        }
+        if (cfg->ekr == EKR_TRY && g.pos.king_sq[us] == (us == BLACK ? square_make(4, 0) : square_make(4, 8))) {
+            set_winner(rec, END_DECLARATION, us);
+            snprintf(rec->detail, sizeof rec->detail, "try: the king reached the try square");
+            break;
+        }
+    }
+done:
+    rec->end_time = time(NULL);
+    for (int k = 0; k < 2 && rec->end != END_NONE; k++) {
+        if (w->need_restart[k])
+            continue;
+        Color c = k == black_k ? BLACK : WHITE;
+        const char *word = rec->outcome == OUTCOME_DRAW                           ? "gameover draw"
+                           : (rec->outcome == OUTCOME_BLACK_WINS) == (c == BLACK) ? "gameover win"
+                                                                                  : "gameover lose";
+        if (!engine_send(&w->eng[k], word))
+            w->need_restart[k] = true;
+    }
+    game_free(&g);
+    return true;
+oom:
+    game_free(&g);
+    pthread_mutex_lock(&w->sh->lock);
+    if (!w->sh->fatal) {
+        w->sh->fatal = true;
+        snprintf(w->sh->fatal_msg, sizeof w->sh->fatal_msg, "out of memory");
+    }
+    pthread_mutex_unlock(&w->sh->lock);
+    return false;
+}
+
+static const char *end_word(GameEnd e) {
+    static const char *const WORDS[END_NB] = {
+        "unfinished", "resign", "mate",         "repetition", "perpetual check", "declaration", "false declaration",
+        "move limit", "time",   "illegal move", "crash"};
+    return e >= 0 && e < END_NB ? WORDS[e] : "?";
+}
+
+/* Merges a finished game into the result and prints its progress line (lock held). */
+static void record_finished(Shared *sh, int idx, const GameRecord *rec, const GameCounters *cnt) {
+    MatchResult *res = sh->res;
+    const MatchConfig *cfg = sh->cfg;
+    int black_k = idx % 2 == 0 ? 0 : 1;
+    for (int k = 0; k < 2; k++) {
+        res->time_losses[k] += cnt->time_losses[k];
+        res->illegal[k] += cnt->illegal[k];
+        res->false_declarations[k] += cnt->false_declarations[k];
+        res->crashes[k] += cnt->crashes[k];
+    }
+    if (rec->end == END_NONE)
+        return;
+    res->played++;
+    res->ends[rec->end]++;
+    const char *what;
+    if (rec->outcome == OUTCOME_DRAW) {
+        res->draws++;
+        what = "draw";
+    } else {
+        bool black_won = rec->outcome == OUTCOME_BLACK_WINS;
+        if (black_won)
+            res->black_wins++;
+        else
+            res->white_wins++;
+        bool first_won = black_won == (black_k == 0);
+        if (first_won)
+            res->wins++;
+        else
+            res->losses++;
+        what = black_won ? "black wins" : "white wins";
+    }
+    char line[600];
+    snprintf(line, sizeof line, "game %d/%d: %s (black) - %s (white): %s by %s after %d moves | %s: +%d =%d -%d",
+             idx + 1, cfg->games, rec->black, rec->white, what, end_word(rec->end), rec->n_moves, res->names[0],
+             res->wins, res->draws, res->losses);
+    if (cfg->tty)
+        fprintf(cfg->out, "\r\033[K[%d/%d done] %s", res->played, cfg->games, line);
+    else
+        fprintf(cfg->out, "%s\n", line);
+    fflush(cfg->out);
+}
+
+static void *worker_main(void *arg) {
+    Worker *w = arg;
+    Shared *sh = w->sh;
+    char err[512];
+    for (int k = 0; k < 2; k++) {
+        if (w->started[k])
+            continue;
+        if (!start_engine(w, k, err, sizeof err)) {
+            pthread_mutex_lock(&sh->lock);
+            if (!sh->fatal) {
+                sh->fatal = true;
+                snprintf(sh->fatal_msg, sizeof sh->fatal_msg, "%s", err);
+            }
+            pthread_mutex_unlock(&sh->lock);
+            goto out;
+        }
+    }
+    for (;;) {
+        pthread_mutex_lock(&sh->lock);
+        int idx = -1;
+        if (!sh->fatal && !stop_requested(sh) && sh->next_game < sh->cfg->games)
+            idx = sh->next_game++;
+        pthread_mutex_unlock(&sh->lock);
+        if (idx < 0)
+            break;
+        GameRecord rec;
+        GameCounters cnt;
+        memset(&cnt, 0, sizeof cnt);
+        bool go_on = play_game(w, idx, &rec, &cnt);
+        pthread_mutex_lock(&sh->lock);
+        sh->res->records[idx] = rec;
+        record_finished(sh, idx, &rec, &cnt);
+        pthread_mutex_unlock(&sh->lock);
+        if (!go_on)
+            break;
+    }
+out:
+    for (int k = 0; k < 2; k++)
+        engine_close(&w->eng[k], ENGINE_QUIT_WAIT_MS);
+    return NULL;
+}
+
+bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t err_len) {
+    memset(res, 0, sizeof *res);
+    if (cfg->games < 1) {
+        snprintf(err, err_len, "no games to play");
+        return false;
+    }
+    res->records = calloc((size_t)cfg->games, sizeof *res->records);
+    if (!res->records) {
+        snprintf(err, err_len, "out of memory");
+        return false;
+    }
+    res->n_records = cfg->games;
+    int workers_n = cfg->concurrency < 1 ? 1 : cfg->concurrency;
+    if (workers_n > cfg->games)
+        workers_n = cfg->games;
+    Worker *workers = calloc((size_t)workers_n, sizeof *workers);
+    if (!workers) {
+        snprintf(err, err_len, "out of memory");
+        return false;
+    }
+    Shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.cfg = cfg;
+    sh.res = res;
+    pthread_mutex_init(&sh.lock, NULL);
+    time_control_describe(&cfg->tc, sh.tc_text, sizeof sh.tc_text);
+    for (int i = 0; i < workers_n; i++) {
+        workers[i].sh = &sh;
+        workers[i].id = i;
+        for (int k = 0; k < 2; k++) {
+            engine_init(&workers[i].eng[k]);
+            workers[i].eng[k].log = cfg->log;
+            workers[i].eng[k].abort_flag = cfg->stop_flag;
+            snprintf(workers[i].eng[k].tag, sizeof workers[i].eng[k].tag, "w%d e%d", i + 1, k + 1);
+        }
+    }
+
+    /* Worker 0's engines start here, before any thread: a bad command fails at once, and
+     * the names are known before the first record is made. */
+    bool ok = true;
+    for (int k = 0; k < 2 && ok; k++)
+        ok = start_engine(&workers[0], k, err, err_len);
+    if (ok) {
+        for (int k = 0; k < 2; k++) {
+            const char *name = cfg->engines[k].name;
+            if (!name || !*name)
+                name = workers[0].eng[k].name[0] ? workers[0].eng[k].name : cfg->engines[k].cmd;
+            snprintf(res->names[k], sizeof res->names[k], "%s", name);
+        }
+        if (strcmp(res->names[0], res->names[1]) == 0) {
+            size_t n = strlen(res->names[1]);
+            if (n > sizeof res->names[1] - 4)
+                n = sizeof res->names[1] - 4;
+            snprintf(res->names[1] + n, sizeof res->names[1] - n, " #2");
+        }
+        int launched = 1;
+        for (int i = 1; i < workers_n; i++) {
+            if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0)
+                break;
+            launched++;
+        }
+        worker_main(&workers[0]);
+        for (int i = 1; i < launched; i++)
+            pthread_join(workers[i].thread, NULL);
+        if (cfg->tty && res->played > 0)
+            fprintf(cfg->out, "\n");
+        if (sh.fatal) {
+            snprintf(err, err_len, "%s", sh.fatal_msg);
+            ok = false;
+        }
+    } else {
+        for (int k = 0; k < 2; k++)
+            engine_close(&workers[0].eng[k], 500);
+    }
+    res->interrupted = stop_requested(&sh);
+    pthread_mutex_destroy(&sh.lock);
+    free(workers);
+    return ok;
+}
+
+void match_print_summary(const MatchResult *res, FILE *out) {
+    const char *a = res->names[0], *b = res->names[1];
+    EloEstimate e = elo_estimate(res->wins, res->draws, res->losses);
+    char elo[16], lo[16], hi[16];
+    if (res->interrupted)
+        fprintf(out, "Interrupted: %d game(s) finished\n", res->played);
+    if (res->played == 0) {
+        fprintf(out, "Result: %s vs %s: no games finished\n", a, b);
+    } else {
+        fprintf(out, "Result: %s vs %s: +%d =%d -%d (%d game%s), score %.1f%%, Elo %s [%s, %s] (95%%), LOS %.1f%%\n", a,
+                b, res->wins, res->draws, res->losses, res->played, res->played == 1 ? "" : "s", 100.0 * e.score,
+                elo_format(e.elo, elo, sizeof elo), elo_format(e.elo_lo, lo, sizeof lo),
+                elo_format(e.elo_hi, hi, sizeof hi), 100.0 * e.los);
+        fprintf(out, "By colour: black won %d, white won %d, draws %d\n", res->black_wins, res->white_wins, res->draws);
+    }
+    fprintf(out, "Time losses: %s %d, %s %d\n", a, res->time_losses[0], b, res->time_losses[1]);
+    fprintf(out, "Illegal moves: %s %d, %s %d\n", a, res->illegal[0], b, res->illegal[1]);
+    fprintf(out, "False declarations: %s %d, %s %d\n", a, res->false_declarations[0], b, res->false_declarations[1]);
+    fprintf(out, "Crashes: %s %d, %s %d (restarts %d, %d)\n", a, res->crashes[0], b, res->crashes[1], res->restarts[0],
+            res->restarts[1]);
+    fprintf(out, "Game ends:");
+    bool first = true;
+    for (int i = 1; i < END_NB; i++) {
+        if (res->ends[i] == 0)
+            continue;
+        fprintf(out, "%s %s %d", first ? "" : ",", end_word((GameEnd)i), res->ends[i]);
+        first = false;
+    }
+    fprintf(out, "%s\n", first ? " none" : "");
+    fprintf(out, "Pipe round trip (isready -> readyok, best of 3): %s %.3f ms, %s %.3f ms\n", a,
+            res->rtt_us[0] / 1000.0, b, res->rtt_us[1] / 1000.0);
+}
+
+void match_result_free(MatchResult *res) {
+    for (int i = 0; i < res->n_records; i++)
+        game_record_free(&res->records[i]);
+    free(res->records);
+    res->records = NULL;
+    res->n_records = 0;
+}

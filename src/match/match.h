@@ -1,0 +1,127 @@
+/* match.h - plays USI engines against each other: opening positions, the clock,
+ * adjudication, results and the Elo estimate. docs/match.md is the user's manual.
+ *
+ * Schedule: game i (from 0) starts from opening (i / 2) mod n, and the first engine
+ * has black in even games and white in odd ones, so each opening is played twice with
+ * colours swapped. Without openings every game starts from the standard position.
+ *
+ * Ownership: Openings and MatchResult own their arrays (openings_free(),
+ * match_result_free()); a MatchConfig only borrows.
+ */
+#ifndef HAYANAGI_MATCH_MATCH_H
+#define HAYANAGI_MATCH_MATCH_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "match/engine_proc.h"
+#include "match/record.h"
+#include "shogi/rules.h"
+
+/* ---- Openings ---- */
+
+typedef struct {
+    char **lines; /* USI `position` arguments: "startpos [moves ...]" or "sfen ... [moves ...]" */
+    int n;
+} Openings;
+
+typedef enum { OPENING_OK, OPENING_SKIP, OPENING_ERROR } OpeningParse;
+
+/* Normalises one line of an openings file into a USI position argument (malloc'd into
+ * *out, caller frees). Accepted: "startpos [moves ...]", "sfen <SFEN> [moves ...]", the
+ * same with a leading "position ", and a bare SFEN (optionally followed by
+ * "moves ..."). Blank lines and lines starting with '#' are OPENING_SKIP. The line must
+ * replay (legal SFEN, legal moves) and must not be a finished game; otherwise
+ * OPENING_ERROR with the reason in err. */
+OpeningParse opening_parse_line(const char *line, char **out, char *err, size_t err_len);
+
+/* Parses a whole openings text (a UTF-8 BOM and CRLF line ends are accepted); errors
+ * name "source:line". An empty result is an error. */
+bool openings_parse_text(Openings *o, const char *text, const char *source, char *err, size_t err_len);
+/* Reads and parses a file. */
+bool openings_load(Openings *o, const char *path, char *err, size_t err_len);
+void openings_free(Openings *o);
+/* Reorders the openings with a Fisher-Yates shuffle driven by seed (deterministic). */
+void openings_shuffle(Openings *o, uint64_t seed);
+
+/* ---- Elo ---- */
+
+/* From the first engine's W/D/L: score p = (W + D/2) / N; the per-game standard
+ * deviation s of the scores {1, 1/2, 0} around p, and the standard error se = s / sqrt(N);
+ * Elo = -400 log10(1/p - 1), the 95% interval is the same function at p -+ 1.96 se
+ * (clamped to [0, 1]); LOS = (1 + erf((W - L) / sqrt(2 (W + L)))) / 2. At p = 0 or 1
+ * (and at interval ends reaching 0 or 1) the Elo is -INFINITY or +INFINITY. With no games
+ * everything is NaN. */
+typedef struct {
+    double score, se, elo, elo_lo, elo_hi, los;
+} EloEstimate;
+
+double elo_from_score(double p);
+EloEstimate elo_estimate(int wins, int draws, int losses);
+/* "+34.9", "-120.0", "+inf", "-inf", "n/a" into buf (at least 16 bytes). Returns buf. */
+char *elo_format(double elo, char *buf, size_t len);
+
+/* ---- The match ---- */
+
+typedef struct {
+    int64_t time_ms;    /* main time per side (0: none) */
+    int64_t inc_ms;     /* Fischer increment, added after each completed move */
+    int64_t byoyomi_ms; /* per-move allowance once the main time is used up */
+    int64_t nodes;      /* > 0: `go nodes N` and no clock */
+} TimeControl;
+
+/* "byoyomi 100 ms", "60000 ms + 1000 ms/move", "nodes 5000" ... into buf. */
+char *time_control_describe(const TimeControl *tc, char *buf, size_t len);
+
+typedef struct {
+    const char *name;
+    const char *value; /* NULL: no value (a button) */
+} EngineOption;
+
+typedef struct {
+    const char *cmd;
+    const char *name; /* display name, or NULL for the engine's `id name` */
+    const EngineOption *options;
+    int n_options;        /* sent in this order after usiok, only those the engine declares */
+    const char *go_extra; /* appended to every `go` command (e.g. gpsusi's "byoyomi_extension 100"), or NULL */
+} MatchEngineSpec;
+
+typedef struct {
+    MatchEngineSpec engines[2];
+    TimeControl tc;
+    int games;
+    int concurrency;         /* games played at once, each with its own two engines */
+    int max_moves;           /* draw when the SFEN move number passes this (0: no limit) */
+    int64_t grace_ms;        /* allowance over the clock before a time loss */
+    int64_t move_timeout_ms; /* nodes mode: how long to wait for a bestmove */
+    EnteringKingRule ekr;    /* how `bestmove win` is judged */
+    const Openings *openings;
+    bool inherit_stderr; /* engines' stderr to ours instead of /dev/null */
+    FILE *out;           /* progress lines, warnings and the summary */
+    bool tty;            /* out is a terminal: one self-updating progress line */
+    const EngineLog *log;
+    const volatile sig_atomic_t *stop_flag; /* raised (SIGINT): finish nothing new, abort games */
+} MatchConfig;
+
+typedef struct {
+    char names[2][RECORD_NAME_MAX];
+    int wins, draws, losses; /* the first engine's view */
+    int played;
+    int black_wins, white_wins;
+    int ends[END_NB];
+    int time_losses[2], illegal[2], false_declarations[2], crashes[2], restarts[2];
+    int64_t rtt_us[2]; /* isready -> readyok round trip, best of 3, measured at start */
+    bool interrupted;
+    GameRecord *records; /* games in schedule order; records[i].end == END_NONE when not played */
+    int n_records;
+} MatchResult;
+
+/* Plays the match. Returns false only when it could not run (an engine failed to start
+ * or could not be restarted), with the reason in err; the games finished so far are in
+ * res either way. */
+bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t err_len);
+void match_print_summary(const MatchResult *res, FILE *out);
+void match_result_free(MatchResult *res);
+
+#endif

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# `hayanagi match`: argument checking, games between our engine and itself, scripted fake
+# engines that play illegal moves, resign, declare falsely, hang or crash, interruption by
+# SIGINT, and short matches between the peers fairy-stockfish and gpsusi (skipped, with a
+# message, when a binary is missing). Every CSA record written is replayed move by move
+# through our own `position` command, so each recorded move is checked for legality.
+# Keeps well under 60 s.
+. "$(dirname "$0")/lib.sh"
+
+FAIRY=${FAIRY:-/usr/games/fairy-stockfish}
+GPSUSI=${GPSUSI:-/usr/games/gpsusi}
+OPENINGS="$(dirname "$0")/data/openings_small.txt"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A scripted USI engine. MODE decides what it does on `go`.
+cat > "$tmp/fake.sh" <<'EOF'
+mode=$1
+while IFS= read -r line; do
+    case "$line" in
+    usi) echo "id name fake-$mode"; echo "option name Dummy type spin default 1 min 0 max 9"; echo usiok ;;
+    isready) echo readyok ;;
+    go*)
+        case $mode in
+        illegal) echo "bestmove 5e5d" ;;
+        garbage) echo "bestmove ???" ;;
+        resign) echo "bestmove resign" ;;
+        win) echo "bestmove win" ;;
+        slow) sleep 0.4; echo "bestmove resign" ;;
+        hang) sleep 1000 ;;
+        crash) exit 3 ;;
+        esac ;;
+    quit) exit 0 ;;
+    esac
+done
+EOF
+
+# check_csa NAME FILE GAMES: the file holds GAMES games, each ends with a '%' line, and
+# every game's moves replay legally from the start position.
+check_csa() {
+    local name=$1 file=$2 want=$3
+    [ -s "$file" ] || { fail "$name: no record written"; return; }
+    [ "$(head -1 "$file")" = "V2.2" ] || fail "$name: first line is not V2.2"
+    local games ends
+    games=$(($(grep -c '^/$' "$file") + 1))
+    ends=$(grep -c '^%' "$file")
+    [ "$games" = "$want" ] || fail "$name: $games games in the record, expected $want"
+    [ "$ends" = "$want" ] || fail "$name: $ends end markers, expected $want"
+    # CSA -> "position startpos moves ..." lines, tracking the board to see promotions.
+    awk '
+    function start(   f) {
+        delete b; moves = ""; root = ""
+        split("KY KE GI KI OU KI GI KE KY", back, " ")
+        for (f = 1; f <= 9; f++) { b[f "1"] = back[10 - f]; b[f "9"] = back[10 - f]; b[f "3"] = "FU"; b[f "7"] = "FU" }
+        b["82"] = "HI"; b["22"] = "KA"; b["88"] = "KA"; b["28"] = "HI"
+    }
+    function emit() { if (root != "") print root (moves != "" ? " moves" moves : ""); root = "" }
+    BEGIN { split("FU P KY L KE N GI S KI G KA B HI R", t, " "); for (i = 1; i < 14; i += 2) drop[t[i]] = t[i + 1]
+            split("FU KY KE GI KA HI", u, " "); for (i in u) plain[u[i]] = 1
+            split("TO NY NK NG UM RY", p, " "); for (i in p) promoted[p[i]] = 1
+            ranks = "abcdefghi" }
+    /^\/$/ { emit(); next }
+    /^PI$/ { start(); root = "startpos"; next }
+    /^P[1-9]/ { start(); root = "unsupported-root"; next }
+    /^[+-][0-9][0-9][0-9][0-9][A-Z][A-Z]$/ {
+        from = substr($0, 2, 2); to = substr($0, 4, 2); pc = substr($0, 6, 2)
+        dst = substr(to, 1, 1) substr(ranks, substr(to, 2, 1), 1)
+        if (from == "00") mv = drop[pc] "*" dst
+        else mv = substr(from, 1, 1) substr(ranks, substr(from, 2, 1), 1) dst ((b[from] in plain) && (pc in promoted) ? "+" : "")
+        b[to] = pc; delete b[from]; moves = moves " " mv
+    }
+    END { emit() }' "$file" > "$tmp/replay.txt"
+    [ "$(wc -l < "$tmp/replay.txt")" = "$want" ] || fail "$name: $(wc -l < "$tmp/replay.txt") replayable games"
+    local n=0 line out
+    while IFS= read -r line; do
+        n=$((n + 1))
+        out=$(printf 'position %s\nsfen\nquit\n' "$line" | timeout 20 "$HAYANAGI" 2>&1)
+        case "$out" in *"info string position"*) fail "$name: game $n does not replay: $(echo "$out" | grep 'info string position')" ;; esac
+        case "$out" in *sfen*) ;; *) fail "$name: game $n: no sfen answer" ;; esac
+    done < "$tmp/replay.txt"
+}
+
+# run_match NAME EXPECTED_STATUS ARGS...: runs a match with a time limit, output in $out.
+run_match() {
+    local name=$1 want=$2; shift 2
+    out=$(timeout 50 "$HAYANAGI" match "$@" 2>&1)
+    expect_status "$name" "$want" $?
+}
+
+# ---- argument checking: exit status 2 and a message naming the problem ----
+run_match "no engines" 2
+expect_contains "no engines" "$out" "exactly two --engine"
+run_match "one engine" 2 --engine "$HAYANAGI"
+run_match "three engines" 2 --engine a --engine b --engine c
+run_match "zero games" 2 --engine a --engine b --games 0
+expect_contains "zero games" "$out" "--games expects an integer in 1..1000000, got '0'"
+run_match "bad number" 2 --engine a --engine b --byoyomi 10x
+run_match "nodes and byoyomi" 2 --engine a --engine b --nodes 5 --byoyomi 100
+expect_contains "nodes and byoyomi" "$out" "--nodes cannot be combined"
+run_match "inc without time" 2 --engine a --engine b --inc 100
+run_match "inc and byoyomi" 2 --engine a --engine b --time 1000 --inc 100 --byoyomi 100
+run_match "kif out" 2 --engine a --engine b --out x.kif
+run_match "unknown flag" 2 --engine a --engine b --frobnicate 1
+expect_contains "unknown flag" "$out" "unknown option '--frobnicate'"
+run_match "missing value" 2 --engine a --engine b --games
+run_match "bad option" 2 --engine a --engine b --option =3
+run_match "bad rule" 2 --engine a --engine b --option EnteringKingRule=Whatever
+expect_contains "bad rule" "$out" "unknown EnteringKingRule 'Whatever'"
+run_match "help" 0 --help
+expect_contains "help" "$out" "usage: hayanagi match"
+
+# ---- runtime failures: exit status 1 ----
+run_match "missing engine" 1 --engine /nonexistent/engine --engine "$HAYANAGI" --nodes 100
+expect_contains "missing engine" "$out" "cannot start '/nonexistent/engine'"
+run_match "engine without usiok" 1 --engine "sh -c 'exit 0'" --engine "$HAYANAGI" --nodes 100
+expect_contains "engine without usiok" "$out" "waiting for usiok"
+printf 'startpos\nstartpos moves 7g7f 7g7f\n' > "$tmp/bad_openings.txt"
+run_match "bad openings" 1 --engine "$HAYANAGI" --engine "$HAYANAGI" --openings "$tmp/bad_openings.txt"
+expect_contains "bad openings" "$out" "bad_openings.txt:2: position: move 2 '7g7f' is illegal"
+
+# ---- our engine against itself: openings, both colours, concurrency, the record ----
+run_match "self play" 0 --engine "$HAYANAGI" --engine "$HAYANAGI" --name A --name B --openings "$OPENINGS" \
+    --games 4 --nodes 300 --max-moves 24 --concurrency 2 --option USI_Hash=16 --option1 NoSuchOption=1 \
+    --out "$tmp/self.csa"
+expect_contains "self play summary" "$out" "Result: A vs B: +0 =4 -0 (4 games), score 50.0%, Elo +0.0"
+expect_contains "self play ends" "$out" "Game ends: move limit 4"
+expect_contains "unknown option warned" "$out" "warning: engine 1 (Hayanagi"
+expect_contains "unknown option warned" "$out" "has no option 'NoSuchOption'; not sent"
+expect_contains "progress line" "$out" "game 4/4: B (black) - A (white): draw by move limit after 24 moves"
+check_csa "self play" "$tmp/self.csa" 4
+# Games 1 and 2 start from the first opening with colours swapped; game 3 from the second.
+[ "$(grep -c '^N+A$' "$tmp/self.csa")" = 2 ] || fail "self play: A must have black twice"
+[ "$(awk '/^PI$/{getline; getline; print}' "$tmp/self.csa" | tr '\n' ' ')" = "+7776FU +7776FU +7776FU +7776FU " ] ||
+    fail "self play: games must start with the openings' first move"
+grep -q "^-8384FU$" "$tmp/self.csa" || fail "self play: the second opening (7g7f 8c8d) is missing"
+expect_contains "opening marked" "$(cat "$tmp/self.csa")" "'end of opening (4 moves)"
+
+# ---- scripted engines: each outcome is adjudicated and counted against the right side ----
+fake() { echo "bash $tmp/fake.sh $1"; }
+N=(--name ours --name fake) # display names, in --engine order
+run_match "illegal" 0 --engine "$HAYANAGI" --engine "$(fake illegal)" "${N[@]}" --nodes 300 --out "$tmp/illegal.csa"
+expect_contains "illegal result" "$out" "+2 =0 -0 (2 games)"
+expect_contains "illegal counted" "$out" "Illegal moves: ours 0, fake 2"
+expect_contains "illegal in record" "$(cat "$tmp/illegal.csa")" "%ILLEGAL_MOVE"
+expect_contains "illegal detail" "$(cat "$tmp/illegal.csa")" "'fake played an illegal move: 'bestmove 5e5d'"
+check_csa "illegal" "$tmp/illegal.csa" 2
+run_match "garbage" 0 --engine "$(fake garbage)" --engine "$HAYANAGI" --nodes 300
+expect_contains "garbage result" "$out" "+0 =0 -2 (2 games)"
+run_match "resign" 0 --engine "$HAYANAGI" --engine "$(fake resign)" "${N[@]}" --nodes 300 --out "$tmp/resign.csa"
+expect_contains "resign result" "$out" "+2 =0 -0 (2 games)"
+expect_contains "resign ends" "$out" "Game ends: resign 2"
+[ "$(grep -c '^%TORYO$' "$tmp/resign.csa")" = 2 ] || fail "resign: two %TORYO expected"
+run_match "false declaration" 0 --engine "$HAYANAGI" --engine "$(fake win)" "${N[@]}" --nodes 300
+expect_contains "false declaration" "$out" "False declarations: ours 0, fake 2"
+run_match "hang" 0 --engine "$(fake hang)" --engine "$HAYANAGI" --nodes 300 --move-timeout 300 --out "$tmp/hang.csa"
+expect_contains "hang result" "$out" "+0 =0 -2 (2 games)"
+expect_contains "hang time losses" "$out" "Time losses: fake-hang 2"
+expect_contains "hang restarted" "$out" "(restarts 1, 0)"
+expect_contains "hang in record" "$(cat "$tmp/hang.csa")" "%TIME_UP"
+pgrep -f "$tmp/fake.sh hang" > /dev/null && fail "hang: a hung engine was left running"
+run_match "slow" 0 --engine "$HAYANAGI" --engine "$(fake slow)" "${N[@]}" --nodes 300 --move-timeout 150
+expect_contains "slow time losses" "$out" "Time losses: ours 0, fake 2"
+expect_contains "slow not restarted" "$out" "(restarts 0, 0)"
+run_match "crash" 0 --engine "$HAYANAGI" --engine "$(fake crash)" "${N[@]}" --nodes 300 --out "$tmp/crash.csa"
+expect_contains "crash result" "$out" "+2 =0 -0 (2 games)"
+expect_contains "crash counted" "$out" "Crashes: ours 0, fake 2 (restarts 0, 1)"
+check_csa "crash" "$tmp/crash.csa" 2
+
+# ---- Ctrl-C: the match stops, says so, and still writes the finished games ----
+"$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --games 1000 --nodes 200 --max-moves 10 \
+    --out "$tmp/int.csa" > "$tmp/int.txt" 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+expect_status "interrupted" 130 $?
+expect_contains "interrupted" "$(cat "$tmp/int.txt")" "Interrupted:"
+[ -s "$tmp/int.csa" ] || fail "interrupted: no record written"
+
+# ---- peers ----
+if [ -x "$FAIRY" ]; then
+    run_match "fairy self" 0 --engine "$FAIRY" --engine "$FAIRY" --games 2 --nodes 3000 --max-moves 160 \
+        --openings "$OPENINGS" --out "$tmp/fairy.csa"
+    expect_contains "fairy summary" "$out" "Result: Fairy-Stockfish"
+    expect_contains "fairy summary" "$out" "(2 games)"
+    expect_contains "fairy names" "$out" " #2"
+    check_csa "fairy self" "$tmp/fairy.csa" 2
+else
+    echo "skipping fairy-stockfish games: $FAIRY not found (apt-get install fairy-stockfish)"
+fi
+if [ -x "$GPSUSI" ] && [ -x "$FAIRY" ]; then
+    # gpsusi counts byoyomi in whole seconds unless given its byoyomi_extension; the grace
+    # is generous here because this test checks the plumbing, not the clock.
+    run_match "gpsusi" 0 --engine "$GPSUSI" --engine "$FAIRY" --games 2 --byoyomi 100 --grace 1000 \
+        --go-extra1 "byoyomi_extension 100" --option1 Thread=1 --max-moves 30 --out "$tmp/gps.csa"
+    expect_contains "gpsusi summary" "$out" "Result: gpsshogi"
+    expect_contains "gpsusi summary" "$out" "(2 games)"
+    expect_contains "gpsusi no time losses" "$out" "Time losses: gpsshogi"
+    check_csa "gpsusi" "$tmp/gps.csa" 2
+else
+    echo "skipping gpsusi games: $GPSUSI or $FAIRY not found (apt-get install gpsshogi gpsshogi-data)"
+fi
+finish
