@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "eval/tune.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/perft.h"
@@ -15,6 +16,7 @@ static void usage(FILE *f) {
                "       hayanagi perft [--divide] [--stats] (startpos | sfen <SFEN>) <depth>\n"
                "       hayanagi book (info | lookup | sort | check | convert) ...   (hayanagi book help)\n"
                "       hayanagi match --engine CMD --engine CMD [options]   (hayanagi match --help)\n"
+               "       hayanagi tune (generate | fit) ...   (fits the embedded evaluation, docs/eval.md)\n"
                "       hayanagi help\n");
 }
 
@@ -118,6 +120,8 @@ int main(int argc, char **argv) {
         return cmd_book(argc - 2, argv + 2);
     if (strcmp(argv[1], "match") == 0)
         return cmd_match(argc - 2, argv + 2);
+    if (strcmp(argv[1], "tune") == 0)
+        return tune_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "perft") == 0)
         return cmd_perft(argc - 2, argv + 2);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {

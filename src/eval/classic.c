@@ -15,26 +15,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "eval/eval.h"
+#include "eval/classic.h"
 
 const int PIECE_VALUE[PIECE_TYPE_NB] = {0, 90, 315, 405, 495, 855, 990, 540, 15000, 540, 540, 540, 540, 945, 1395};
 /* Capturing a promoted piece returns its unpromoted type to our hand. */
 const int CAPTURE_VALUE[PIECE_TYPE_NB] = {0,     180, 630, 810, 990,  1710, 1980, 1080,
                                           30000, 630, 855, 945, 1035, 1800, 2385};
 
-typedef struct {
-    int hand[PIECE_TYPE_NB];
-    int attack[PIECE_TYPE_NB][9]; /* by distance to the enemy king */
-    int defend[PIECE_TYPE_NB][9]; /* by distance to our own king */
-    int king_rank[9];             /* king's rank counted from its own side (0 = home rank) */
-    int danger_attack;            /* per enemy attack on a king-zone square */
-    int danger_defence;           /* per defender of a king-zone square */
-    int danger_hand;              /* per enemy hand piece (not pawns) */
-    int danger_scale;             /* penalty = danger^2 * scale / 64 */
-} ClassicWeights;
-
-static const ClassicWeights W =
+const ClassicWeights classic_default_weights =
     {
+        .board = {0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395},
         .hand = {0, 100, 350, 440, 560, 960, 1110, 610, 0, 0, 0, 0, 0, 0, 0},
         .attack =
             {
@@ -86,7 +76,7 @@ static int attack_count(const Position *pos, Color c, Square sq) {
 }
 
 /* The king-safety penalty for colour c's king. */
-static int king_danger(const Position *pos, Color c) {
+static int king_danger(const ClassicWeights *w, const Position *pos, Color c) {
     Color them = color_flip(c);
     Square ksq = pos->king_sq[c];
     Bitboard zone = bb_king_attacks(ksq);
@@ -98,24 +88,24 @@ static int king_danger(const Position *pos, Color c) {
         if (!att)
             continue;
         int def = bb_count(position_attackers_to(pos, c, s, position_occupied(pos)) & ~own_king);
-        int d = att * W.danger_attack - def * W.danger_defence;
+        int d = att * w->danger_attack - def * w->danger_defence;
         if (bb_test(pos->by_color[them], s))
-            d += W.danger_attack; /* an enemy piece already standing next to the king */
+            d += w->danger_attack; /* an enemy piece already standing next to the king */
         if (d > 0)
             danger += d;
     }
     Hand h = pos->hand[them];
     int hand_pieces = hand_count(h, LANCE) + hand_count(h, KNIGHT) + hand_count(h, SILVER) + hand_count(h, GOLD) +
                       2 * (hand_count(h, BISHOP) + hand_count(h, ROOK));
-    danger += hand_pieces * W.danger_hand;
-    return danger * danger * W.danger_scale / 64;
+    danger += hand_pieces * w->danger_hand;
+    return danger * danger * w->danger_scale / 64;
 }
 
 typedef struct {
     int material, hand, placement, king, danger;
 } Terms;
 
-static void classic_terms(const Position *pos, Terms *t) {
+static void classic_terms(const ClassicWeights *w, const Position *pos, Terms *t) {
     memset(t, 0, sizeof *t);
     for (Color c = BLACK; c <= WHITE; c++) {
         int sign = c == BLACK ? 1 : -1;
@@ -126,26 +116,28 @@ static void classic_terms(const Position *pos, Terms *t) {
             PieceType pt = piece_type(pos->board[sq]);
             if (pt == KING)
                 continue;
-            t->material += sign * PIECE_VALUE[pt];
-            t->placement += sign * (W.attack[pt][distance(sq, their_k)] + W.defend[pt][distance(sq, own_k)]);
+            t->material += sign * w->board[pt];
+            t->placement += sign * (w->attack[pt][distance(sq, their_k)] + w->defend[pt][distance(sq, own_k)]);
         }
         for (PieceType pt = PAWN; pt <= GOLD; pt++)
-            t->hand += sign * W.hand[pt] * hand_count(pos->hand[c], pt);
-        t->king += sign * W.king_rank[8 - rank_relative(c, square_rank(own_k))];
-        t->danger -= sign * king_danger(pos, c);
+            t->hand += sign * w->hand[pt] * hand_count(pos->hand[c], pt);
+        t->king += sign * w->king_rank[8 - rank_relative(c, square_rank(own_k))];
+        t->danger -= sign * king_danger(w, pos, c);
     }
 }
 
-static Value classic_evaluate(const Position *pos) {
+Value classic_evaluate_with(const ClassicWeights *w, const Position *pos) {
     Terms t;
-    classic_terms(pos, &t);
+    classic_terms(w, pos, &t);
     int v = t.material + t.hand + t.placement + t.king + t.danger;
     return pos->side == BLACK ? v : -v;
 }
 
+static Value classic_evaluate(const Position *pos) { return classic_evaluate_with(&classic_default_weights, pos); }
+
 void eval_classic_explain(const Position *pos, char *buf, size_t len) {
     Terms t;
-    classic_terms(pos, &t);
+    classic_terms(&classic_default_weights, pos, &t);
     snprintf(buf, len, "material %d hand %d placement %d king %d danger %d total(black) %d total(side to move) %d",
              t.material, t.hand, t.placement, t.king, t.danger, t.material + t.hand + t.placement + t.king + t.danger,
              classic_evaluate(pos));
