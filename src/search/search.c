@@ -29,7 +29,8 @@ static int reduction(bool improving, int depth, int move_count, int delta, int r
     return (r + 1200 - delta * 800 / (root_delta > 0 ? root_delta : 1)) / 1024 + (!improving && r > 900);
 }
 
-static int futility_move_count(bool improving, int depth) { return (3 + depth * depth) / (2 - improving); }
+/* Shogi has two to three times chess's branching factor, so more quiet moves are kept. */
+static int futility_move_count(bool improving, int depth) { return (6 + 2 * depth * depth) / (2 - improving); }
 
 double search_now_ms(void) {
     struct timespec ts;
