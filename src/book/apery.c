@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "shogi/movegen.h"
+#include "util/error.h"
 
 enum { ENTRY = 16, PIECE_ROWS = 31, HAND_ROWS = 7, HAND_COUNTS = 19 };
 
@@ -25,16 +26,6 @@ struct AperyBook {
     AperyEntry *e; /* sorted by key, stable */
     size_t n, keys;
 };
-
-static bool fail(char *err, size_t err_len, const char *fmt, ...) {
-    if (err && err_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
 
 /* std::mt19937_64 (Matsumoto and Nishimura's MT19937-64), as the C++ standard defines it. */
 typedef struct {
@@ -131,13 +122,13 @@ static int cmp_entry(const void *a, const void *b) {
 AperyBook *apery_open_memory(const char *name, const void *data, size_t len, char *err, size_t err_len) {
     shogi_init();
     if (len % ENTRY) {
-        fail(err, err_len, "%s: size %zu is not a multiple of 16: not an Apery book", name, len);
+        error_set(err, err_len, "%s: size %zu is not a multiple of 16: not an Apery book", name, len);
         return NULL;
     }
     AperyBook *ab = calloc(1, sizeof *ab);
     if (!ab || (len && !(ab->e = malloc(len / ENTRY * sizeof *ab->e)))) {
         free(ab);
-        fail(err, err_len, "%s: out of memory", name);
+        error_set(err, err_len, "%s: out of memory", name);
         return NULL;
     }
     init_tables(ab);
@@ -169,7 +160,7 @@ AperyBook *apery_open_memory(const char *name, const void *data, size_t len, cha
 AperyBook *apery_open(const char *path, char *err, size_t err_len) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fail(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+        error_set(err, err_len, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     AperyBook *ab = NULL;
@@ -180,10 +171,10 @@ AperyBook *apery_open(const char *path, char *err, size_t err_len) {
         if (buf && fread(buf, 1, (size_t)size, f) == (size_t)size)
             ab = apery_open_memory(path, buf, (size_t)size, err, err_len);
         else
-            fail(err, err_len, "%s: cannot read", path);
+            error_set(err, err_len, "%s: cannot read", path);
         free(buf);
     } else {
-        fail(err, err_len, "%s: cannot seek", path);
+        error_set(err, err_len, "%s: cannot seek", path);
     }
     fclose(f);
     return ab;
@@ -325,7 +316,7 @@ bool apery_to_book(const AperyBook *ab, int unreg_depth, Book *book, AperyConver
                    size_t err_len) {
     Walk *w = calloc(1, sizeof *w);
     if (!w)
-        return fail(err, err_len, "out of memory");
+        return error_set(err, err_len, "out of memory");
     w->ab = ab;
     w->book = book;
     w->unreg_depth = unreg_depth < 0 ? 0 : unreg_depth;
@@ -374,5 +365,5 @@ bool apery_to_book(const AperyBook *ab, int unreg_depth, Book *book, AperyConver
     bool ok = !w->oom;
     free(w->seen.keys);
     free(w);
-    return ok || fail(err, err_len, "out of memory");
+    return ok || error_set(err, err_len, "out of memory");
 }

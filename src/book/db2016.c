@@ -15,18 +15,9 @@
 #include "shogi/notation.h"
 #include "util/atomic_file.h"
 #include "util/sort.h"
+#include "util/error.h"
 
 enum { SFEN_LINE_MAX = 512, READ_CHUNK = 64 * 1024 };
-
-static bool fail(char *err, size_t err_len, const char *fmt, ...) {
-    if (err && err_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -132,28 +123,28 @@ bool db2016_parse_move_line(const char *line, size_t len, bool shogihome_columns
         *ambiguous = amb;
     int n = amb && shogihome_columns ? split_columns(line, len, t, 5, &rest) : split_tokens(line, len, t, 5, &rest);
     if (n == 0 || t[0].len == 0)
-        return fail(err, err_len, "empty move line");
+        return error_set(err, err_len, "empty move line");
     if (!move16_from_usi(t[0].p, t[0].len, &m->move))
-        return fail(err, err_len, "malformed move '%.*s'", (int)(t[0].len > 16 ? 16 : t[0].len), t[0].p);
+        return error_set(err, err_len, "malformed move '%.*s'", (int)(t[0].len > 16 ? 16 : t[0].len), t[0].p);
     if (n > 1 && t[1].len && !token_is(&t[1], "none") && !token_is(&t[1], "resign") &&
         !move16_from_usi(t[1].p, t[1].len, &m->ponder))
-        return fail(err, err_len, "malformed ponder move '%.*s'", (int)(t[1].len > 16 ? 16 : t[1].len), t[1].p);
+        return error_set(err, err_len, "malformed ponder move '%.*s'", (int)(t[1].len > 16 ? 16 : t[1].len), t[1].p);
     int64_t v;
     if (n > 2 && t[2].len && !token_is(&t[2], "none")) {
         if (!parse_int(&t[2], -2147483647, 2147483647, &v))
-            return fail(err, err_len, "malformed value '%.*s'", (int)(t[2].len > 16 ? 16 : t[2].len), t[2].p);
+            return error_set(err, err_len, "malformed value '%.*s'", (int)(t[2].len > 16 ? 16 : t[2].len), t[2].p);
         m->score = (int32_t)v;
         m->has_score = true;
     }
     if (n > 3 && t[3].len && !token_is(&t[3], "none")) {
         if (!parse_int(&t[3], -BOOK_DEPTH_MAX, BOOK_DEPTH_MAX, &v))
-            return fail(err, err_len, "malformed depth '%.*s'", (int)(t[3].len > 16 ? 16 : t[3].len), t[3].p);
+            return error_set(err, err_len, "malformed depth '%.*s'", (int)(t[3].len > 16 ? 16 : t[3].len), t[3].p);
         m->depth = (int32_t)v;
         m->has_depth = true;
     }
     if (n > 4 && t[4].len && !token_is(&t[4], "none")) {
         if (!parse_int(&t[4], INT64_MIN, INT64_MAX, &v) || v < 0)
-            return fail(err, err_len, "malformed count '%.*s'", (int)(t[4].len > 16 ? 16 : t[4].len), t[4].p);
+            return error_set(err, err_len, "malformed count '%.*s'", (int)(t[4].len > 16 ? 16 : t[4].len), t[4].p);
         m->count = (uint64_t)v > BOOK_COUNT_MAX ? BOOK_COUNT_MAX : (uint64_t)v;
     }
     return true;
@@ -405,7 +396,7 @@ static bool entry_error(Reader *r, const char *fmt, ...) {
     va_end(ap);
     r->st.errors++;
     if (r->opt.strict) {
-        fail(r->err, r->err_len, "%s:%llu: %s", r->name, (unsigned long long)r->lineno, reason);
+        error_set(r->err, r->err_len, "%s:%llu: %s", r->name, (unsigned long long)r->lineno, reason);
         r->fatal = true;
     }
     if (!emit_text(r, EV_ERROR, MOVE_NONE, reason,
@@ -503,8 +494,8 @@ static bool handle_move(Reader *r, const char *line, size_t len) {
 
 static bool handle_line(Reader *r, const char *line, size_t len) {
     if (memchr(line, '\0', len)) {
-        fail(r->err, r->err_len, "%s:%llu: NUL byte (binary data, not a DB2016 text book)", r->name,
-             (unsigned long long)r->lineno);
+        error_set(r->err, r->err_len, "%s:%llu: NUL byte (binary data, not a DB2016 text book)", r->name,
+                  (unsigned long long)r->lineno);
         r->fatal = true;
         return false;
     }
@@ -524,8 +515,8 @@ static bool handle_line(Reader *r, const char *line, size_t len) {
             while (vlen && is_blank(v[vlen - 1]))
                 vlen--;
             if (!(vlen == 4 && memcmp(v, "1.00", 4) == 0)) {
-                fail(r->err, r->err_len, "%s:1: unsupported header '%.*s' (expected '%s')", r->name,
-                     (int)(len > 64 ? 64 : len), line, DB2016_HEADER);
+                error_set(r->err, r->err_len, "%s:1: unsupported header '%.*s' (expected '%s')", r->name,
+                          (int)(len > 64 ? 64 : len), line, DB2016_HEADER);
                 r->fatal = true;
                 return false;
             }
@@ -568,10 +559,10 @@ static bool run_reader(Reader *r, LineSource *src) {
     if (rc < 0) {
         r->fatal = true;
         if (src->io_error)
-            return fail(r->err, r->err_len, "%s:%llu: read error: %s", r->name, (unsigned long long)r->lineno + 1,
-                        strerror(errno));
-        return fail(r->err, r->err_len, "%s:%llu: line longer than %zu bytes", r->name,
-                    (unsigned long long)r->lineno + 1, src->max_line);
+            return error_set(r->err, r->err_len, "%s:%llu: read error: %s", r->name, (unsigned long long)r->lineno + 1,
+                             strerror(errno));
+        return error_set(r->err, r->err_len, "%s:%llu: line longer than %zu bytes", r->name,
+                         (unsigned long long)r->lineno + 1, src->max_line);
     }
     if (r->opt.progress)
         progress_update(r->opt.progress, src->consumed);
@@ -743,7 +734,7 @@ static bool run_direct(Reader *r, LineSource *src) {
             batch_free(b);
         free(b);
         free(d);
-        return fail(r->err, r->err_len, "%s: out of memory", r->name);
+        return error_set(r->err, r->err_len, "%s: out of memory", r->name);
     }
     r->batch = b;
     r->flush = direct_flush;
@@ -756,9 +747,9 @@ static bool run_direct(Reader *r, LineSource *src) {
     r->st.duplicate_moves = d->a.duplicate_moves;
     r->st.errors += d->a.errors;
     if (ok && !applied)
-        ok = fail(r->err, r->err_len, "%s", d->a.err);
+        ok = error_set(r->err, r->err_len, "%s", d->a.err);
     else if (!ok && d->a.fatal && !r->fatal)
-        fail(r->err, r->err_len, "%s", d->a.err);
+        error_set(r->err, r->err_len, "%s", d->a.err);
     batch_free(b);
     free(b);
     free(d);
@@ -768,7 +759,7 @@ static bool run_direct(Reader *r, LineSource *src) {
 static bool run_threaded(Reader *r, LineSource *src) {
     ThreadPipe *t = calloc(1, sizeof *t);
     if (!t)
-        return fail(r->err, r->err_len, "%s: out of memory", r->name);
+        return error_set(r->err, r->err_len, "%s: out of memory", r->name);
     bool alloc_ok = true;
     for (int i = 0; i < QUEUE; i++)
         alloc_ok &= batch_alloc(&t->batches[i]);
@@ -829,7 +820,7 @@ static bool run_threaded(Reader *r, LineSource *src) {
     r->st.duplicate_moves = a.duplicate_moves;
     r->st.errors += a.errors;
     if (!applied)
-        return fail(r->err, r->err_len, "%s", a.err);
+        return error_set(r->err, r->err_len, "%s", a.err);
     return ok;
 }
 
@@ -852,7 +843,7 @@ bool db2016_read_memory(const char *name, const char *data, size_t len, Book *bo
     shogi_init();
     Reader *r = malloc(sizeof *r);
     if (!r)
-        return fail(err, err_len, "%s: out of memory", name);
+        return error_set(err, err_len, "%s: out of memory", name);
     reader_init(r, name, book, opt, err, err_len);
     LineSource src = {.fd = -1, .mem = data, .mem_len = len, .max_line = r->opt.max_line};
     bool ok = run_direct(r, &src);
@@ -867,13 +858,13 @@ bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt
     shogi_init();
     int fd = open(path, O_RDONLY);
     if (fd < 0)
-        return fail(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+        return error_set(err, err_len, "%s: cannot open: %s", path, strerror(errno));
     struct stat sb;
     bool big = fstat(fd, &sb) == 0 && sb.st_size > (off_t)(8 << 20);
     Reader *r = malloc(sizeof *r);
     if (!r) {
         close(fd);
-        return fail(err, err_len, "%s: out of memory", path);
+        return error_set(err, err_len, "%s: out of memory", path);
     }
     reader_init(r, path, book, opt, err, err_len);
     LineSource src = {.fd = fd, .max_line = r->opt.max_line};
@@ -881,7 +872,7 @@ bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt
     src.buf = malloc(src.cap);
     bool ok;
     if (!src.buf) {
-        ok = fail(err, err_len, "%s: out of memory", path);
+        ok = error_set(err, err_len, "%s: out of memory", path);
     } else {
 #ifdef POSIX_FADV_SEQUENTIAL
         posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -950,7 +941,7 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
     char *arena = malloc(arena_cap);
     bool ok = ids && offset && list && arena;
     if (!ok)
-        fail(err, err_len, "out of memory");
+        error_set(err, err_len, "out of memory");
     size_t m = 0;
     /* The SFEN text of every position, once: it is both the sort key and the output. */
     for (uint32_t id = 0; ok && id < n; id++) {
@@ -961,13 +952,13 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
         if (book_position_moves(book, id, list) == 0)
             continue;
         if (!book_key_to_position(&key, &pos, &st, 1)) {
-            ok = fail(err, err_len, "position %u: corrupt key", id);
+            ok = error_set(err, err_len, "position %u: corrupt key", id);
             break;
         }
         if (arena_len + SFEN_MAX > arena_cap) {
             char *a = realloc(arena, arena_cap * 2);
             if (!a) {
-                ok = fail(err, err_len, "out of memory");
+                ok = error_set(err, err_len, "out of memory");
                 break;
             }
             arena = a;
@@ -980,7 +971,7 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
     }
     SfenOrder order = {arena, offset};
     if (ok && !sort_ids(ids, m, cmp_sfen_ids, &order))
-        ok = fail(err, err_len, "out of memory");
+        ok = error_set(err, err_len, "out of memory");
     if (ok) {
         fputs(DB2016_HEADER "\n", f);
         bool comments = opt && opt->write_comments && book_has_stats(book);
@@ -1139,26 +1130,26 @@ static bool line_key(const Db2016File *f, size_t off, char *buf) {
 Db2016File *db2016_otf_open(const char *path, char *err, size_t err_len) {
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
-        fail(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+        error_set(err, err_len, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     struct stat sb;
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fail(err, err_len, "%s: not a regular file", path);
+        error_set(err, err_len, "%s: not a regular file", path);
         close(fd);
         return NULL;
     }
     Db2016File *f = calloc(1, sizeof *f);
     if (!f) {
         close(fd);
-        fail(err, err_len, "%s: out of memory", path);
+        error_set(err, err_len, "%s: out of memory", path);
         return NULL;
     }
     f->size = (size_t)sb.st_size;
     if (f->size) {
         void *map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map == MAP_FAILED) {
-            fail(err, err_len, "%s: cannot map: %s", path, strerror(errno));
+            error_set(err, err_len, "%s: cannot map: %s", path, strerror(errno));
             close(fd);
             free(f);
             return NULL;
@@ -1176,7 +1167,7 @@ Db2016File *db2016_otf_open(const char *path, char *err, size_t err_len) {
     if (!chunk) {
         close(fd);
         db2016_otf_close(f);
-        fail(err, err_len, "%s: out of memory", path);
+        error_set(err, err_len, "%s: out of memory", path);
         return NULL;
     }
     bool ok = true;
@@ -1201,7 +1192,7 @@ Db2016File *db2016_otf_open(const char *path, char *err, size_t err_len) {
                 while (e > v && (is_blank(e[-1]) || e[-1] == '\r'))
                     e--;
                 if (!(e - v == 4 && memcmp(v, "1.00", 4) == 0)) {
-                    fail(err, err_len, "%s:1: unsupported header (expected '%s')", path, DB2016_HEADER);
+                    error_set(err, err_len, "%s:1: unsupported header (expected '%s')", path, DB2016_HEADER);
                     ok = false;
                     break;
                 }
@@ -1217,10 +1208,10 @@ Db2016File *db2016_otf_open(const char *path, char *err, size_t err_len) {
                     uint64_t line = 1;
                     for (size_t q = 0; q < from + off; q++)
                         line += f->data[q] == '\n';
-                    fail(err, err_len,
-                         "%s:%llu: not sorted: this sfen sorts before the previous one (on-the-fly lookup needs a "
-                         "file sorted by SFEN; run `hayanagi book sort` or load it in memory)",
-                         path, (unsigned long long)line);
+                    error_set(err, err_len,
+                              "%s:%llu: not sorted: this sfen sorts before the previous one (on-the-fly lookup needs a "
+                              "file sorted by SFEN; run `hayanagi book sort` or load it in memory)",
+                              path, (unsigned long long)line);
                     ok = false;
                     break;
                 }
@@ -1296,7 +1287,7 @@ int db2016_otf_lookup(const Db2016File *f, const Position *pos, BookMoveList *ou
             continue;
         }
         if ((have_lo && strcmp(key, lo_key) <= 0) || (have_hi && strcmp(key, hi_key) >= 0)) {
-            fail(err, err_len, "on-the-fly book is not sorted near byte %zu (run `hayanagi book sort`)", off);
+            error_set(err, err_len, "on-the-fly book is not sorted near byte %zu (run `hayanagi book sort`)", off);
             return -1;
         }
         int c = strcmp(target, key);

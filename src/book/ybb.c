@@ -1,5 +1,6 @@
 /* ybb.c - YANE-BINBOOK-V1 reader; see ybb.h. */
 #include "book/ybb.h"
+#include "util/error.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -8,16 +9,6 @@
 #include <string.h>
 
 enum { HEADER = 32, RECORD = 44, EVAL_NONE = 0x7fff };
-
-static bool fail(char *err, size_t err_len, const char *fmt, ...) {
-    if (err && err_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
 
 static uint64_t le64(const uint8_t *p) {
     uint64_t v = 0;
@@ -33,12 +24,12 @@ bool ybb_read_memory(const char *name, const void *data, size_t len, Book *book,
     shogi_init();
     const uint8_t *d = data;
     if (len < HEADER || !ybb_is_ybb(d, len))
-        return fail(err, err_len, "%s: not a YBB book (no '%s' magic)", name, YBB_MAGIC);
+        return error_set(err, err_len, "%s: not a YBB book (no '%s' magic)", name, YBB_MAGIC);
     uint64_t count = le64(d + 16), flags = le64(d + 24);
     size_t entry = (flags & 1) ? 6 : 4;
     if (count > (len - HEADER) / RECORD)
-        return fail(err, err_len, "%s: header claims %llu records, the file holds at most %zu", name,
-                    (unsigned long long)count, (len - HEADER) / RECORD);
+        return error_set(err, err_len, "%s: header claims %llu records, the file holds at most %zu", name,
+                         (unsigned long long)count, (len - HEADER) / RECORD);
     size_t moves_start = HEADER + (size_t)count * RECORD;
     for (uint64_t i = 0; i < count; i++) {
         const uint8_t *r = d + HEADER + i * RECORD;
@@ -47,19 +38,19 @@ bool ybb_read_memory(const char *name, const void *data, size_t len, Book *book,
         uint64_t off = le64(r + 32);
         unsigned ply = le16(r + 40), n = le16(r + 42);
         if (off > len - moves_start || (uint64_t)n * entry > len - moves_start - off)
-            return fail(err, err_len, "%s: record %llu: moves lie outside the file", name, (unsigned long long)i);
+            return error_set(err, err_len, "%s: record %llu: moves lie outside the file", name, (unsigned long long)i);
         Position pos;
         StateInfo st;
         char why[128];
         if (!packed_sfen_decode(&ps, &pos, &st, (int)ply, why, sizeof why))
-            return fail(err, err_len, "%s: record %llu: bad PackedSfen: %s", name, (unsigned long long)i, why);
+            return error_set(err, err_len, "%s: record %llu: bad PackedSfen: %s", name, (unsigned long long)i, why);
         if (n == 0)
             continue;
         BookKey key;
         uint32_t id;
         book_key_from_position(&pos, &key);
         if (!book_add_position(book, &key, (int)ply, &id))
-            return fail(err, err_len, "%s: out of memory", name);
+            return error_set(err, err_len, "%s: out of memory", name);
         const uint8_t *m = d + moves_start + off;
         for (unsigned k = 0; k < n; k++, m += entry) {
             BookMove bm = {.move = (Move16)le16(m), .count = 1};
@@ -73,8 +64,8 @@ bool ybb_read_memory(const char *name, const void *data, size_t len, Book *book,
                 bm.has_depth = true;
             }
             if (!book_add_move(book, id, &bm, NULL))
-                return fail(err, err_len, "%s: record %llu: too many moves or out of memory", name,
-                            (unsigned long long)i);
+                return error_set(err, err_len, "%s: record %llu: too many moves or out of memory", name,
+                                 (unsigned long long)i);
         }
     }
     return true;
@@ -83,7 +74,7 @@ bool ybb_read_memory(const char *name, const void *data, size_t len, Book *book,
 bool ybb_read_file(const char *path, Book *book, char *err, size_t err_len) {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+        return error_set(err, err_len, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 1 << 16, len = 0;
     uint8_t *buf = malloc(cap);
     bool oom = buf == NULL;
@@ -106,10 +97,10 @@ bool ybb_read_file(const char *path, Book *book, char *err, size_t err_len) {
     fclose(f);
     if (oom) {
         free(buf);
-        return fail(err, err_len, "%s: out of memory", path);
+        return error_set(err, err_len, "%s: out of memory", path);
     }
-    bool ok =
-        read_error ? fail(err, err_len, "%s: read error", path) : ybb_read_memory(path, buf, len, book, err, err_len);
+    bool ok = read_error ? error_set(err, err_len, "%s: read error", path)
+                         : ybb_read_memory(path, buf, len, book, err, err_len);
     free(buf);
     return ok;
 }

@@ -4,6 +4,7 @@
  * result as SFEN and hands it to position_from_sfen(), so a decoded position has passed
  * exactly the checks every other position in the engine passes. */
 #include "shogi/packed_sfen.h"
+#include "util/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -168,16 +169,6 @@ static int read_piece_code(BitReader *r, bool in_hand) {
     return CODE_UNKNOWN;
 }
 
-static bool fail(char *err, size_t err_len, const char *fmt, ...) {
-    if (err && err_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 /* What the bits say, before any of it becomes a Position. */
 typedef struct {
     Color side;
@@ -190,7 +181,7 @@ typedef struct {
  * also bounds every count the SFEN printer sees. */
 static bool count_piece(DecodedBits *d, PieceType base, int bit, char *err, size_t err_len) {
     if (++d->seen[base] > PIECE_TYPE_TOTAL[base])
-        return fail(err, err_len, "bit %d: more than %d %s", bit, PIECE_TYPE_TOTAL[base], PLURAL_NAME[base]);
+        return error_set(err, err_len, "bit %d: more than %d %s", bit, PIECE_TYPE_TOTAL[base], PLURAL_NAME[base]);
     return true;
 }
 
@@ -200,13 +191,13 @@ static bool read_kings(BitReader *r, DecodedBits *d, char *err, size_t err_len) 
         const char *name = c == BLACK ? "black" : "white";
         king_sq[c] = read_bits(r, KING_SQUARE_BITS);
         if (king_sq[c] == SQ_NONE)
-            return fail(err, err_len, "no %s king (square 81): one-king positions are not supported", name);
+            return error_set(err, err_len, "no %s king (square 81): one-king positions are not supported", name);
         if (king_sq[c] > SQ_NONE)
-            return fail(err, err_len, "%s king square %d is off the board", name, king_sq[c]);
+            return error_set(err, err_len, "%s king square %d is off the board", name, king_sq[c]);
     }
     if (king_sq[BLACK] == king_sq[WHITE])
-        return fail(err, err_len, "both kings on square %d%c", square_file(king_sq[BLACK]) + 1,
-                    'a' + square_rank(king_sq[BLACK]));
+        return error_set(err, err_len, "both kings on square %d%c", square_file(king_sq[BLACK]) + 1,
+                         'a' + square_rank(king_sq[BLACK]));
     d->board[king_sq[BLACK]] = piece_make(BLACK, KING);
     d->board[king_sq[WHITE]] = piece_make(WHITE, KING);
     return true;
@@ -221,10 +212,10 @@ static bool read_board(BitReader *r, DecodedBits *d, char *err, size_t err_len) 
         int promoted = base > NO_PIECE_TYPE && base != GOLD ? read_bit(r) : 0;
         int color = base > NO_PIECE_TYPE ? read_bit(r) : 0;
         if (base == CODE_UNKNOWN)
-            return fail(err, err_len, "bit %d: unknown board code", start);
+            return error_set(err, err_len, "bit %d: unknown board code", start);
         if (base < 0 || promoted < 0 || color < 0)
-            return fail(err, err_len, "bit %d: square %d%c runs past the end of the 256 bits", start,
-                        square_file(sq) + 1, 'a' + square_rank(sq));
+            return error_set(err, err_len, "bit %d: square %d%c runs past the end of the 256 bits", start,
+                             square_file(sq) + 1, 'a' + square_rank(sq));
         if (base == NO_PIECE_TYPE)
             continue;
         if (!count_piece(d, (PieceType)base, start, err, err_len))
@@ -242,15 +233,15 @@ static bool read_hands_and_box(BitReader *r, DecodedBits *d, char *err, size_t e
         int promoted = base > NO_PIECE_TYPE && base != GOLD ? read_bit(r) : 0;
         int color = base > NO_PIECE_TYPE ? read_bit(r) : 0;
         if (base == CODE_UNKNOWN)
-            return fail(err, err_len, "bit %d: unknown hand code", start);
+            return error_set(err, err_len, "bit %d: unknown hand code", start);
         if (base < 0 || promoted < 0 || color < 0)
-            return fail(err, err_len, "bit %d: hand entry runs past the end of the 256 bits", start);
+            return error_set(err, err_len, "bit %d: hand entry runs past the end of the 256 bits", start);
         if (!promoted) {
             d->hand[color][base]++;
         } else if (color == WHITE) {
             if (base != SILVER)
-                return fail(err, err_len, "bit %d: promoted white %s in hand is not a piece-box code", start,
-                            PLURAL_NAME[base]);
+                return error_set(err, err_len, "bit %d: promoted white %s in hand is not a piece-box code", start,
+                                 PLURAL_NAME[base]);
             base = GOLD; /* the boxed-gold code, see write_box_piece() */
         }
         if (!count_piece(d, (PieceType)base, start, err, err_len))
@@ -336,15 +327,15 @@ bool packed_sfen_decode(const PackedSfen *in, Position *pos, StateInfo *st, int 
     for (int i = 0; i < PACK_ORDER_NB; i++) {
         PieceType pt = PACK_ORDER[i];
         if (d.seen[pt] != PIECE_TYPE_TOTAL[pt])
-            return fail(err, err_len, "board, hands and box hold %d %s, a full set has %d", d.seen[pt], PLURAL_NAME[pt],
-                        PIECE_TYPE_TOTAL[pt]);
+            return error_set(err, err_len, "board, hands and box hold %d %s, a full set has %d", d.seen[pt],
+                             PLURAL_NAME[pt], PIECE_TYPE_TOTAL[pt]);
     }
 
     char sfen[SFEN_MAX + 32];
     print_sfen(&d, ply < 1 ? 1 : ply, sfen, sizeof sfen);
     char why[128];
     if (!position_from_sfen(pos, st, sfen, why, sizeof why))
-        return fail(err, err_len, "decoded position \"%s\" rejected: %s", sfen, why);
+        return error_set(err, err_len, "decoded position \"%s\" rejected: %s", sfen, why);
     return true;
 }
 

@@ -1,6 +1,7 @@
 /* position.c - SFEN in and out, do/undo with incremental keys, check information and
  * move legality. */
 #include "shogi/position.h"
+#include "util/error.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -154,16 +155,6 @@ static PieceType piece_type_from_letter(char ch) {
     return (ch && p) ? (PieceType)(p - PIECE_LETTERS) : NO_PIECE_TYPE;
 }
 
-static bool fail(char *err, size_t err_len, const char *fmt, ...) {
-    if (err && err_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 bool position_from_sfen(Position *pos, StateInfo *st, const char *sfen, char *err, size_t err_len) {
     return position_from_sfen_ex(pos, st, sfen, 0, err, err_len);
 }
@@ -186,19 +177,20 @@ bool position_from_sfen_ex(Position *pos, StateInfo *st, const char *sfen, int f
         char ch = *p;
         if (ch == '/' || ch == ' ' || ch == '\0') {
             if (file != -1)
-                return fail(err, err_len, "column %d: rank %d has %d squares, expected 9", col, rank + 1, 8 - file);
+                return error_set(err, err_len, "column %d: rank %d has %d squares, expected 9", col, rank + 1,
+                                 8 - file);
             if (ch != '/') {
                 if (rank != 8)
-                    return fail(err, err_len, "column %d: board has %d ranks, expected 9", col, rank + 1);
+                    return error_set(err, err_len, "column %d: board has %d ranks, expected 9", col, rank + 1);
                 break;
             }
             if (++rank > 8)
-                return fail(err, err_len, "column %d: more than 9 ranks", col);
+                return error_set(err, err_len, "column %d: more than 9 ranks", col);
             file = 8;
         } else if (ch >= '1' && ch <= '9') {
             file -= ch - '0';
             if (file < -1)
-                return fail(err, err_len, "column %d: rank %d has more than 9 squares", col, rank + 1);
+                return error_set(err, err_len, "column %d: rank %d has more than 9 squares", col, rank + 1);
         } else {
             bool promoted = false;
             if (ch == '+') {
@@ -208,34 +200,35 @@ bool position_from_sfen_ex(Position *pos, StateInfo *st, const char *sfen, int f
             }
             PieceType pt = piece_type_from_letter(ch);
             if (pt == NO_PIECE_TYPE)
-                return fail(err, err_len, "column %d: unknown piece '%c'", col, ch ? ch : '?');
+                return error_set(err, err_len, "column %d: unknown piece '%c'", col, ch ? ch : '?');
             if (promoted && !piece_type_can_promote(pt))
-                return fail(err, err_len, "column %d: '%c' cannot be promoted", col, ch);
+                return error_set(err, err_len, "column %d: '%c' cannot be promoted", col, ch);
             if (file < 0)
-                return fail(err, err_len, "column %d: rank %d has more than 9 squares", col, rank + 1);
+                return error_set(err, err_len, "column %d: rank %d has more than 9 squares", col, rank + 1);
             Color c = isupper((unsigned char)ch) ? BLACK : WHITE;
             if (pt == KING && ++kings[c] > 1)
-                return fail(err, err_len, "column %d: %s has more than one king", col, c == BLACK ? "black" : "white");
+                return error_set(err, err_len, "column %d: %s has more than one king", col,
+                                 c == BLACK ? "black" : "white");
             if (pt != KING && ++counts[pt] > PIECE_TYPE_TOTAL[pt])
-                return fail(err, err_len, "column %d: more than %d pieces of type '%c'", col, PIECE_TYPE_TOTAL[pt],
-                            PIECE_LETTERS[pt]);
+                return error_set(err, err_len, "column %d: more than %d pieces of type '%c'", col, PIECE_TYPE_TOTAL[pt],
+                                 PIECE_LETTERS[pt]);
             put_piece(pos, piece_make(c, promoted ? (PieceType)(pt + PROMOTED) : pt), square_make(file, rank));
             file--;
         }
     }
     bool allow_missing = (flags & SFEN_ALLOW_MISSING_KING) && (kings[BLACK] || kings[WHITE]);
     if ((!kings[BLACK] || !kings[WHITE]) && !allow_missing)
-        return fail(err, err_len, "column %d: %s king is missing", (int)(p - sfen) + 1,
-                    !kings[BLACK] ? "black" : "white");
+        return error_set(err, err_len, "column %d: %s king is missing", (int)(p - sfen) + 1,
+                         !kings[BLACK] ? "black" : "white");
 
     while (*p == ' ')
         p++;
     if (*p == 'b' || *p == 'w')
         pos->side = *p++ == 'b' ? BLACK : WHITE;
     else
-        return fail(err, err_len, "column %d: side to move must be 'b' or 'w'", (int)(p - sfen) + 1);
+        return error_set(err, err_len, "column %d: side to move must be 'b' or 'w'", (int)(p - sfen) + 1);
     if (*p != ' ')
-        return fail(err, err_len, "column %d: expected a space after the side to move", (int)(p - sfen) + 1);
+        return error_set(err, err_len, "column %d: expected a space after the side to move", (int)(p - sfen) + 1);
     while (*p == ' ')
         p++;
 
@@ -244,7 +237,7 @@ bool position_from_sfen_ex(Position *pos, StateInfo *st, const char *sfen, int f
     } else {
         bool seen[COLOR_NB][PIECE_TYPE_NB] = {{false}};
         if (*p == '\0')
-            return fail(err, err_len, "column %d: hands are missing", (int)(p - sfen) + 1);
+            return error_set(err, err_len, "column %d: hands are missing", (int)(p - sfen) + 1);
         while (*p && *p != ' ') {
             int col = (int)(p - sfen) + 1;
             int n = 1;
@@ -253,19 +246,20 @@ bool position_from_sfen_ex(Position *pos, StateInfo *st, const char *sfen, int f
                 while (isdigit((unsigned char)*p) && n < 100)
                     n = n * 10 + (*p++ - '0');
                 if (n < 1 || n > 18 || isdigit((unsigned char)*p))
-                    return fail(err, err_len, "column %d: bad hand count", col);
+                    return error_set(err, err_len, "column %d: bad hand count", col);
             }
             PieceType pt = piece_type_from_letter(*p);
             if (pt == NO_PIECE_TYPE || pt == KING)
-                return fail(err, err_len, "column %d: unknown hand piece '%c'", (int)(p - sfen) + 1, *p ? *p : '?');
+                return error_set(err, err_len, "column %d: unknown hand piece '%c'", (int)(p - sfen) + 1,
+                                 *p ? *p : '?');
             Color c = isupper((unsigned char)*p) ? BLACK : WHITE;
             if (seen[c][pt])
-                return fail(err, err_len, "column %d: hand piece '%c' given twice", (int)(p - sfen) + 1, *p);
+                return error_set(err, err_len, "column %d: hand piece '%c' given twice", (int)(p - sfen) + 1, *p);
             seen[c][pt] = true;
             counts[pt] += n;
             if (counts[pt] > PIECE_TYPE_TOTAL[pt])
-                return fail(err, err_len, "column %d: more than %d pieces of type '%c'", (int)(p - sfen) + 1,
-                            PIECE_TYPE_TOTAL[pt], PIECE_LETTERS[pt]);
+                return error_set(err, err_len, "column %d: more than %d pieces of type '%c'", (int)(p - sfen) + 1,
+                                 PIECE_TYPE_TOTAL[pt], PIECE_LETTERS[pt]);
             pos->hand[c] += (Hand)n << HAND_SHIFT[pt];
             p++;
         }
@@ -278,16 +272,16 @@ bool position_from_sfen_ex(Position *pos, StateInfo *st, const char *sfen, int f
         int col = (int)(p - sfen) + 1;
         long n = 0;
         if (!isdigit((unsigned char)*p))
-            return fail(err, err_len, "column %d: move number must be a number", col);
+            return error_set(err, err_len, "column %d: move number must be a number", col);
         while (isdigit((unsigned char)*p)) {
             n = n * 10 + (*p++ - '0');
             if (n > 1000000)
-                return fail(err, err_len, "column %d: move number too large", col);
+                return error_set(err, err_len, "column %d: move number too large", col);
         }
         while (*p == ' ')
             p++;
         if (*p)
-            return fail(err, err_len, "column %d: unexpected text after the move number", (int)(p - sfen) + 1);
+            return error_set(err, err_len, "column %d: unexpected text after the move number", (int)(p - sfen) + 1);
         pos->ply = n > 0 ? (int)n : 1;
     }
 
@@ -359,19 +353,20 @@ bool position_legality_report(const Position *pos, char *err, size_t err_len) {
         int r = rank_relative(c, square_rank(sq));
         PieceType pt = piece_type(pc);
         if ((pt == PAWN || pt == LANCE) && r == 0)
-            return fail(err, err_len, "%s %s on square %d%c cannot move", c == BLACK ? "black" : "white",
-                        pt == PAWN ? "pawn" : "lance", square_file(sq) + 1, 'a' + square_rank(sq));
+            return error_set(err, err_len, "%s %s on square %d%c cannot move", c == BLACK ? "black" : "white",
+                             pt == PAWN ? "pawn" : "lance", square_file(sq) + 1, 'a' + square_rank(sq));
         if (pt == KNIGHT && r < 2)
-            return fail(err, err_len, "%s knight on square %d%c cannot move", c == BLACK ? "black" : "white",
-                        square_file(sq) + 1, 'a' + square_rank(sq));
+            return error_set(err, err_len, "%s knight on square %d%c cannot move", c == BLACK ? "black" : "white",
+                             square_file(sq) + 1, 'a' + square_rank(sq));
     }
     for (Color c = BLACK; c <= WHITE; c++)
         for (int f = 0; f < 9; f++)
             if (bb_more_than_one(position_pieces(pos, c, PAWN) & bitboard_tables.file[f]))
-                return fail(err, err_len, "%s has two pawns on file %d (nifu)", c == BLACK ? "black" : "white", f + 1);
+                return error_set(err, err_len, "%s has two pawns on file %d (nifu)", c == BLACK ? "black" : "white",
+                                 f + 1);
     Color them = color_flip(pos->side);
     if (position_attacked(pos, pos->side, pos->king_sq[them]))
-        return fail(err, err_len, "the side not to move (%s) is in check", them == BLACK ? "black" : "white");
+        return error_set(err, err_len, "the side not to move (%s) is in check", them == BLACK ? "black" : "white");
     return true;
 }
 

@@ -1,5 +1,6 @@
 /* atomic_file.c - see atomic_file.h. */
 #include "util/atomic_file.h"
+#include "util/error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,16 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static bool fail(char *err, size_t err_len, const char *fmt, ...) {
-    if (err && err_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
 
 static char *dup_string(const char *s) {
     size_t n = strlen(s) + 1;
@@ -41,7 +32,7 @@ bool atomic_file_open(AtomicFile *af, const char *path, char *err, size_t err_le
     af->tmp_path = malloc(n);
     if (!af->path || !af->tmp_path) {
         release(af);
-        return fail(err, err_len, "%s: out of memory", path);
+        return error_set(err, err_len, "%s: out of memory", path);
     }
     /* O_EXCL with a counter: never clobber another writer's temporary file. */
     for (unsigned attempt = 0; attempt < 100; attempt++) {
@@ -52,21 +43,21 @@ bool atomic_file_open(AtomicFile *af, const char *path, char *err, size_t err_le
                 continue;
             int e = errno;
             release(af);
-            return fail(err, err_len, "%s: cannot create a temporary file: %s", path, strerror(e));
+            return error_set(err, err_len, "%s: cannot create a temporary file: %s", path, strerror(e));
         }
         af->f = fdopen(fd, "w");
         if (!af->f) {
             close(fd);
             unlink(af->tmp_path);
             release(af);
-            return fail(err, err_len, "%s: out of memory", path);
+            return error_set(err, err_len, "%s: out of memory", path);
         }
         /* Large buffer: book writers emit many short lines. */
         setvbuf(af->f, NULL, _IOFBF, 1 << 20);
         return true;
     }
     release(af);
-    return fail(err, err_len, "%s: cannot find a free temporary name", path);
+    return error_set(err, err_len, "%s: cannot find a free temporary name", path);
 }
 
 static void sync_directory(const char *path) {
@@ -109,7 +100,7 @@ bool atomic_file_commit(AtomicFile *af, char *err, size_t err_len) {
     }
     if (!ok) {
         unlink(af->tmp_path);
-        fail(err, err_len, "%s: %s", af->path, reason);
+        error_set(err, err_len, "%s: %s", af->path, reason);
     } else {
         sync_directory(af->path);
     }
