@@ -6,6 +6,7 @@
 
 #include "search/dfpn.h"
 #include "search/worker.h"
+#include "shogi/notation.h"
 
 struct Search {
     TranspositionTable tt;
@@ -18,7 +19,7 @@ struct Search {
     pthread_cond_t cond;
     SearchReporter reporter;
     SearchResult result;
-    bool hold_bestmove; /* go ponder or go infinite: wait for stop/ponderhit */
+    DfpnSolver *root_mate; /* a small df-pn solver tried at the root, made on first use */
 };
 
 void search_options_default(SearchOptions *o) {
@@ -64,6 +65,7 @@ void search_destroy(Search *s) {
     search_wait(s);
     free_workers(s);
     tt_free(&s->tt);
+    dfpn_destroy(s->root_mate);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);
     free(s);
@@ -142,6 +144,37 @@ static Move ponder_move(Search *s, Worker *w, const RootMove *rm) {
     return p;
 }
 
+enum { ROOT_MATE_NODES = 5000, ROOT_MATE_TABLE_MB = 2 };
+
+/* A few thousand df-pn nodes at the root find the mates that the pruned alpha-beta
+ * search tends to miss (sacrifices of pieces dropped with check). On success fills *res
+ * and reports the mating line. */
+static bool try_root_mate(Search *s, Worker *main, SearchResult *res) {
+    if (!s->root_mate && !(s->root_mate = dfpn_create(ROOT_MATE_TABLE_MB)))
+        return false;
+    Move pv[MAX_PLY];
+    int len = 0;
+    uint64_t nodes = 0;
+    DfpnLimits lim = {ROOT_MATE_NODES, 0, &s->shared.stop};
+    if (dfpn_solve(s->root_mate, &main->game.pos, &lim, pv, MAX_PLY, &len, &nodes) != DFPN_MATE)
+        return false;
+    res->best = pv[0];
+    res->ponder = len > 1 ? pv[1] : MOVE_NONE;
+    res->score = mate_in(len);
+    res->depth = len;
+    atomic_store(&main->nodes, nodes);
+    if (s->reporter.info) {
+        char line[4096], *p = line;
+        p += snprintf(p, sizeof line, "info depth %d score mate %d nodes %llu pv", len, len, (unsigned long long)nodes);
+        for (int i = 0; i < len && p - line < (long)sizeof line - 16; i++) {
+            char buf[USI_MOVE_MAX];
+            p += snprintf(p, 16, " %s", move_to_usi(pv[i], buf));
+        }
+        s->reporter.info(s->reporter.ctx, line);
+    }
+    return true;
+}
+
 /* The whole search, run on the main search thread. */
 static void run_search(Search *s) {
     SharedSearch *sh = &s->shared;
@@ -162,6 +195,8 @@ static void run_search(Search *s) {
     } else if (count == 1 && !sh->limits.infinite && !atomic_load(&sh->ponder) && sh->limits.depth == 0 &&
                sh->limits.nodes == 0 && sh->budget.maximum_ms != INT64_MAX) {
         res->best = main->root_moves[0].move; /* only one legal move: answer at once */
+    } else if (!sh->limits.infinite && sh->limits.searchmoves_count == 0 && try_root_mate(s, main, res)) {
+        /* mated by df-pn: nothing more to search */
     } else {
         tt_new_search(&s->tt);
         for (int i = 1; i < sh->worker_count; i++) {
