@@ -40,7 +40,7 @@ typedef struct {
     uint64_t seed;
     atomic_int next_game;
     pthread_mutex_t lock;
-    char *out;       /* the collected lines */
+    char *out; /* the collected lines */
     size_t out_len, out_cap;
     int finished, positions;
 } GenShared;
@@ -124,8 +124,8 @@ static double play_game(Search *s, uint64_t seed, int nodes, char (*samples)[SFE
                 break;
             }
             bool quiet = move_is_drop(m) || g.pos.board[move_to(m)] == NO_PIECE;
-            if (ply >= 16 && quiet && !position_in_check(&g.pos) && *nsamples < MAX_SAMPLES &&
-                r.score > -3000 && r.score < 3000)
+            if (ply >= 16 && quiet && !position_in_check(&g.pos) && *nsamples < MAX_SAMPLES && r.score > -3000 &&
+                r.score < 3000)
                 position_to_sfen(&g.pos, samples[(*nsamples)++], true);
         }
         if (!game_push(&g, m))
@@ -138,7 +138,7 @@ static double play_game(Search *s, uint64_t seed, int nodes, char (*samples)[SFE
 static void *gen_worker(void *arg) {
     GenShared *g = arg;
     Search *s = search_create(16);
-    char (*samples)[SFEN_MAX] = malloc(sizeof(char[MAX_SAMPLES][SFEN_MAX]));
+    char(*samples)[SFEN_MAX] = malloc(sizeof(char[MAX_SAMPLES][SFEN_MAX]));
     if (!s || !samples) {
         search_destroy(s);
         free(samples);
@@ -159,7 +159,10 @@ static void *gen_worker(void *arg) {
         g->finished++;
         g->positions += n;
         fprintf(stderr, "tune: game %d/%d done (%s), %d positions\n", g->finished, g->games,
-                r == 1 ? "black wins" : r == 0 ? "white wins" : "draw", g->positions);
+                r == 1   ? "black wins"
+                : r == 0 ? "white wins"
+                         : "draw",
+                g->positions);
         pthread_mutex_unlock(&g->lock);
     }
     search_destroy(s);
