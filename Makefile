@@ -27,11 +27,16 @@ SAN_CC  ?= clang
 WARN    := -Wall -Wextra -Wpedantic -Werror
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
 CFLAGS_COMMON := $(CSTD) $(WARN) -Isrc -Ibuild/gen -pthread -MMD -MP
-LDLIBS  := -pthread -lm
+LDLIBS  := -pthread -lm -lprotobuf-c
 
-PKGS    := libcmocka-dev clang libclang-rt-14-dev fairy-stockfish gpsshogi gpsshogi-data cppcheck clang-format
+PKGS    := libcmocka-dev clang libclang-rt-14-dev fairy-stockfish gpsshogi gpsshogi-data cppcheck clang-format \
+           libprotobuf-c-dev protobuf-c-compiler
 
-LIB_SRC  := $(filter-out src/cli/main.c,$(shell find src -name '*.c' | sort))
+# Protocol Buffers schemas (proto/*.proto) compile with protoc-c into build/gen/proto/, which
+# is on the include path; the generated C is part of the library in every flavour.
+PROTO_C  := build/gen/proto/sbk.pb-c.c
+PROTO_H  := $(PROTO_C:.c=.h)
+LIB_SRC  := $(filter-out src/cli/main.c,$(shell find src -name '*.c' | sort)) $(PROTO_C)
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
@@ -61,15 +66,21 @@ build/book/standard_book.db: book/standard_book.db
 	@mkdir -p $(@D)
 	cp $< $@
 
-build/rel/%.o: %.c
+build/gen/proto/%.pb-c.c build/gen/proto/%.pb-c.h: proto/%.proto
+	@mkdir -p build/gen
+	protoc-c --c_out=build/gen $<
+
+# Order-only: on a clean tree every object waits for the generated headers; afterwards the
+# .d files track who includes them.
+build/rel/%.o: %.c | $(PROTO_H)
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) -c $< -o $@
 
-build/asan/%.o: %.c
+build/asan/%.o: %.c | $(PROTO_H)
 	@mkdir -p $(@D)
 	$(SAN_CC) $(ASAN_CFLAGS) -c $< -o $@
 
-build/port/%.o: %.c
+build/port/%.o: %.c | $(PROTO_H)
 	@mkdir -p $(@D)
 	$(CC) $(PORT_CFLAGS) -c $< -o $@
 
@@ -138,7 +149,7 @@ lint:
 format:
 	clang-format -i $(FORMAT_FILES)
 
-FUZZ_CFLAGS := $(CSTD) -Isrc -g -O1 -pthread -fsanitize=fuzzer,address,undefined $(ARCHFLAGS)
+FUZZ_CFLAGS := $(CSTD) -Isrc -Ibuild/gen -g -O1 -pthread -fsanitize=fuzzer,address,undefined $(ARCHFLAGS)
 fuzz: $(FUZZ_SRC:fuzz/%.c=build/fuzz/%)
 build/fuzz/%: fuzz/%.c $(LIB_SRC)
 	@mkdir -p $(@D)

@@ -10,6 +10,7 @@
 #include "book/apery.h"
 #include "book/book.h"
 #include "book/db2016.h"
+#include "book/sbk.h"
 #include "book/select.h"
 #include "book/ybb.h"
 #include "cli/commands.h"
@@ -19,12 +20,13 @@
 #include "util/atomic_file.h"
 #include "util/progress.h"
 
-typedef enum { FMT_UNKNOWN, FMT_DB, FMT_YBB, FMT_APERY } Format;
+typedef enum { FMT_UNKNOWN, FMT_DB, FMT_YBB, FMT_APERY, FMT_SBK } Format;
 
 static const char *format_name(Format f) {
     return f == FMT_DB      ? "YaneuraOu DB2016 (text)"
            : f == FMT_YBB   ? "YBB (YANE-BINBOOK-V1)"
            : f == FMT_APERY ? "Apery book.bin"
+           : f == FMT_SBK   ? "ShogiGUI/ShogiHome SBK"
                             : "unknown";
 }
 
@@ -35,6 +37,8 @@ static Format parse_format(const char *s) {
         return FMT_YBB;
     if (!strcmp(s, "apery") || !strcmp(s, "bin"))
         return FMT_APERY;
+    if (!strcmp(s, "sbk"))
+        return FMT_SBK;
     return FMT_UNKNOWN;
 }
 
@@ -151,8 +155,34 @@ static Book *load_book(const char *path, Format fmt, const LoadOptions *lo, Db20
                         (unsigned long long)st.unreached);
             apery_free(ab);
         }
+    } else if (fmt == FMT_SBK) {
+        SbkOpenStats os;
+        SbkBook *sb = sbk_open(path, NULL, &os, err, sizeof err);
+        if (sb) {
+            Progress pr;
+            progress_start(&pr, stderr, "reading", sbk_indexed_count(sb), lo->quiet);
+            SbkImportStats is;
+            ok = sbk_to_book(sb, b, &pr, &is, err, sizeof err);
+            progress_finish(&pr);
+            if (os.unresolved || os.bad_edges || os.bad_moves || os.bad_positions || os.contradictions)
+                fprintf(stderr,
+                        "warning: %s: %llu state(s) not reached, %llu bad edge(s), %llu bad move(s), %llu bad "
+                        "position(s), %llu contradictory edge(s)\n",
+                        path, (unsigned long long)os.unresolved, (unsigned long long)os.bad_edges,
+                        (unsigned long long)os.bad_moves, (unsigned long long)os.bad_positions,
+                        (unsigned long long)os.contradictions);
+            if (ok && is.illegal_moves)
+                fprintf(stderr, "warning: %s: %llu illegal move(s) skipped\n", path,
+                        (unsigned long long)is.illegal_moves);
+            if (ok && is.evals)
+                fprintf(stderr,
+                        "note: %s: %llu engine analysis record(s) (SBookEval) are not kept: their first line "
+                        "becomes the score and depth of the moves leading there\n",
+                        path, (unsigned long long)is.evals);
+            sbk_close(sb);
+        }
     } else {
-        snprintf(err, sizeof err, "%s: unknown book format (use --from db|ybb|apery)", path);
+        snprintf(err, sizeof err, "%s: unknown book format (use --from db|ybb|apery|sbk)", path);
     }
     if (!ok) {
         fprintf(stderr, "hayanagi book: %s\n", err);
@@ -181,7 +211,7 @@ static int parse_flags(int argc, char **argv, LoadOptions *lo, Format *from, For
         else if ((!strcmp(a, "--from") || !strcmp(a, "--to")) && i + 1 < argc) {
             Format f = parse_format(argv[i + 1]);
             if (f == FMT_UNKNOWN) {
-                fprintf(stderr, "hayanagi book: unknown format '%s' (db, ybb, apery)\n", argv[i + 1]);
+                fprintf(stderr, "hayanagi book: unknown format '%s' (db, ybb, apery, sbk)\n", argv[i + 1]);
                 return -1;
             }
             if (a[2] == 'f' && from)
@@ -206,9 +236,10 @@ static void book_usage(FILE *f) {
                "       hayanagi book lookup [--from FMT] [--on-the-fly] FILE (startpos | sfen <SFEN>) [moves <m>...]\n"
                "       hayanagi book sort IN OUT\n"
                "       hayanagi book check [--shogihome-columns] FILE\n"
-               "       hayanagi book convert [--from FMT] [--to db] [--no-comments] IN OUT\n"
-               "FMT is db (YaneuraOu DB2016), ybb (YANE-BINBOOK-V1) or apery (book.bin); by default it comes\n"
-               "from the extension (.db, .ybb, .bin) or the content. Long jobs show progress on stderr.\n");
+               "       hayanagi book convert [--from FMT] [--to db|sbk] [--no-comments] IN OUT\n"
+               "FMT is db (YaneuraOu DB2016), ybb (YANE-BINBOOK-V1), apery (book.bin) or sbk (ShogiGUI/ShogiHome);\n"
+               "by default it comes from the extension (.db, .ybb, .bin, .sbk) or the content. Long jobs show\n"
+               "progress on stderr.\n");
 }
 
 /* ---- info ---- */
@@ -273,6 +304,24 @@ static int book_info(int argc, char **argv) {
                (unsigned long long)dbst.lines, (unsigned long long)dbst.errors,
                (unsigned long long)dbst.duplicate_positions, (unsigned long long)dbst.duplicate_moves,
                (unsigned long long)dbst.ambiguous_lines);
+    }
+    if (fmt == FMT_SBK) {
+        char err[512];
+        SbkOpenStats os;
+        SbkBook *sb = sbk_open(path, NULL, &os, err, sizeof err);
+        if (sb) {
+            printf("author     %s\n", sbk_author(sb) ? sbk_author(sb) : "(none)");
+            printf("descript.  %s\n", sbk_description(sb) ? sbk_description(sb) : "(none)");
+            printf("states     %llu (%llu indexed, %llu roots, %llu not reached), ids %s\n",
+                   (unsigned long long)os.states, (unsigned long long)os.indexed, (unsigned long long)os.roots,
+                   (unsigned long long)os.unresolved, os.ids_are_indices ? "== index" : "remapped");
+            printf("problems   %llu bad edge(s), %llu bad move(s), %llu bad position(s), %llu contradictory "
+                   "edge(s), %llu duplicate id(s), %llu duplicate position(s)\n",
+                   (unsigned long long)os.bad_edges, (unsigned long long)os.bad_moves,
+                   (unsigned long long)os.bad_positions, (unsigned long long)os.contradictions,
+                   (unsigned long long)os.duplicate_ids, (unsigned long long)os.duplicate_keys);
+            sbk_close(sb);
+        }
     }
     printf("scores     (moves per range, mover's view)\n");
     for (int k = 0; k < BUCKETS; k++) {
@@ -343,8 +392,17 @@ static int book_lookup_cmd(int argc, char **argv) {
     Book *b = NULL;
     Db2016File *df = NULL;
     AperyBook *ab = NULL;
+    SbkBook *sb = NULL;
     BookSource src;
-    if (fmt == FMT_DB && otf) {
+    if (fmt == FMT_SBK) {
+        sb = sbk_open(path, NULL, NULL, err, sizeof err);
+        if (!sb) {
+            fprintf(stderr, "hayanagi book lookup: %s\n", err);
+            game_free(&g);
+            return 1;
+        }
+        src = (BookSource){sbk_probe, sb};
+    } else if (fmt == FMT_DB && otf) {
         df = db2016_otf_open(path, err, sizeof err);
         if (!df) {
             fprintf(stderr, "hayanagi book lookup: %s\n", err);
@@ -431,6 +489,7 @@ static int book_lookup_cmd(int argc, char **argv) {
     book_free(b);
     db2016_otf_close(df);
     apery_free(ab);
+    sbk_close(sb);
     game_free(&g);
     return status;
 }
@@ -454,8 +513,8 @@ static int book_convert(int argc, char **argv, bool sort_only) {
         const char *dot = strrchr(out, '.');
         fout = dot ? parse_format(dot + 1) : FMT_UNKNOWN;
     }
-    if (fout != FMT_DB) {
-        fprintf(stderr, "hayanagi book convert: writing %s is not supported yet (only db)\n", format_name(fout));
+    if (fout != FMT_DB && fout != FMT_SBK) {
+        fprintf(stderr, "hayanagi book convert: writing %s is not supported yet (db or sbk)\n", format_name(fout));
         return 2;
     }
     Db2016Stats st;
@@ -463,7 +522,52 @@ static int book_convert(int argc, char **argv, bool sort_only) {
     if (!b)
         return 1;
     char err[512];
-    bool ok = write_db_atomic(out, b, lo.keep_comments, lo.quiet, err, sizeof err);
+    bool ok;
+    if (fout == FMT_SBK) {
+        char *author = NULL, *description = NULL;
+        if (fin == FMT_SBK) { /* carry the header over */
+            SbkBook *sb = sbk_open(in, NULL, NULL, err, sizeof err);
+            if (sb) {
+                author = sbk_author(sb) ? strdup(sbk_author(sb)) : NULL;
+                description = sbk_description(sb) ? strdup(sbk_description(sb)) : NULL;
+                sbk_close(sb);
+            }
+        }
+        Progress pr;
+        progress_start(&pr, stderr, "writing", book_position_count(b), lo.quiet);
+        SbkWriteOptions wo = {.author = author, .description = description, .progress = &pr};
+        SbkWriteReport rep;
+        ok = sbk_write_file(out, b, &wo, &rep, err, sizeof err);
+        progress_finish(&pr);
+        free(author);
+        free(description);
+        if (ok) {
+            if (rep.ponders)
+                printf("Unsupported: %llu ponder move(s) dropped (SBK has no ponder)\n",
+                       (unsigned long long)rep.ponders);
+            if (rep.depths)
+                printf("Unsupported: %llu depth(s) dropped (SBK moves have no depth)\n",
+                       (unsigned long long)rep.depths);
+            if (rep.scores)
+                printf("Unsupported: %llu score(s) dropped (SBK moves have no score)\n",
+                       (unsigned long long)rep.scores);
+            if (rep.counts)
+                printf("Unsupported: %llu count(s) differ from the weight written (SBK has no count)\n",
+                       (unsigned long long)rep.counts);
+            if (rep.weight_clamped)
+                printf("Unsupported: %llu count(s) above INT32_MAX written as INT32_MAX\n",
+                       (unsigned long long)rep.weight_clamped);
+            if (rep.illegal_moves)
+                printf("Unsupported: %llu illegal move(s) not written\n", (unsigned long long)rep.illegal_moves);
+            if (fin == FMT_DB && st.had_header)
+                printf("Unsupported: the DB2016 header and comments outside entries are not kept\n");
+        }
+    } else {
+        if (book_has_stats(b))
+            printf("Unsupported: games, wins, weights and evaluation marks are not kept in DB2016%s\n",
+                   lo.keep_comments ? " (comments are, as # lines)" : "");
+        ok = write_db_atomic(out, b, lo.keep_comments, lo.quiet, err, sizeof err);
+    }
     if (!ok)
         fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, out);
     else
@@ -607,6 +711,9 @@ int cmd_book(int argc, char **argv) {
         return book_check(argc - 1, argv + 1);
     if (!strcmp(verb, "gen-synthetic"))
         return book_gen_synthetic(argc - 1, argv + 1);
+    int made = cmd_book_make(argc, argv); /* build, merge, minimax, think, import-losses, records */
+    if (made >= 0)
+        return made;
     fprintf(stderr, "hayanagi book: unknown verb '%s'\n", verb);
     book_usage(stderr);
     return 2;

@@ -6,6 +6,10 @@
  * (0 success, 1 failure, 2 usage error, 3 lookup miss). */
 int cmd_book(int argc, char **argv);
 
+/* The book-making verbs (cmd_book_make.c): argv[0] is the verb. Returns -1 when the verb
+ * is not one of them, else the exit status as cmd_book(). */
+int cmd_book_make(int argc, char **argv);
+
 /* `hayanagi match ...` (docs/match.md): plays two USI engines against each other.
  * Returns 0 when the match ran, 1 on failure (an engine did not start, the record could
  * not be written), 2 for a usage error, 130 when interrupted by Ctrl-C. */

@@ -12,6 +12,7 @@
 
 #include "book/apery.h"
 #include "book/db2016.h"
+#include "book/sbk.h"
 #include "book/ybb.h"
 
 typedef enum { KIND_NONE, KIND_MEMORY, KIND_OTF, KIND_APERY } Kind;
@@ -124,7 +125,7 @@ static bool load(const char *path, bool on_the_fly, Loaded *l, char *msg, size_t
         l->positions = apery_key_count(l->apery);
         return true;
     }
-    if (on_the_fly && !ends_with(path, ".ybb")) {
+    if (on_the_fly && !ends_with(path, ".ybb") && !ends_with(path, ".sbk")) {
         l->otf = db2016_otf_open(path, err, sizeof err);
         if (l->otf) {
             l->kind = KIND_OTF;
@@ -137,8 +138,15 @@ static bool load(const char *path, bool on_the_fly, Loaded *l, char *msg, size_t
         snprintf(err, sizeof err, "out of memory");
         goto fail;
     }
-    bool ok = ends_with(path, ".ybb") ? ybb_read_file(path, l->memory, err, sizeof err)
-                                      : db2016_read_file(path, l->memory, NULL, NULL, err, sizeof err);
+    bool ok;
+    if (ends_with(path, ".sbk")) { /* in memory, count = weight, score/depth from the analyses */
+        SbkBook *sb = sbk_open(path, NULL, NULL, err, sizeof err);
+        ok = sb && sbk_to_book(sb, l->memory, NULL, NULL, err, sizeof err);
+        sbk_close(sb);
+    } else {
+        ok = ends_with(path, ".ybb") ? ybb_read_file(path, l->memory, err, sizeof err)
+                                     : db2016_read_file(path, l->memory, NULL, NULL, err, sizeof err);
+    }
     if (!ok)
         goto fail;
     l->kind = KIND_MEMORY;

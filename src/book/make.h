@@ -1,0 +1,68 @@
+/* make.h - making books from game records and from other books: build (count the moves
+ * of games), merge (several books, weighted, three policies) and import-losses (seed 003:
+ * where a rival lost before, play the winner's moves again). The minimax back-propagation
+ * is in minimax.h, the engine-driven expansion in think.h.
+ */
+#ifndef HAYANAGI_BOOK_MAKE_H
+#define HAYANAGI_BOOK_MAKE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "book/book.h"
+#include "record/reader.h"
+
+typedef enum { BUILD_SIDE_BOTH, BUILD_SIDE_BLACK, BUILD_SIDE_WHITE } BuildSide;
+
+typedef struct {
+    int max_ply;        /* moves at game plies 1..max_ply are counted; 0 = no limit */
+    BuildSide side;     /* whose moves are counted */
+    bool winner_only;   /* only the winner's moves (games without a winner add none) */
+    int32_t min_rating; /* only moves by a player rated at least this; REC_NO_RATING = off */
+    const char *player; /* only moves by the player of this exact name; NULL = off */
+} BookBuildOptions;
+
+typedef struct {
+    uint64_t games;         /* games seen */
+    uint64_t games_used;    /* games that added at least one move */
+    uint64_t moves_counted; /* move occurrences added */
+} BookBuildStats;
+
+/* Adds the moves of one game to b: for each counted move, its position gets count + 1
+ * for that move, and every position visited (within max_ply) gets games + 1 and
+ * black_wins / white_wins + 1 by the result (book_get_stats()). The game is replayed
+ * from its root; st is a caller-owned buffer of states, grown as needed (*st and *cap
+ * start NULL / 0; free(*st) at the end). Returns false only when memory runs out. */
+bool book_build_add_game(Book *b, const RecordGame *g, const BookBuildOptions *o, BookBuildStats *stats, StateInfo **st,
+                         size_t *cap);
+
+/* A new book holding only the moves of b counted at least min_count times (positions
+ * left without moves are dropped; statistics are kept). NULL when memory runs out. */
+Book *book_filter_min_count(const Book *b, uint64_t min_count);
+
+typedef enum { MERGE_SUM, MERGE_PREFER_DEEPER, MERGE_PREFER_FIRST } MergePolicy;
+
+/* Merges src (its counts multiplied by weight, at least 1 for a move that had a count)
+ * into *dst, which may be replaced by a new book (the old one is freed):
+ *   MERGE_SUM            counts add up; of two evaluations of one move the deeper one
+ *                        stays (the later one on a tie);
+ *   MERGE_PREFER_DEEPER  a position in both keeps the move list of the book whose best
+ *                        searched depth there is larger (dst's on a tie);
+ *   MERGE_PREFER_FIRST   a position in both keeps dst's moves.
+ * Positions in only one book are copied. Returns false when memory runs out. */
+bool book_merge_policy(Book **dst, const Book *src, double weight, MergePolicy policy);
+
+typedef struct {
+    uint64_t games;     /* games the opponent lost */
+    uint64_t positions; /* winner-to-move positions rewritten */
+} ImportLossStats;
+
+/* For one game: when the player named opponent (exact match) lost it, every position
+ * within max_ply (0 = all) where the winner was to move gets the winner's move as the
+ * book's first choice: its count becomes one more than the largest count there, and when
+ * the position has evaluated moves its score becomes the best score there (+1 when
+ * another move held it). Returns false only when memory runs out. */
+bool book_import_loss(Book *b, const RecordGame *g, const char *opponent, int max_ply, ImportLossStats *stats,
+                      StateInfo **st, size_t *cap);
+
+#endif

@@ -1,0 +1,58 @@
+/* minimax.h - back-propagation of leaf evaluations through a book seen as a graph, after
+ * YaneuraOu's `makebook peta_shock` (source/book/makebook2025.cpp), re-implemented.
+ *
+ * Every position of the book is a node; a candidate move whose resulting position is in
+ * the book is an edge to that node (transpositions are shared), any other move is a leaf
+ * that keeps its own score. Each node's value for its parent is the negamax of its moves
+ * (score negated, depth + 1), where a move's depth is its distance to the leaf (0 for a
+ * leaf move) and of two equal scores the shorter path wins when the score is >= 0, the
+ * longer when it is < 0. Steps:
+ *   1. nodes whose moves all end in leaves or settled nodes are settled, repeatedly;
+ *   2. a perpetual-check cycle is found as the nodes in check from which a position in
+ *      check of the same loop is reached two plies later, repeatedly pruned, then joined
+ *      with the positions in between;
+ *   3. the other unsettled nodes (cycles) start as a draw (0, depth 9999), the check-loop
+ *      nodes as a loss for the checker (+-32000);
+ *   4. values are propagated over all unsettled nodes until nothing changes (at most
+ *      356 rounds), the check-loop nodes by a depth-first search that scores a return to
+ *      the loop as a loss for the checking side (depth 9997 / 9998);
+ *   5. each position's moves are written sorted by (score, depth); a move tying the best
+ *      score at another depth loses 1 point, and a move into the loop where the mover is
+ *      checked gets depth 9997 so it is never preferred.
+ * Scores are clamped to +-32000; a move without a score counts as 0. With converge set,
+ * every legal move of a position that reaches another book position is added (YaneuraOu
+ * always does this; it costs a move generation per position). Positions are not merged
+ * with their colour-flipped twins (YaneuraOu's FlippedBook).
+ */
+#ifndef HAYANAGI_BOOK_MINIMAX_H
+#define HAYANAGI_BOOK_MINIMAX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "book/book.h"
+#include "util/progress.h"
+
+enum { MINIMAX_DEPTH_MAX = 9999, MINIMAX_DEPTH_PERPETUAL_CHECK = 9997, MINIMAX_DEPTH_PERPETUAL_CHECKED = 9998 };
+
+typedef struct {
+    bool converge;      /* add the moves that reach positions already in the book */
+    Progress *progress; /* may be NULL */
+} MinimaxOptions;
+
+typedef struct {
+    uint64_t positions;
+    uint64_t settled;         /* positions settled in step 1 (no cycle below them) */
+    uint64_t check_loop;      /* positions on perpetual-check loops */
+    uint64_t converged_moves; /* moves added by converge */
+    uint64_t rounds;          /* propagation rounds of step 4 */
+} MinimaxStats;
+
+/* Returns a new book holding every position of in with its back-propagated moves (score
+ * and depth set, ponder kept, count 1 so that the written order is the score order), or
+ * NULL with the reason in err when memory runs out or a key does not decode. stats may be
+ * NULL. */
+Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len);
+
+#endif

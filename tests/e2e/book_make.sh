@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Book making from the command line on the real records and books in ../shared/refdata:
+# records, build (filters, bad records skipped), merge, minimax against rshogi's
+# peta_shock fixtures, think (with a kill and a resume), import-losses.
+. "$(dirname "$0")/lib.sh"
+R=../shared/refdata
+T=$(mktemp -d /tmp/hayanagi_book_make.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+# Searches are slow under the sanitizers: smaller budgets there.
+NODES=20000; [ -n "${HAYANAGI_SANITIZED:-}" ] && NODES=3000
+
+# records: one line per game, variations on request, bad records reported as file:line
+out=$("$HAYANAGI" book records $R/csa/derived/multi-game-3.csa 2>&1); expect_status "records" 0 $?
+expect_contains "records game 2" "$out" "multi-game-3.csa:495	315 moves	white	KACHI	gps9_p vs gps8_pgsklp"
+expect_contains "records summary" "$out" "3 games, 646 moves, 0 bad records skipped"
+out=$("$HAYANAGI" book records --variations $R/kif/json-kifu-format/fork.kif 2>&1)
+expect_contains "records variations" "$out" "8 games"
+out=$("$HAYANAGI" book records --moves $R/kif/json-kifu-format/20081220kyoochi.kif 2>&1)
+expect_contains "records handicap" "$out" "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1	moves 3c3d 2g2f"
+printf 'PI\n+\n+7776FU\n-2233KA\n/\nPI\n+\n+2726FU\n%%TORYO\n' > "$T/bad.csa"
+out=$("$HAYANAGI" book records "$T/bad.csa" 2>&1); expect_status "records bad" 0 $?
+expect_contains "records bad line" "$out" "bad.csa:4: illegal move '-2233KA' (record skipped)"
+expect_contains "records bad summary" "$out" "1 games, 1 moves, 1 bad records skipped"
+
+# build from every kind of record; the output is a sorted DB2016 book
+out=$("$HAYANAGI" book build --from $R/csa/*/*.csa $R/kif/*/*.kif* $R/ki2/*/*.ki2* $R/usi/shogihome/*.sfen "$T/bad.csa" \
+      --max-ply 24 "$T/all.db" 2>&1); expect_status "build" 0 $?
+expect_contains "build summary" "$out" "wrote $T/all.db:"
+expect_contains "build bad record" "$out" "bad.csa:4"
+out=$("$HAYANAGI" book info "$T/all.db" 2>&1); expect_status "build info" 0 $?
+expect_contains "build sorted" "$out" "sorted     yes"
+expect_contains "build ply range" "$out" "ply range  1..24"
+out=$("$HAYANAGI" book lookup "$T/all.db" startpos 2>&1); expect_status "build lookup" 0 $?
+expect_contains "build lookup 7g7f" "$out" "7g7f"
+out=$("$HAYANAGI" book build --from $R/csa/derived/multi-game-3.csa --side black --min-count 3 --max-ply 2 --quiet "$T/b.db" 2>&1)
+expect_status "build filters" 0 $?
+expect_contains "build filters summary" "$out" "1 positions, 1 moves from 3 games"
+out=$("$HAYANAGI" book build --from $R/csa/json-kifu-format/v2.csa --min-rating 3400 --quiet "$T/r.db" 2>&1)
+expect_contains "build rating" "$out" "98 moves counted"
+out=$("$HAYANAGI" book build --from $R/csa/derived/multi-game-3.csa --player gps_l --winner-only --quiet "$T/p.db" 2>&1)
+expect_contains "build player" "$out" "79 moves counted"
+out=$("$HAYANAGI" book build --side red "$T/x.db" 2>&1); expect_status "build usage" 2 $?
+
+# merge
+out=$("$HAYANAGI" book merge "$T/b.db" "$T/all.db" --weights 10,1 --policy sum "$T/m.db" 2>&1); expect_status "merge" 0 $?
+out=$("$HAYANAGI" book lookup "$T/m.db" startpos 2>&1)
+expect_contains "merge weights" "$out" "7g7f"
+out=$("$HAYANAGI" book merge $R/db/shogihome/yaneuraou.db $R/db/rshogi/book_backprop_yo_in.db --policy prefer-first "$T/pf.db" 2>&1)
+expect_status "merge prefer-first" 0 $?
+out=$("$HAYANAGI" book merge "$T/b.db" "$T/m.db" --weights 1 "$T/bad.db" 2>&1); expect_status "merge bad weights" 2 $?
+
+# minimax reproduces the peta_shock fixtures (values and depths, order of ties aside)
+norm() { grep -v '^#' "$1" | awk '/^sfen/{s=$2" "$3" "$4; next} NF{print s" | "$1" "$3" "$4}' | sort; }
+out=$("$HAYANAGI" book minimax --converge $R/db/rshogi/book_backprop_yo_in.db "$T/yo.db" 2>&1); expect_status "minimax yo" 0 $?
+[ "$(norm "$T/yo.db")" = "$(norm $R/db/rshogi/book_backprop_yo_expected.db)" ] || fail "minimax yo output differs"
+"$HAYANAGI" book minimax $R/db/rshogi/book_backprop_check_in.db "$T/check.db" > /dev/null 2>&1
+normv() { norm "$1" | awk '{print $1,$2,$3,$4,$5,$6}'; }
+[ "$(normv "$T/check.db")" = "$(normv $R/db/rshogi/book_backprop_check_expected.db)" ] || fail "minimax check output differs"
+out=$("$HAYANAGI" book minimax "$T/all.db" "$T/all_mm.db" 2>&1); expect_status "minimax build" 0 $?
+
+# think: searches the positions with too few candidates, checkpoints, resumes after a kill
+"$HAYANAGI" book think $R/db/rshogi/book_backprop_yo_in.db "$T/t.db" --nodes $NODES --multipv 2 --threads 2 --quiet > "$T/think.out" 2>&1
+expect_status "think" 0 $?
+expect_contains "think summary" "$(cat "$T/think.out")" "5 positions needed a search (0 done before, 5 searched now"
+[ -e "$T/t.db.journal" ] && fail "think left its journal"
+out=$("$HAYANAGI" book lookup "$T/t.db" sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2 2>&1)
+expect_contains "think added candidates" "$out" "3 move(s)"
+"$HAYANAGI" book think $R/db/rshogi/book_backprop_yo_in.db "$T/k.db" --nodes 100000000 --multipv 2 --quiet > "$T/kill.out" 2>&1 &
+pid=$!; sleep 1; kill -INT $pid; wait $pid; expect_status "think interrupted" 130 $?
+[ -e "$T/k.db" ] && fail "an interrupted think wrote its output"
+[ -e "$T/k.db.journal" ] || fail "an interrupted think lost its journal"
+# a journal with one finished position (a leaf: after 7g7f 3c3d): the rerun skips it and keeps its move
+printf 'sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n1g1f none 7 1 1\n\n' >> "$T/k.db.journal"
+out=$("$HAYANAGI" book think $R/db/rshogi/book_backprop_yo_in.db "$T/k.db" --nodes $NODES --multipv 2 --quiet 2>&1)
+expect_status "think resume" 0 $?
+expect_contains "think resume skips" "$out" "(1 done before,"
+out=$("$HAYANAGI" book lookup "$T/k.db" startpos moves 7g7f 3c3d 2>&1)
+expect_contains "think resume keeps the journal" "$out" "1g1f"
+[ -e "$T/k.db.journal" ] && fail "think left its journal after the resume"
+out=$("$HAYANAGI" book think in.db out.db --multipv 2 2>&1); expect_status "think usage" 2 $?
+
+# import-losses: gps_normal lost the floodgate game as black; white's replies become first choices
+out=$("$HAYANAGI" book import-losses --opponent gps_normal $R/csa/shogi-server/wdoor+floodgate-900-0+gps_normal+gps_l+20100507120007.csa "$T/all.db" 2>&1)
+expect_status "import-losses" 0 $?
+expect_contains "import-losses summary" "$out" "1 lost games of gps_normal imported, 79 positions rewritten"
+out=$("$HAYANAGI" book lookup "$T/all.db" startpos moves 7g7f 2>&1)
+expect_contains "import-losses first choice" "$out" "  1  3c3d"
+finish

@@ -1,0 +1,195 @@
+/* test_minimax.c - the peta_shock back-propagation against rshogi's fixtures in
+ * ../shared/refdata/db/rshogi (book_backprop_yo_* is a transposition plus a converging
+ * move; book_backprop_check_* a perpetual-check loop whose expected file is real
+ * YaneuraOu output, compared on values as book_backprop_check.md says), plus small
+ * hand-made graphs: a tree, a plain repetition cycle (a draw) and a pure perpetual check. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "book/db2016.h"
+#include "book/minimax.h"
+#include "shogi/notation.h"
+
+#define RS "../shared/refdata/db/rshogi/"
+
+static Book *load(const char *path) {
+    Book *b = book_create();
+    char err[256];
+    if (!db2016_read_file(path, b, NULL, NULL, err, sizeof err))
+        fail_msg("%s", err);
+    return b;
+}
+
+static Book *load_text(const char *text) {
+    Book *b = book_create();
+    char err[256];
+    if (!db2016_read_memory("mem", text, strlen(text), b, NULL, NULL, err, sizeof err))
+        fail_msg("%s", err);
+    return b;
+}
+
+/* Every position of want is in got with the same moves and scores (and depths). */
+static void same_book(const Book *got, const Book *want, bool depths) {
+    BookMoveList *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_int_equal(book_position_count(got), book_position_count(want));
+    for (uint32_t id = 0; id < book_position_count(want); id++) {
+        BookKey k;
+        book_position_key(want, id, &k);
+        uint32_t gid;
+        assert_true(book_find(got, &k, &gid));
+        book_position_moves(want, id, b);
+        book_position_moves(got, gid, a);
+        assert_int_equal(a->n, b->n);
+        for (int i = 0; i < b->n; i++) {
+            bool found = false;
+            for (int j = 0; j < a->n; j++) {
+                if (a->moves[j].move != b->moves[i].move)
+                    continue;
+                found = true;
+                char u[8];
+                if (a->moves[j].score != b->moves[i].score)
+                    fail_msg("position %u move %s: score %d, expected %d", id, move_to_usi(b->moves[i].move, u),
+                             a->moves[j].score, b->moves[i].score);
+                if (depths)
+                    assert_int_equal(a->moves[j].depth, b->moves[i].depth);
+            }
+            assert_true(found);
+        }
+    }
+    free(a);
+    free(b);
+}
+
+static Book *run(const Book *in, bool converge, MinimaxStats *st) {
+    char err[128];
+    MinimaxOptions o = {.converge = converge};
+    Book *out = book_minimax(in, &o, st, err, sizeof err);
+    if (!out)
+        fail_msg("%s", err);
+    return out;
+}
+
+static void test_yo_fixture(void **state) {
+    (void)state;
+    Book *in = load(RS "book_backprop_yo_in.db"), *want = load(RS "book_backprop_yo_expected.db");
+    MinimaxStats st;
+    Book *out = run(in, true, &st);
+    same_book(out, want, true);
+    assert_int_equal(st.converged_moves, 1); /* 2g2f reaches a book position */
+    book_free(out);
+    /* without converge 2g2f is not added */
+    out = run(in, false, &st);
+    assert_int_equal(book_move_count(out), 4);
+    book_free(out);
+    book_free(in);
+    book_free(want);
+}
+
+static void test_check_fixture(void **state) {
+    (void)state;
+    Book *in = load(RS "book_backprop_check_in.db"), *want = load(RS "book_backprop_check_expected.db");
+    MinimaxStats st;
+    Book *out = run(in, true, &st);
+    same_book(out, want, false);
+    assert_int_equal(st.check_loop, 4);
+    book_free(out);
+    out = run(in, false, &st); /* every loop move is a book move: the same result */
+    same_book(out, want, false);
+    book_free(out);
+    book_free(in);
+    book_free(want);
+}
+
+static long long score_of(const Book *b, const char *sfen, const char *usi) {
+    BookKey k;
+    char err[64];
+    assert_true(book_key_from_sfen(sfen, &k, NULL, err, sizeof err));
+    uint32_t id;
+    assert_true(book_find(b, &k, &id));
+    BookMoveList *l = malloc(sizeof *l);
+    book_position_moves(b, id, l);
+    Move16 m;
+    assert_true(move16_from_usi(usi, strlen(usi), &m));
+    long long s = 99999;
+    for (int i = 0; i < l->n; i++)
+        if (l->moves[i].move == m)
+            s = (long long)l->moves[i].score * 100000 + l->moves[i].depth;
+    free(l);
+    return s;
+}
+
+/* The score part of score_of() (depth is 0..9999). */
+static long long sc(long long s) {
+    long long d = s % 100000;
+    if (d < 0)
+        d += 100000;
+    return (s - d) / 100000;
+}
+
+#define START       "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+#define AFTER_76    "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
+#define AFTER_76_34 "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+
+static void test_tree_negamax(void **state) {
+    (void)state;
+    /* root: 7g7f leads to a node whose best reply 3c3d leads to a node with leaf +30;
+     * 2g2f is a leaf at +100 */
+    Book *in = load_text("sfen " START "\n7g7f none 0 10\n2g2f none 100 10\nsfen " AFTER_76
+                         "\n3c3d none 0 10\n8c8d none -500 10\nsfen " AFTER_76_34 "\n2g2f none 30 10\n");
+    Book *out = run(in, false, NULL);
+    /* 3c3d: -(30) at depth 1; 8c8d leaf -500; the node's value for 7g7f: -(-30) = 30, depth 2 */
+    assert_int_equal(score_of(out, AFTER_76, "3c3d"), -30 * 100000 + 1);
+    assert_int_equal(score_of(out, START, "7g7f"), 30 * 100000 + 2);
+    assert_int_equal(score_of(out, START, "2g2f"), 100 * 100000 + 0);
+    book_free(in);
+    book_free(out);
+}
+
+/* A plain repetition (no checks): kings walking back and forth is scored as a draw
+ * unless a side has a better exit. */
+static void test_repetition_is_draw(void **state) {
+    (void)state;
+    Book *in = load_text("sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1\n5i4i none 0 1\n5i5h none -300 1\n"
+                         "sfen 4k4/9/9/9/9/9/9/9/5K3 w - 2\n5a4a none 0 1\n5a5b none -300 1\n"
+                         "sfen 5k3/9/9/9/9/9/9/9/5K3 b - 3\n4i5i none 0 1\n4i4h none -300 1\n"
+                         "sfen 5k3/9/9/9/9/9/9/9/4K4 w - 4\n4a5a none 0 1\n4a4b none -300 1\n");
+    MinimaxStats st;
+    Book *out = run(in, false, &st);
+    assert_int_equal(st.check_loop, 0);
+    assert_int_equal(sc(score_of(out, "4k4/9/9/9/9/9/9/9/4K4 b - 1", "5i4i")), 0);
+    assert_int_equal(score_of(out, "4k4/9/9/9/9/9/9/9/4K4 b - 1", "5i4i") % 100000, MINIMAX_DEPTH_MAX);
+    assert_int_equal(score_of(out, "4k4/9/9/9/9/9/9/9/4K4 b - 1", "5i5h"), -300 * 100000);
+    book_free(in);
+    book_free(out);
+}
+
+/* A pure perpetual check (no exits for the checker): the checker loses. */
+static void test_pure_perpetual_check(void **state) {
+    (void)state;
+    Book *in = load_text("sfen 4k4/9/4R4/9/9/9/9/9/K8 w - 1\n5a4a none 0 1\n"
+                         "sfen 5k3/9/4R4/9/9/9/9/9/K8 b - 2\n5c4c none 0 1\n"
+                         "sfen 5k3/9/5R3/9/9/9/9/9/K8 w - 3\n4a5a none 0 1\n"
+                         "sfen 4k4/9/5R3/9/9/9/9/9/K8 b - 4\n4c5c none 0 1\n");
+    Book *out = run(in, false, NULL);
+    assert_int_equal(sc(score_of(out, "5k3/9/4R4/9/9/9/9/9/K8 b - 2", "5c4c")), -32000);
+    assert_int_equal(sc(score_of(out, "4k4/9/4R4/9/9/9/9/9/K8 w - 1", "5a4a")), 32000);
+    book_free(in);
+    book_free(out);
+}
+
+int main(void) {
+    shogi_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_yo_fixture),           cmocka_unit_test(test_check_fixture),
+        cmocka_unit_test(test_tree_negamax),         cmocka_unit_test(test_repetition_is_draw),
+        cmocka_unit_test(test_pure_perpetual_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
