@@ -110,7 +110,8 @@ build/rel/bench/%: build/rel/bench/%.o build/rel/bench/common.o $(REL_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(LDLIBS)
 
-run: build/hayanagi build/book/standard_book.db
+run: deps
+	@$(MAKE) --no-print-directory build/hayanagi build/book/standard_book.db
 	./build/hayanagi
 
 # Missing Debian packages are installed when we are root; otherwise we say what to install.

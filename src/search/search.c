@@ -217,9 +217,11 @@ static Value qsearch(Worker *w, Stack *ss, Value alpha, Value beta, int depth, b
         ss->current_move = m;
         ss->cont_hist = w->history->cont[cont_index(m)];
         position_do_move(pos, m, st);
+        nnue_push(w->nnue, pos);
         atomic_fetch_add_explicit(&w->nodes, 1, memory_order_relaxed);
         Value v = -qsearch(w, ss + 1, -beta, -alpha, depth - 1, pv_node);
         position_undo_move(pos, m);
+        nnue_pop(w->nnue);
         if (atomic_load_explicit(&w->shared->stop, memory_order_relaxed))
             return VALUE_ZERO;
         if (v > best) {
@@ -330,8 +332,10 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
             ss->current_move = MOVE_NULL;
             ss->cont_hist = w->history->cont[CONT_INDEX_NB];
             position_do_null_move(pos, &w->tree_states[ss->ply]);
+            nnue_push(w->nnue, pos);
             Value v = -search(w, ss + 1, -beta, -beta + 1, depth - r, !cut_node, false);
             position_undo_null_move(pos);
+            nnue_pop(w->nnue);
             if (v >= beta && v < VALUE_KNOWN_WIN) {
                 if (w->nmp_min_ply || depth < 14)
                     return v;
@@ -429,6 +433,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
         ss->current_move = m;
         ss->cont_hist = w->history->cont[cont_index(m)];
         position_do_move(pos, m, st);
+        nnue_push(w->nnue, pos);
         atomic_fetch_add_explicit(&w->nodes, 1, memory_order_relaxed);
         Value v;
         if (depth >= 2 && move_count > 1 + root && (!capture || cut_node)) {
@@ -461,6 +466,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
             v = -search(w, ss + 1, -beta, -alpha, new_depth, false, true);
         }
         position_undo_move(pos, m);
+        nnue_pop(w->nnue);
         if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
             return VALUE_ZERO;
 
@@ -536,6 +542,8 @@ static void sort_root(RootMove *rm, int from, int to) {
 
 void worker_iterate(Worker *w) {
     init_reductions();
+    nnue_stack_reset(w->nnue, &w->game.pos);
+    nnue_bind_thread(w->nnue);
     SharedSearch *sh = w->shared;
     Stack stack[MAX_PLY + 10];
     memset(stack, 0, sizeof stack);
@@ -617,6 +625,7 @@ void worker_iterate(Worker *w) {
                 break;
         }
     }
+    nnue_bind_thread(NULL);
 }
 
 void report_pv(Worker *w, int depth) {

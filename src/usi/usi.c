@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "eval/eval.h"
+#include "eval/nnue.h"
 #include "search/search.h"
 #include "shogi/game.h"
 #include "shogi/movegen.h"
@@ -93,6 +94,9 @@ static void declare_options(OptionTable *t) {
     options_add(t, "FlippedBook", OPT_CHECK, "true", 0, 0, NULL);
     options_add(t, "NarrowBook", OPT_CHECK, "false", 0, 0, NULL);
     options_add(t, "BookSeed", OPT_SPIN, "0", 0, INT32_MAX, NULL);
+    options_add(t, "EvalDir", OPT_STRING, "eval", 0, 0, NULL);
+    options_add(t, "EvalFile", OPT_STRING, "nn.bin", 0, 0, NULL);
+    options_add(t, "FV_SCALE", OPT_SPIN, "16", 1, 128, NULL);
 }
 
 static void search_options_from(UsiEngine *e, SearchOptions *o) {
@@ -179,6 +183,13 @@ static void cmd_isready(UsiEngine *e) {
     if (!engine_book_wait(e->book, 5000))
         usi_write(e, "info string book still loading; it will be used once ready");
     flush_book_message(e);
+    char nnue_msg[9000];
+    /* The net is swapped only while no search runs (a ponder may be under way). */
+    if (!search_is_running(e->search)) {
+        nnue_load_and_select(options_string(t, "EvalDir"), options_string(t, "EvalFile"),
+                             (int)options_int(t, "FV_SCALE"), nnue_msg, sizeof nnue_msg);
+        usi_write(e, "info string %s", nnue_msg);
+    }
     usi_write(e, "readyok");
 }
 
