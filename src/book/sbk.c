@@ -763,6 +763,7 @@ static bool walk(SbkBook *b, Cache *c, const SbkOpenOptions *opt, SbkOpenStats *
 
 SbkBook *sbk_open(const char *path, const SbkOpenOptions *opt, SbkOpenStats *stats, char *err, size_t err_len) {
     SbkOpenStats local;
+    memset(&local, 0, sizeof local);
     SbkOpenStats *st = stats ? stats : &local;
     memset(st, 0, sizeof *st);
     SbkBook *b = calloc(1, sizeof *b);

@@ -8,7 +8,7 @@
 /* Every field is an int, so the tuner may treat the struct as an array of
  * CLASSIC_WEIGHT_COUNT ints (checked by a static assertion in tune.c). */
 typedef struct {
-    int board[PIECE_TYPE_NB];      /* material on the board (the king's is unused) */
+    int board[PIECE_TYPE_NB]; /* material on the board (the king's is unused) */
     int hand[PIECE_TYPE_NB];
     int attack[PIECE_TYPE_NB][9]; /* by distance to the enemy king */
     int defend[PIECE_TYPE_NB][9]; /* by distance to our own king */

@@ -281,26 +281,26 @@ static bool load_data(const char *path, Data *d) {
     d->n = 0;
     char line[512];
     long lineno = 0;
-    while (d->pos && d->result && fgets(line, sizeof line, f)) {
+    bool oom = !d->pos || !d->result;
+    while (!oom && fgets(line, sizeof line, f)) {
         lineno++;
         char *sp = strchr(line, ' ');
         if (!sp)
             continue;
         *sp = '\0';
-        line[strcspn(sp + 1, "\n") + (size_t)(sp + 1 - line)] = '\0';
+        sp[1 + strcspn(sp + 1, "\n")] = '\0';
         if (d->n == cap) {
             cap *= 2;
             Position *p = realloc(d->pos, (size_t)cap * sizeof *p);
+            if (p)
+                d->pos = p;
             float *r = realloc(d->result, (size_t)cap * sizeof *r);
+            if (r)
+                d->result = r;
             if (!p || !r) {
-                free(p ? p : d->pos);
-                free(r ? r : d->result);
-                d->pos = NULL;
-                d->result = NULL;
+                oom = true;
                 break;
             }
-            d->pos = p;
-            d->result = r;
         }
         StateInfo st;
         char err[128];
@@ -312,8 +312,10 @@ static bool load_data(const char *path, Data *d) {
         d->result[d->n++] = (float)atof(line);
     }
     fclose(f);
-    if (!d->pos || !d->result) {
+    if (oom) {
         fprintf(stderr, "hayanagi tune: out of memory\n");
+        free(d->pos);
+        free(d->result);
         return false;
     }
     return d->n > 0;

@@ -360,6 +360,11 @@ int usi_main(FILE *in, FILE *out) {
     e->book_rng = (uint64_t)now.tv_nsec * 6364136223846793005ull + (uint64_t)now.tv_sec;
     if (!e->search || !e->book) {
         fprintf(stderr, "hayanagi: cannot allocate the hash table\n");
+        search_destroy(e->search);
+        engine_book_destroy(e->book);
+        game_free(&e->game);
+        free(line);
+        free(e);
         return 1;
     }
 
