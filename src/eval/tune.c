@@ -4,6 +4,9 @@
  *       plays N games against itself at K nodes a move (after a few random opening
  *       moves) and writes one line per quiet position: "<result> <sfen>", result being
  *       1, 0.5 or 0 for black.
+ *   hayanagi tune records FILES... OUT
+ *       the same kind of data from game records (CSA, KIF, KI2, USI) of finished games,
+ *       for instance a stronger engine's games played with `hayanagi match`.
  *   hayanagi tune fit [--seconds S] IN
  *       fits the logistic scale K to the default weights, then improves every weight by
  *       coordinate descent on the mean squared error between the result and
@@ -21,6 +24,7 @@
 #include <time.h>
 
 #include "eval/classic.h"
+#include "record/reader.h"
 #include "search/search.h"
 #include "shogi/notation.h"
 #include "util/atomic_file.h"
@@ -61,6 +65,8 @@ static bool append(GenShared *g, const char *s) {
     g->out_len += n;
     return true;
 }
+
+static bool write_lines(const char *path, const GenShared *g);
 
 static uint64_t next_rand(uint64_t *s) {
     *s ^= *s << 13;
@@ -204,20 +210,90 @@ static int cmd_generate(int argc, char **argv) {
         pthread_create(&t[i], NULL, gen_worker, &g);
     for (int i = 0; i < g.threads; i++)
         pthread_join(t[i], NULL);
+    bool ok = write_lines(out, &g);
+    if (ok)
+        fprintf(stderr, "tune: wrote %d positions from %d games to %s\n", g.positions, g.finished, out);
+    free(g.out);
+    pthread_mutex_destroy(&g.lock);
+    return ok ? 0 : 1;
+}
+
+/* ---- records ---- */
+
+typedef struct {
+    GenShared *out;
+    uint64_t games;
+} RecordCtx;
+
+/* Keeps the quiet positions (not in check, the move played not a capture) after ply 16
+ * of every decided or drawn game. */
+static bool on_record(void *ctx, const RecordGame *rg) {
+    RecordCtx *rc = ctx;
+    if (rg->result == REC_RESULT_UNKNOWN || rg->variation)
+        return true;
+    const char *res = rg->result == REC_BLACK_WIN ? "1" : rg->result == REC_WHITE_WIN ? "0" : "0.5";
+    Game g;
+    game_init(&g);
+    if (!game_set_sfen(&g, rg->root_sfen, NULL, 0)) {
+        game_free(&g);
+        return true;
+    }
+    char line[SFEN_MAX + 8], sfen[SFEN_MAX];
+    for (int i = 0; i < rg->n_moves; i++) {
+        Move m = rg->moves[i];
+        bool quiet = move_is_drop(m) || g.pos.board[move_to(m)] == NO_PIECE;
+        if (i >= 16 && quiet && !position_in_check(&g.pos)) {
+            snprintf(line, sizeof line, "%s %s\n", res, position_to_sfen(&g.pos, sfen, true));
+            append(rc->out, line);
+            rc->out->positions++;
+        }
+        if (!game_push(&g, m))
+            break;
+    }
+    game_free(&g);
+    rc->games++;
+    return true;
+}
+
+static bool write_lines(const char *path, const GenShared *g) {
     char err[512];
     AtomicFile af;
-    bool ok = atomic_file_open(&af, out, err, sizeof err);
+    bool ok = atomic_file_open(&af, path, err, sizeof err);
     if (ok) {
-        if (g.out_len)
-            fwrite(g.out, 1, g.out_len, af.f);
+        if (g->out_len)
+            fwrite(g->out, 1, g->out_len, af.f);
         ok = atomic_file_commit(&af, err, sizeof err);
     }
     if (!ok)
         fprintf(stderr, "hayanagi tune: %s\n", err);
-    else
-        fprintf(stderr, "tune: wrote %d positions from %d games to %s\n", g.positions, g.finished, out);
+    return ok;
+}
+
+static int cmd_records(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: hayanagi tune records FILES... OUT\n");
+        return 2;
+    }
+    GenShared g;
+    memset(&g, 0, sizeof g);
+    RecordCtx rc = {&g, 0};
+    RecordReadOptions ro;
+    memset(&ro, 0, sizeof ro);
+    ro.on_game = on_record;
+    ro.ctx = &rc;
+    for (int i = 0; i < argc - 1; i++) {
+        char err[512];
+        if (!record_read_file(argv[i], REC_FMT_AUTO, &ro, NULL, err, sizeof err)) {
+            fprintf(stderr, "hayanagi tune: %s\n", err);
+            free(g.out);
+            return 1;
+        }
+    }
+    bool ok = write_lines(argv[argc - 1], &g);
+    if (ok)
+        fprintf(stderr, "tune: wrote %d positions from %llu games to %s\n", g.positions, (unsigned long long)rc.games,
+                argv[argc - 1]);
     free(g.out);
-    pthread_mutex_destroy(&g.lock);
     return ok ? 0 : 1;
 }
 
@@ -399,9 +475,12 @@ int tune_main(int argc, char **argv) {
     shogi_init();
     if (argc >= 1 && strcmp(argv[0], "generate") == 0)
         return cmd_generate(argc - 1, argv + 1);
+    if (argc >= 1 && strcmp(argv[0], "records") == 0)
+        return cmd_records(argc - 1, argv + 1);
     if (argc >= 1 && strcmp(argv[0], "fit") == 0)
         return cmd_fit(argc - 1, argv + 1);
     fprintf(stderr, "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] OUT\n"
+                    "       hayanagi tune records FILES... OUT\n"
                     "       hayanagi tune fit [--seconds S] IN\n");
     return 2;
 }
