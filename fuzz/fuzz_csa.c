@@ -1,55 +1,11 @@
 /* fuzz_csa.c - libFuzzer target for the CSA reader (and the USI list reader, picked by
- * the first byte). Checks beyond "no crash": every game handed out replays legally from
- * its root, reported errors come with a line inside the input, and a fatal error always
- * has a message. */
-#include <stddef.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "record/reader.h"
-#include "shogi/game.h"
+ * the first byte); the checks are in record_fuzz.h. */
+#include "record_fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-typedef struct {
-    uint64_t lines;
-} Ctx;
-
-static bool on_game(void *ctx, const RecordGame *g) {
-    (void)ctx;
-    Game game;
-    game_init(&game);
-    if (!game_set_sfen_ex(&game, g->root_sfen, SFEN_ALLOW_MISSING_KING, NULL, 0))
-        abort();
-    for (int i = 0; i < g->n_moves; i++) {
-        if (position_legal_move_from16(&game.pos, (Move16)g->moves[i]) == MOVE_NONE)
-            abort();
-        if (!game_push(&game, g->moves[i]))
-            abort();
-    }
-    game_free(&game);
-    return true;
-}
-
-static void on_error(void *ctx, const char *file, uint64_t line, const char *reason) {
-    const Ctx *c = ctx;
-    (void)file;
-    if (line == 0 || line > c->lines + 1 || !reason[0])
-        abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    shogi_init();
     if (size < 1)
         return 0;
-    Ctx c = {1};
-    for (size_t i = 1; i < size; i++)
-        c.lines += data[i] == '\n';
-    RecordReadOptions o = {.on_game = on_game, .on_error = on_error, .ctx = &c};
-    char err[256] = "";
-    RecordFormat fmt = (data[0] & 1) ? REC_FMT_USI : REC_FMT_CSA;
-    if (!record_read_memory("fuzz", (const char *)data + 1, size - 1, fmt, &o, NULL, err, sizeof err) && !err[0])
-        abort();
-    return 0;
+    return record_fuzz_one(data, size, (data[0] & 1) ? REC_FMT_USI : REC_FMT_CSA, false);
 }

@@ -596,7 +596,8 @@ bool kif_read(LineSrc *src, GameBuilder *b, bool ki2) {
         if (!b->active && !b->bad && (k.rows || k.hcap))
             set_root(b, &k, BLACK, false, src->lineno);
         if (!b->active && !b->bad && variations == 0)
-            gb_error(b, src->lineno, "no game found (no moves and no position)");
+            gb_error(b, src->lineno ? src->lineno : 1,
+                     "no game found (no moves and no position)"); /* empty input: line 1 */
         gb_emit(b);
     }
     return !oom;

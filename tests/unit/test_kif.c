@@ -215,10 +215,24 @@ static void test_usi_lists(void **state) {
     assert_int_equal(got.err_line[0], 4);
 }
 
+/* An empty KIF or KI2 input is one error, reported at line 1 (found by fuzz_kif). */
+static void test_empty_input(void **state) {
+    (void)state;
+    static Got got;
+    for (int f = 0; f < 2; f++) {
+        memset(&got, 0, sizeof got);
+        read_mem("", f ? REC_FMT_KI2 : REC_FMT_KIF, &got, false);
+        assert_int_equal(got.games, 0);
+        assert_int_equal(got.errors, 1);
+        assert_int_equal(got.err_line[0], 1);
+    }
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kif_game),
+        cmocka_unit_test(test_empty_input),
         cmocka_unit_test(test_handicap),
         cmocka_unit_test(test_same_game_three_formats),
         cmocka_unit_test(test_ki2_disambiguation),
