@@ -209,14 +209,6 @@ Move movepick_next(MovePicker *mp, bool skip_quiets) {
             break;
 
         case STAGE_EVASION:
-            while (mp->cur < mp->end) {
-                m = pick_best(mp);
-                if (!same(m, mp->tt_move))
-                    return m;
-            }
-            mp->stage = STAGE_DONE;
-            break;
-
         case STAGE_Q_CAPTURE:
             while (mp->cur < mp->end) {
                 m = pick_best(mp);

@@ -1,14 +1,16 @@
-/* mate_brute.h - an exhaustive tsume search for tests: independent of df-pn and of the
- * alpha-beta search, slow, and exact within its depth. Header-only, test use only. */
+/* mate_brute.h - an exhaustive mate search for tests: independent of df-pn and of the
+ * alpha-beta search, slow, and exact within its depth. Under tsume rules the attacker
+ * must check on every move; under game rules any move will do (in shogi a side left
+ * without a legal move loses, in check or not). Header-only, test use only. */
 #ifndef HAYANAGI_TESTS_MATE_BRUTE_H
 #define HAYANAGI_TESTS_MATE_BRUTE_H
 
 #include "shogi/movegen.h"
 
-static inline bool brute_attacker(Position *pos, int plies);
+static inline bool brute_attacker_rule(Position *pos, int plies, bool checks_only);
 
 /* The defender to move: mated now, or mated within plies whatever it does. */
-static inline bool brute_defender(Position *pos, int plies) {
+static inline bool brute_defender_rule(Position *pos, int plies, bool checks_only) {
     ExtMove l[MAX_MOVES];
     int n = generate_moves(pos, GEN_LEGAL, l);
     if (n == 0)
@@ -18,7 +20,7 @@ static inline bool brute_defender(Position *pos, int plies) {
     StateInfo st;
     for (int i = 0; i < n; i++) {
         position_do_move(pos, l[i].move, &st);
-        bool r = brute_attacker(pos, plies - 1);
+        bool r = brute_attacker_rule(pos, plies - 1, checks_only);
         position_undo_move(pos, l[i].move);
         if (!r)
             return false;
@@ -26,18 +28,18 @@ static inline bool brute_defender(Position *pos, int plies) {
     return true;
 }
 
-/* The attacker to move: some check mates within plies (odd). */
-static inline bool brute_attacker(Position *pos, int plies) {
+/* The attacker to move: some move (a check, under tsume rules) mates within plies. */
+static inline bool brute_attacker_rule(Position *pos, int plies, bool checks_only) {
     if (plies <= 0)
         return false;
     ExtMove l[MAX_MOVES];
     int n = generate_moves(pos, GEN_LEGAL, l);
     StateInfo st;
     for (int i = 0; i < n; i++) {
-        if (!position_gives_check(pos, l[i].move))
+        if (checks_only && !position_gives_check(pos, l[i].move))
             continue;
         position_do_move(pos, l[i].move, &st);
-        bool r = brute_defender(pos, plies - 1);
+        bool r = brute_defender_rule(pos, plies - 1, checks_only);
         position_undo_move(pos, l[i].move);
         if (r)
             return true;
@@ -45,43 +47,9 @@ static inline bool brute_attacker(Position *pos, int plies) {
     return false;
 }
 
-static inline bool brute_game_attacker(Position *pos, int plies);
-
-/* Game rules rather than tsume rules: the attacker may play any move (in shogi a side
- * left without a legal move loses, in check or not). */
-static inline bool brute_game_defender(Position *pos, int plies) {
-    ExtMove l[MAX_MOVES];
-    int n = generate_moves(pos, GEN_LEGAL, l);
-    if (n == 0)
-        return true;
-    if (plies <= 0)
-        return false;
-    StateInfo st;
-    for (int i = 0; i < n; i++) {
-        position_do_move(pos, l[i].move, &st);
-        bool r = brute_game_attacker(pos, plies - 1);
-        position_undo_move(pos, l[i].move);
-        if (!r)
-            return false;
-    }
-    return true;
-}
-
-static inline bool brute_game_attacker(Position *pos, int plies) {
-    if (plies <= 0)
-        return false;
-    ExtMove l[MAX_MOVES];
-    int n = generate_moves(pos, GEN_LEGAL, l);
-    StateInfo st;
-    for (int i = 0; i < n; i++) {
-        position_do_move(pos, l[i].move, &st);
-        bool r = brute_game_defender(pos, plies - 1);
-        position_undo_move(pos, l[i].move);
-        if (r)
-            return true;
-    }
-    return false;
-}
+static inline bool brute_attacker(Position *pos, int plies) { return brute_attacker_rule(pos, plies, true); }
+static inline bool brute_defender(Position *pos, int plies) { return brute_defender_rule(pos, plies, true); }
+static inline bool brute_game_defender(Position *pos, int plies) { return brute_defender_rule(pos, plies, false); }
 
 /* The shortest tsume mate up to max plies, or -1. */
 static inline int brute_shortest_mate(Position *pos, int max) {
