@@ -26,6 +26,12 @@ static double now_ms(void) {
     return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
 }
 
+static void print_divide_line(void *ctx, Move m, uint64_t nodes) {
+    (void)ctx;
+    char buf[USI_MOVE_MAX];
+    printf("%s: %llu\n", move_to_usi(m, buf), (unsigned long long)nodes);
+}
+
 static int cmd_perft(int argc, char **argv) {
     bool divide = false, stats = false;
     int i = 0;
@@ -83,23 +89,7 @@ static int cmd_perft(int argc, char **argv) {
     double t0 = now_ms();
     PerftCounts total = {0};
     if (divide) {
-        ExtMove list[MAX_MOVES];
-        int n = generate_moves(&pos, GEN_LEGAL, list);
-        StateInfo st2;
-        for (int k = 0; k < n; k++) {
-            char buf[USI_MOVE_MAX];
-            position_do_move(&pos, list[k].move, &st2);
-            PerftCounts c = perft_run(&pos, (int)depth - 1, stats);
-            position_undo_move(&pos, list[k].move);
-            printf("%s: %llu\n", move_to_usi(list[k].move, buf), (unsigned long long)c.nodes);
-            total.nodes += c.nodes;
-            total.captures += c.captures;
-            total.promotions += c.promotions;
-            total.checks += c.checks;
-            total.mates += c.mates;
-        }
-        if (stats && depth == 1) /* the leaves are the root moves themselves */
-            total = perft_run(&pos, 1, true);
+        total = perft_divide(&pos, (int)depth, stats, print_divide_line, NULL);
     } else {
         total = perft_run(&pos, (int)depth, stats);
     }

@@ -57,3 +57,25 @@ PerftCounts perft_run(Position *pos, int depth, bool stats) {
         c.nodes = perft_count(pos, depth);
     return c;
 }
+
+PerftCounts perft_divide(Position *pos, int depth, bool stats, void (*on_move)(void *ctx, Move m, uint64_t nodes),
+                         void *ctx) {
+    PerftCounts total = {0};
+    ExtMove list[MAX_MOVES];
+    int n = generate_moves(pos, GEN_LEGAL, list);
+    StateInfo st;
+    for (int k = 0; k < n; k++) {
+        position_do_move(pos, list[k].move, &st);
+        PerftCounts c = perft_run(pos, depth - 1, stats);
+        position_undo_move(pos, list[k].move);
+        on_move(ctx, list[k].move, c.nodes);
+        total.nodes += c.nodes;
+        total.captures += c.captures;
+        total.promotions += c.promotions;
+        total.checks += c.checks;
+        total.mates += c.mates;
+    }
+    if (stats && depth == 1) /* the leaves are the root moves themselves */
+        total = perft_run(pos, 1, true);
+    return total;
+}

@@ -15,4 +15,9 @@ typedef struct {
  * before returning. */
 PerftCounts perft_run(Position *pos, int depth, bool stats);
 
+/* perft_run that also reports the count under each root move, as it is found, through
+ * on_move(ctx, move, nodes) (`perft divide`). Returns the totals. */
+PerftCounts perft_divide(Position *pos, int depth, bool stats, void (*on_move)(void *ctx, Move m, uint64_t nodes),
+                         void *ctx);
+
 #endif

@@ -289,6 +289,11 @@ static void cmd_go(UsiEngine *e, char *args) {
     search_go(e->search, &e->game, &lim, &opt, &rep);
 }
 
+static void write_divide_line(void *ctx, Move m, uint64_t nodes) {
+    char buf[USI_MOVE_MAX];
+    usi_write(ctx, "%s: %llu", move_to_usi(m, buf), (unsigned long long)nodes);
+}
+
 static void cmd_perft(UsiEngine *e, const char *args) {
     int depth = 0;
     char mode[16] = "";
@@ -301,17 +306,7 @@ static void cmd_perft(UsiEngine *e, const char *args) {
     uint64_t total = 0;
     Position *pos = &e->game.pos;
     if (strcmp(mode, "divide") == 0) {
-        ExtMove list[MAX_MOVES];
-        int n = generate_moves(pos, GEN_LEGAL, list);
-        StateInfo st;
-        for (int i = 0; i < n; i++) {
-            char buf[USI_MOVE_MAX];
-            position_do_move(pos, list[i].move, &st);
-            uint64_t c = perft_run(pos, depth - 1, false).nodes;
-            position_undo_move(pos, list[i].move);
-            usi_write(e, "%s: %llu", move_to_usi(list[i].move, buf), (unsigned long long)c);
-            total += c;
-        }
+        total = perft_divide(pos, depth, false, write_divide_line, e).nodes;
     } else {
         total = perft_run(pos, depth, false).nodes;
     }
