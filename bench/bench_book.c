@@ -23,19 +23,6 @@
 
 enum { LOOKUPS = 20000 };
 
-/* A field of /proc/self/status in kB: "VmRSS:" now, "VmHWM:" the peak. */
-static long status_kb(const char *field) {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kb = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, field, strlen(field)) == 0)
-            kb = atol(line + strlen(field));
-    if (f)
-        fclose(f);
-    return kb;
-}
-
 /* Positions to probe: decoded from random ids of a loaded book, as SFEN text. */
 static char (*sample_sfens(const Book *b, int n))[SFEN_MAX] {
     char(*out)[SFEN_MAX] = malloc((size_t)n * SFEN_MAX);
@@ -77,7 +64,7 @@ static void child_memory(const char *path, int fd) {
         t[i] = (bench_now_ms() - a) * 1000.0;
     }
     double med = bench_median(t, LOOKUPS);
-    dprintf(fd, "%ld %.1f %.3f %d %zu %zu %.1f\n", status_kb("VmHWM:"), load, med, hits, book_position_count(b),
+    dprintf(fd, "%ld %.1f %.3f %d %zu %zu %.1f\n", bench_status_kb("VmHWM:"), load, med, hits, book_position_count(b),
             book_memory_bytes(b), (double)book_memory_bytes(b) / (double)book_position_count(b));
     _exit(0);
 }
@@ -90,11 +77,11 @@ static void child_otf(const char *path, int fd) {
         _exit(1);
     char(*sfens)[SFEN_MAX] = sample_sfens(b, LOOKUPS);
     book_free(b);
-    long before = status_kb("VmRSS:"), anon_before = status_kb("RssAnon:");
+    long before = bench_status_kb("VmRSS:"), anon_before = bench_status_kb("RssAnon:");
     double t0 = bench_now_ms();
     Db2016File *f = db2016_otf_open(path, err, sizeof err);
     double open = bench_now_ms() - t0;
-    long after = status_kb("VmRSS:");
+    long after = bench_status_kb("VmRSS:");
     if (!f) {
         fprintf(stderr, "%s\n", err);
         _exit(1);
@@ -113,8 +100,8 @@ static void child_otf(const char *path, int fd) {
             hits += pass == 1 && rc == 1;
         }
     double med = bench_median(t, LOOKUPS);
-    long lookups_rss = status_kb("RssAnon:") - anon_before + before;
-    dprintf(fd, "%ld %.3f %ld %.3f %d %ld\n", status_kb("VmHWM:"), open, after - before, med, hits,
+    long lookups_rss = bench_status_kb("RssAnon:") - anon_before + before;
+    dprintf(fd, "%ld %.3f %ld %.3f %d %ld\n", bench_status_kb("VmHWM:"), open, after - before, med, hits,
             lookups_rss - before);
     db2016_otf_close(f);
     _exit(0);

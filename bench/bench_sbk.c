@@ -26,20 +26,8 @@
 
 enum { LOOKUPS = 20000 };
 
-static long status_kb(const char *field) {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kb = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, field, strlen(field)) == 0)
-            kb = atol(line + strlen(field));
-    if (f)
-        fclose(f);
-    return kb;
-}
-
 static void child(const char *path) {
-    long before = status_kb("VmHWM:");
+    long before = bench_status_kb("VmHWM:");
     char err[256];
     SbkOpenStats st;
     double t0 = bench_now_ms();
@@ -49,7 +37,7 @@ static void child(const char *path) {
         fprintf(stderr, "%s\n", err);
         _exit(1);
     }
-    long peak = status_kb("VmHWM:");
+    long peak = bench_status_kb("VmHWM:");
     /* positions to probe: random indexed entries */
     char(*sfens)[SFEN_MAX] = malloc((size_t)LOOKUPS * SFEN_MAX);
     uint64_t s = 88172645463325252ull;

@@ -87,3 +87,15 @@ void bench_peer_stop(BenchPeer *p) {
     if (waitpid(p->pid, &status, 0) < 0)
         kill(p->pid, SIGKILL);
 }
+
+long bench_status_kb(const char *field) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, field, strlen(field)) == 0)
+            kb = atol(line + strlen(field));
+    if (f)
+        fclose(f);
+    return kb;
+}

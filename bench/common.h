@@ -13,6 +13,9 @@ double bench_median(double *v, int n);
 /* Prints the machine line every benchmark starts with: cores and CPU model. */
 void bench_print_machine(const char *name);
 
+/* A field of /proc/self/status in kB ("VmRSS:" now, "VmHWM:" the peak), -1 if absent. */
+long bench_status_kb(const char *field);
+
 /* A peer engine on two pipes. */
 typedef struct {
     pid_t pid;
