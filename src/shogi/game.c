@@ -135,6 +135,18 @@ static bool next_token(const char **s, char *tok, size_t tok_len) {
     return true;
 }
 
+/* The whitespace before the first "moves" token of s (a token: whitespace on both
+ * sides, or the end after it); NULL when there is none. GUIs separate with spaces, but
+ * a tab must not turn the keyword into part of the SFEN. */
+static const char *find_moves_keyword(const char *s) {
+    for (const char *p = s; *p; p++) {
+        bool starts = (*p == ' ' || *p == '\t') && strncmp(p + 1, "moves", 5) == 0;
+        if (starts && (p[6] == '\0' || p[6] == ' ' || p[6] == '\t'))
+            return p;
+    }
+    return NULL;
+}
+
 bool game_set_from_usi(Game *g, const char *args, char *err, size_t err_len) {
     Game tmp;
     game_init(&tmp);
@@ -148,9 +160,7 @@ bool game_set_from_usi(Game *g, const char *args, char *err, size_t err_len) {
     if (strcmp(tok, "sfen") == 0) {
         /* The SFEN runs up to the keyword "moves" or the end. */
         const char *start = p;
-        const char *moves = strstr(p, " moves");
-        while (moves && moves[6] && moves[6] != ' ' && moves[6] != '\t')
-            moves = strstr(moves + 1, " moves");
+        const char *moves = find_moves_keyword(start);
         size_t len = moves ? (size_t)(moves - start) : strlen(start);
         char sfen[256];
         if (len >= sizeof sfen) {

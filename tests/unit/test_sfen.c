@@ -492,6 +492,10 @@ static void test_position_command(void **state) {
     assert_true(game_set_from_usi(&g, "sfen 4k4/9/9/9/9/9/9/9/4K4 w pP", err, sizeof err));
     assert_string_equal(g.root_sfen, "4k4/9/9/9/9/9/9/9/4K4 w Pp 1");
     assert_int_equal(g.count, 0);
+    /* A tab before "moves" still ends the SFEN; "movesX" does not. */
+    assert_true(game_set_from_usi(&g, "sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P 7\tmoves P*5b", err, sizeof err));
+    assert_int_equal(g.count, 1);
+    assert_false(game_set_from_usi(&g, "sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P 7 movesX P*5b", err, sizeof err));
     /* Without a ply but with moves. */
     assert_true(game_set_from_usi(&g, "sfen 4k4/9/9/9/9/9/9/9/4K4 w pP moves P*5h", err, sizeof err));
     sfen_of(&g, sfen);
