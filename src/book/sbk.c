@@ -855,6 +855,52 @@ void sbk_entry_clear(SbkEntry *e) {
     memset(e, 0, sizeof *e);
 }
 
+static SbkEval eval_from_msg(const SBookEval *v) {
+    uint8_t present =
+        (uint8_t)((v->has_value ? BOOK_EVAL_HAS_VALUE : 0) | (v->has_depth ? BOOK_EVAL_HAS_DEPTH : 0) |
+                  (v->has_seldepth ? BOOK_EVAL_HAS_SEL_DEPTH : 0) | (v->has_nodes ? BOOK_EVAL_HAS_NODES : 0));
+    return (SbkEval){.value = v->value,
+                     .depth = v->depth,
+                     .sel_depth = v->seldepth,
+                     .nodes = v->nodes,
+                     .variation = v->variation,
+                     .engine_name = v->enginename,
+                     .present = present};
+}
+
+/* The message of an analysis: numbers written when stored in the source (present) or
+ * non-zero, as ShogiHome writes them; the strings point into e. */
+static void eval_to_msg(const SbkEval *e, SBookEval *m) {
+    sbook_eval__init(m);
+    m->has_value = e->value != 0 || (e->present & BOOK_EVAL_HAS_VALUE), m->value = e->value;
+    m->has_depth = e->depth != 0 || (e->present & BOOK_EVAL_HAS_DEPTH), m->depth = e->depth;
+    m->has_seldepth = e->sel_depth != 0 || (e->present & BOOK_EVAL_HAS_SEL_DEPTH), m->seldepth = e->sel_depth;
+    m->has_nodes = e->nodes != 0 || (e->present & BOOK_EVAL_HAS_NODES), m->nodes = e->nodes;
+    m->variation = (char *)e->variation;
+    m->enginename = (char *)e->engine_name;
+}
+
+/* The score a move gets from its child's analysis: ShogiGUI stores values from black's
+ * view, so a white move's score is the negated value (kept off INT32_MIN, which the IR
+ * reserves). */
+static int32_t mover_score(int32_t black_value, Color mover) {
+    int64_t v = mover == BLACK ? black_value : -(int64_t)black_value;
+    return (int32_t)(v > INT32_MAX ? INT32_MAX : v < -INT32_MAX ? -INT32_MAX : v);
+}
+
+/* The score and depth sbk_entry_to_book() gives a move of mover into book position c:
+ * those of c's first analysis. False when c has none. */
+static bool child_eval_in_book(const Book *book, uint32_t c, Color mover, int32_t *score, int32_t *depth) {
+    const BookEval *ev;
+    if (!book_get_evals(book, c, &ev))
+        return false;
+    *score = mover_score(ev[0].value, mover);
+    *depth = ev[0].depth > BOOK_DEPTH_MAX    ? BOOK_DEPTH_MAX
+             : ev[0].depth < -BOOK_DEPTH_MAX ? -BOOK_DEPTH_MAX
+                                             : ev[0].depth;
+    return true;
+}
+
 /* Decodes the state of record k into *out. */
 static int read_entry(const SbkBook *b, size_t k, SbkEntry *out, char *err, size_t err_len) {
     memset(out, 0, sizeof *out);
@@ -930,10 +976,8 @@ static int read_entry(const SbkBook *b, size_t k, SbkEntry *out, char *err, size
         }
     }
     out->n_evals = s->n_evals;
-    for (size_t i = 0; i < s->n_evals; i++) {
-        const SBookEval *v = s->evals[i];
-        out->evals[i] = (SbkEval){v->value, v->depth, v->seldepth, v->nodes, v->variation, v->enginename};
-    }
+    for (size_t i = 0; i < s->n_evals; i++)
+        out->evals[i] = eval_from_msg(s->evals[i]);
     return 1;
 }
 
@@ -1001,7 +1045,7 @@ bool sbk_fill_child_evals(const SbkBook *b, SbkEntry *e, char *err, size_t err_l
             return false;
         if (r > 0 && child.n_evals) {
             e->moves[k].has_child_eval = true;
-            e->moves[k].child_score = side == BLACK ? child.evals[0].value : -child.evals[0].value;
+            e->moves[k].child_score = mover_score(child.evals[0].value, side);
             e->moves[k].child_depth = child.evals[0].depth;
         }
         sbk_entry_clear(&child);
@@ -1043,6 +1087,8 @@ int sbk_probe(void *ctx, const Position *pos, BookMoveList *out, char *err, size
 bool sbk_entry_to_book(Book *book, const SbkEntry *e, SbkImportStats *st) {
     uint32_t id;
     if (!book_add_position(book, &e->key, e->ply, &id))
+        return false;
+    if (e->n_evals && !book_set_evals(book, id, e->evals, e->n_evals))
         return false;
     if (st) {
         st->positions++;
@@ -1122,6 +1168,21 @@ static bool put_field(FILE *f, unsigned number, const void *data, size_t len) {
     size_t n = varint_put(head, (uint64_t)number << 3 | 2);
     n += varint_put(head + n, len);
     return fwrite(head, 1, n, f) == n && (len == 0 || fwrite(data, 1, len, f) == len);
+}
+
+/* Grows the message arrays for n analyses. */
+static bool reserve_evals(SBookEval **msgs, SBookEval ***ptrs, size_t *cap, size_t n) {
+    if (n <= *cap)
+        return true;
+    SBookEval *m = realloc(*msgs, n * sizeof *m);
+    if (m)
+        *msgs = m;
+    SBookEval **p = m ? realloc(*ptrs, n * sizeof *p) : NULL;
+    if (!p)
+        return false;
+    *ptrs = p;
+    *cap = n;
+    return true;
 }
 
 typedef struct {
@@ -1241,7 +1302,9 @@ static bool sbk_write_stream(FILE *f, const Book *book, const SbkWriteOptions *o
     if (ok && opt && opt->description)
         ok = put_field(f, 2, opt->description, strlen(opt->description));
     uint8_t *buf = NULL;
-    size_t cap = 0;
+    size_t cap = 0, ev_cap = 0;
+    SBookEval *ev_msgs = NULL;
+    SBookEval **ev_ptrs = NULL;
     SBookMove *moves = malloc(BOOK_MAX_MOVES * sizeof *moves);
     SBookMove **mptr = malloc(BOOK_MAX_MOVES * sizeof *mptr);
     if (ok && (!moves || !mptr)) {
@@ -1273,6 +1336,19 @@ static bool sbk_write_stream(FILE *f, const Book *book, const SbkWriteOptions *o
             s.position = position_to_sfen(&pos, sfen, true);
             rep->roots++;
         }
+        const BookEval *evals;
+        size_t n_evals = book_get_evals(book, p, &evals);
+        if (n_evals && !reserve_evals(&ev_msgs, &ev_ptrs, &ev_cap, n_evals)) {
+            SAY("out of memory");
+            ok = false;
+            break;
+        }
+        for (size_t k = 0; k < n_evals; k++) {
+            eval_to_msg(&evals[k], &ev_msgs[k]);
+            ev_ptrs[k] = &ev_msgs[k];
+        }
+        s.n_evals = n_evals;
+        s.evals = ev_ptrs;
         book_position_moves(book, p, l.list);
         size_t nm = 0;
         for (int k = 0; k < l.list->n; k++) {
@@ -1303,9 +1379,12 @@ static bool sbk_write_stream(FILE *f, const Book *book, const SbkWriteOptions *o
             if (weight < 0 ? bm->count != 0 : (uint64_t)weight != bm->count)
                 rep->counts++;
             o->has_weight = weight != 0, o->weight = (int32_t)weight;
+            /* A score and depth the child's first analysis gives back are carried by it. */
+            int32_t child_score = 0, child_depth = 0;
+            bool derived = c != UINT32_MAX && child_eval_in_book(book, c, pos.side, &child_score, &child_depth);
             rep->ponders += bm->ponder != MOVE_NONE;
-            rep->depths += bm->has_depth;
-            rep->scores += bm->has_score;
+            rep->depths += bm->has_depth && !(derived && bm->depth == child_depth);
+            rep->scores += bm->has_score && !(derived && bm->score == child_score);
             mptr[nm++] = o;
         }
         s.n_moves = nm;
@@ -1328,6 +1407,8 @@ static bool sbk_write_stream(FILE *f, const Book *book, const SbkWriteOptions *o
     free(buf);
     free(moves);
     free(mptr);
+    free(ev_msgs);
+    free(ev_ptrs);
     free(l.order);
     free(l.out_index);
     free(l.list);
@@ -1383,6 +1464,9 @@ typedef struct {
     char *comment;
     size_t n_moves;
     SbkPatchMove *moves;
+    bool set_evals;
+    size_t n_evals;
+    SbkEval *evals; /* one block (book_evals_copy()) */
     bool deleted;
     size_t seq;
 } PatchItem;
@@ -1400,6 +1484,7 @@ void sbk_patch_free(SbkPatch *p) {
     for (size_t i = 0; i < p->n; i++) {
         free(p->items[i].comment);
         free(p->items[i].moves);
+        free(p->items[i].evals);
     }
     free(p->items);
     free(p);
@@ -1423,12 +1508,18 @@ static PatchItem *patch_push(SbkPatch *p) {
 bool sbk_patch_put(SbkPatch *p, const SbkPatchEntry *e) {
     SbkPatchMove *moves = e->n_moves ? malloc(e->n_moves * sizeof *moves) : NULL;
     char *comment = e->comment ? strdup(e->comment) : NULL;
-    PatchItem *it = (e->n_moves && !moves) || (e->comment && !comment) ? NULL : patch_push(p);
+    size_t n_evals = e->set_evals ? e->n_evals : 0;
+    SbkEval *evals = n_evals ? book_evals_copy(e->evals, n_evals, NULL) : NULL;
+    PatchItem *it = (e->n_moves && !moves) || (e->comment && !comment) || (n_evals && !evals) ? NULL : patch_push(p);
     if (!it) {
         free(moves);
         free(comment);
+        free(evals);
         return false;
     }
+    it->set_evals = e->set_evals;
+    it->n_evals = n_evals;
+    it->evals = evals;
     if (e->n_moves)
         memcpy(moves, e->moves, e->n_moves * sizeof *moves);
     it->key = e->key;
@@ -1455,14 +1546,23 @@ SbkError sbk_patch_put_from_book(SbkPatch *p, const Book *book, uint32_t id, cha
     SbkError rc = list && moves ? SBK_OK : SBK_ERR_NO_MEMORY;
     int n = rc == SBK_OK ? book_position_moves(book, id, list) : 0;
     char mu[USI_MOVE_MAX];
+    BookKey key;
+    Position pos;
+    StateInfo st;
+    book_position_key(book, id, &key);
+    bool decodes = book_key_to_position(&key, &pos, &st, 1);
     for (int k = 0; rc == SBK_OK && k < n; k++) {
         const BookMove *m = &list->moves[k];
         BookStats ms;
         bool has = book_get_stats(book, id, m->move, &ms);
         int64_t weight = has ? ms.weight : (int64_t)(m->count > INT32_MAX ? UINT64_MAX : m->count);
+        /* a score and depth that the child's first analysis gives back are carried by it */
+        int32_t child_score = 0, child_depth = 0;
+        uint32_t child = decodes ? child_of(book, &pos, m->move) : UINT32_MAX;
+        bool derived = child != UINT32_MAX && child_eval_in_book(book, child, pos.side, &child_score, &child_depth);
         const char *what = m->ponder != MOVE_NONE                                                ? "a ponder"
-                           : m->has_depth                                                        ? "a depth"
-                           : m->has_score                                                        ? "a score"
+                           : m->has_depth && !(derived && m->depth == child_depth)               ? "a depth"
+                           : m->has_score && !(derived && m->score == child_score)               ? "a score"
                            : weight > INT32_MAX || (weight >= 0 && (uint64_t)weight != m->count) ? "a count"
                                                                                                  : NULL;
         if (what) {
@@ -1473,8 +1573,11 @@ SbkError sbk_patch_put_from_book(SbkPatch *p, const Book *book, uint32_t id, cha
         moves[k] = (SbkPatchMove){m->move, (int32_t)weight, has ? ms.eval_symbol : 0};
     }
     if (rc == SBK_OK) {
-        SbkPatchEntry e = {.n_moves = (size_t)n, .moves = moves, .ply = book_position_ply(book, id)};
-        book_position_key(book, id, &e.key);
+        SbkPatchEntry e = {.n_moves = (size_t)n, .moves = moves, .ply = book_position_ply(book, id), .key = key};
+        const BookEval *evals;
+        e.n_evals = book_get_evals(book, id, &evals);
+        e.evals = evals;
+        e.set_evals = e.n_evals > 0;
         BookStats ps;
         if (book_get_stats(book, id, MOVE_NONE, &ps)) {
             e.games = (int32_t)ps.games, e.won_black = (int32_t)ps.black_wins, e.won_white = (int32_t)ps.white_wins;
@@ -1609,6 +1712,43 @@ static SBookState *read_msg(const SbkBook *b, uint32_t index, uint8_t **raw, siz
     return sbook_state__unpack(NULL, (size_t)len, *raw);
 }
 
+static bool same_text(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
+
+/* True when the state's evals hold the known values of the put's (the unknown fields and
+ * which zeros were stored aside): then they are kept as they are. */
+static bool evals_unchanged(const SBookState *s, const PatchItem *it) {
+    if (s->n_evals != it->n_evals)
+        return false;
+    for (size_t k = 0; k < s->n_evals; k++) {
+        const SBookEval *m = s->evals[k];
+        const SbkEval *e = &it->evals[k];
+        if (m->value != e->value || m->depth != e->depth || m->seldepth != e->sel_depth || m->nodes != e->nodes ||
+            !same_text(m->variation, e->variation) || !same_text(m->enginename, e->engine_name))
+            return false;
+    }
+    return true;
+}
+
+static bool evals_have_unknown_fields(const SBookState *s) {
+    for (size_t k = 0; k < s->n_evals; k++)
+        if (s->evals[k]->base.n_unknown_fields)
+            return true;
+    return false;
+}
+
+/* Points s->evals at messages for the put's analyses, in *msgs / *ptrs (grown). */
+static bool put_evals(SBookState *s, const PatchItem *it, SBookEval **msgs, SBookEval ***ptrs, size_t *cap) {
+    if (it->n_evals && !reserve_evals(msgs, ptrs, cap, it->n_evals))
+        return false;
+    for (size_t k = 0; k < it->n_evals; k++) {
+        eval_to_msg(&it->evals[k], &(*msgs)[k]);
+        (*ptrs)[k] = &(*msgs)[k];
+    }
+    s->n_evals = it->n_evals;
+    s->evals = it->n_evals ? *ptrs : NULL;
+    return true;
+}
+
 #define PFAIL(code, ...)                                                                                               \
     do {                                                                                                               \
         SAY(__VA_ARGS__);                                                                                              \
@@ -1626,6 +1766,9 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
     size_t raw_cap = 0, out_cap = 0;
     SBookMove *extra = NULL;
     SBookMove **mptr = NULL;
+    SBookEval *ev_msgs = NULL;
+    SBookEval **ev_ptrs = NULL;
+    size_t ev_cap = 0;
     AtomicFile af;
     bool af_open = false;
     if (os->unresolved)
@@ -1674,6 +1817,9 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
         if (c.action[i] != -2)
             c.new_index[i] = (uint32_t)c.n_kept++;
     }
+    for (size_t k = 0; k < c.n_eff; k++)
+        if (!c.eff[k]->deleted && (c.eff[k]->ply < 0 || c.eff[k]->ply > SBK_MAX_PLY))
+            PFAIL(SBK_ERR_INVALID_DATA, "InvalidData: a put gives ply %d, outside 1..%d", c.eff[k]->ply, SBK_MAX_PLY);
     /* New states: put keys the source does not have, in normalised SFEN order. */
     c.news = malloc((c.n_eff ? c.n_eff : 1) * sizeof *c.news);
     c.news_by_key = malloc((c.n_eff ? c.n_eff : 1) * sizeof *c.news_by_key);
@@ -1745,7 +1891,7 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
             c.flags[o] |= 1;
         }
         c.ply[o] = (uint16_t)ply;
-        bool bad = false, missing = false, oom = false;
+        bool bad = false, missing = false, oom = false, locked_evals = false;
         if (c.action[i] == -1) {
             for (size_t k = 0; k < s->n_moves && !bad && !missing && !oom; k++) {
                 Move16 m16;
@@ -1772,8 +1918,12 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
                 missing = t == -2;
                 oom = !bad && !missing && !add_edge(&c, t);
             }
+            locked_evals = it->set_evals && evals_have_unknown_fields(s) && !evals_unchanged(s, it);
         }
         sbook_state__free_unpacked(s, NULL);
+        if (locked_evals)
+            PFAIL(SBK_ERR_UNSUPPORTED,
+                  "Unsupported: state %zu: its evals carry unknown fields, so their known values cannot change", i);
         if (bad)
             PFAIL(SBK_ERR_INVALID_DATA, "InvalidData: state %zu has an illegal move", i);
         if (missing)
@@ -1800,41 +1950,59 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
     }
     c.first[m_out] = (uint32_t)c.n_targets;
 
-    /* The output graph from its SFEN states: plies, and where an SFEN must be filled in. */
+    /* The output graph from its SFEN states: plies, and where an SFEN must be filled in.
+     * flags: 1 explicit SFEN in the source, 2 SFEN to fill in (the start, a restoration
+     * point), 4 reached, 8 SFEN to fill in with the put's ply, which the graph would not
+     * give (the walk is repeated until every put ply holds). */
     {
         uint32_t *q = malloc(m_out * sizeof *q);
         if (!q)
             PFAIL(SBK_ERR_NO_MEMORY, "out of memory");
-        size_t head = 0, tail = 0;
-        c.flags[0] |= (c.flags[0] & 1) ? 0 : 2; /* the output's start needs its SFEN */
-        for (int round = 0; round < 2; round++)
-            for (size_t s = 0; s < m_out; s++) {
-                bool start = round == 0 ? (c.flags[s] & 3) != 0 : !(c.flags[s] & 4);
-                if (!start)
-                    continue;
-                if (round == 1)
-                    c.flags[s] |= 2; /* a restoration point */
-                if (c.flags[s] & 4)
-                    continue;
-                c.flags[s] |= 4;
-                q[tail++] = (uint32_t)s;
-                while (head < tail) {
-                    uint32_t u = q[head++];
-                    for (uint32_t e = c.first[u]; e < c.first[u + 1]; e++) {
-                        uint32_t v = c.targets[e];
-                        if (c.flags[v] & 4)
-                            continue;
-                        if (c.ply[u] + 1 > SBK_MAX_PLY) {
-                            free(q);
-                            PFAIL(SBK_ERR_INVALID_DATA, "InvalidData: the output reaches a ply past %d", SBK_MAX_PLY);
+        for (bool again = true; again;) {
+            again = false;
+            size_t head = 0, tail = 0;
+            for (size_t s = 0; s < m_out; s++)
+                c.flags[s] &= (uint8_t)~6;
+            c.flags[0] |= (c.flags[0] & 1) ? 0 : 2; /* the output's start needs its SFEN */
+            for (int round = 0; round < 2; round++)
+                for (size_t s = 0; s < m_out; s++) {
+                    bool start = round == 0 ? (c.flags[s] & 11) != 0 : !(c.flags[s] & 4);
+                    if (!start)
+                        continue;
+                    if (round == 1)
+                        c.flags[s] |= 2; /* a restoration point */
+                    if (c.flags[s] & 4)
+                        continue;
+                    c.flags[s] |= 4;
+                    q[tail++] = (uint32_t)s;
+                    while (head < tail) {
+                        uint32_t u = q[head++];
+                        for (uint32_t e = c.first[u]; e < c.first[u + 1]; e++) {
+                            uint32_t v = c.targets[e];
+                            if (c.flags[v] & 4)
+                                continue;
+                            if (c.ply[u] + 1 > SBK_MAX_PLY) {
+                                free(q);
+                                PFAIL(SBK_ERR_INVALID_DATA, "InvalidData: the output reaches a ply past %d",
+                                      SBK_MAX_PLY);
+                            }
+                            c.flags[v] |= 4;
+                            if (!(c.flags[v] & 9))
+                                c.ply[v] = (uint16_t)(c.ply[u] + 1);
+                            q[tail++] = v;
                         }
-                        c.flags[v] |= 4;
-                        if (!(c.flags[v] & 1))
-                            c.ply[v] = (uint16_t)(c.ply[u] + 1);
-                        q[tail++] = v;
                     }
                 }
+            for (size_t k = 0; k < c.n_eff; k++) {
+                const PatchItem *it = c.eff[k];
+                int64_t o = it->deleted || it->ply <= 0 ? -1 : out_of_key(&c, &it->key);
+                if (o >= 0 && !(c.flags[o] & 9) && c.ply[o] != it->ply) {
+                    c.flags[o] |= 8;
+                    c.ply[o] = (uint16_t)it->ply;
+                    again = true;
+                }
             }
+        }
         free(q);
     }
 
@@ -1870,7 +2038,7 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
                     PFAIL(SBK_ERR_IO, "state %llu cannot be read", (unsigned long long)(i - 1));
                 bool changed = act >= 0 || (int64_t)s->id != (int64_t)o;
                 char sfen[SFEN_MAX];
-                if ((c.flags[o] & 2) && !s->position) {
+                if ((c.flags[o] & 10) && !s->position) {
                     BookKey key;
                     Position pos;
                     StateInfo st;
@@ -1937,9 +2105,23 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
                     s->has_wonwhite = it->won_white != 0, s->wonwhite = it->won_white;
                 }
                 char *orig_comment = s->comment;
-                if (act >= 0)
-                    s->comment = patch->items[act].comment;
-                bool ok;
+                size_t orig_n_evals = s->n_evals;
+                SBookEval **orig_evals = s->evals;
+                bool ok = true;
+                if (act >= 0) {
+                    const PatchItem *it = &patch->items[act];
+                    s->comment = it->comment;
+                    if (it->set_evals && !evals_unchanged(s, it))
+                        ok = put_evals(s, it, &ev_msgs, &ev_ptrs, &ev_cap);
+                }
+                if (!ok) {
+                    s->moves = orig_moves, s->n_moves = orig_n;
+                    s->comment = orig_comment;
+                    s->position = orig_position;
+                    s->evals = orig_evals, s->n_evals = orig_n_evals;
+                    sbook_state__free_unpacked(s, NULL);
+                    PFAIL(SBK_ERR_NO_MEMORY, "out of memory");
+                }
                 if (!changed) {
                     s->moves = orig_moves, s->n_moves = orig_n;
                     s->comment = orig_comment;
@@ -1961,6 +2143,7 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
                 s->moves = orig_moves, s->n_moves = orig_n;
                 s->comment = orig_comment;
                 s->position = orig_position;
+                s->evals = orig_evals, s->n_evals = orig_n_evals;
                 sbook_state__free_unpacked(s, NULL);
                 if (!ok)
                     PFAIL(SBK_ERR_IO, "write error");
@@ -1988,8 +2171,10 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
         s.has_wonwhite = it->won_white != 0, s.wonwhite = it->won_white;
         s.comment = it->comment;
         char sfen[SFEN_MAX];
-        if (c.flags[o] & 2)
+        if (c.flags[o] & 10)
             s.position = position_to_sfen(&pos, sfen, true);
+        if (it->set_evals && !put_evals(&s, it, &ev_msgs, &ev_ptrs, &ev_cap))
+            PFAIL(SBK_ERR_NO_MEMORY, "out of memory");
         for (size_t j = 0; j < it->n_moves; j++) {
             SBookMove *m = &extra[j];
             sbook_move__init(m);
@@ -2022,6 +2207,8 @@ done:
     free(out);
     free(extra);
     free(mptr);
+    free(ev_msgs);
+    free(ev_ptrs);
     free(c.eff);
     free(c.action);
     free(c.new_index);
