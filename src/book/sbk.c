@@ -1011,44 +1011,90 @@ int sbk_entry_at(const SbkBook *b, size_t k, SbkEntry *out, char *err, size_t er
     return read_entry(b, k, out, err, err_len);
 }
 
-int sbk_child_entry(const SbkBook *b, const SbkEntry *parent, size_t k, SbkEntry *out, char *err, size_t err_len) {
-    memset(out, 0, sizeof *out);
-    if (k >= parent->n_moves || !parent->moves[k].legal)
-        return 0;
+/* The record of the state move k of parent (in position pos) leads to: the one with the
+ * key the move gives and the edge's index (a child resolved otherwise, by an explicit
+ * SFEN or a contradictory edge, has none). Returns the record number or -1. */
+static int64_t child_record(const SbkBook *b, Position *pos, const SbkMove *m) {
     uint32_t index;
-    if (!sbk_index_of_id(b, parent->moves[k].next_state_id, &index))
-        return 0;
-    Position pos;
-    StateInfo st, ns;
-    if (!book_key_to_position(&parent->key, &pos, &st, parent->ply))
-        return 0;
-    Move m = position_legal_move_from16(&pos, parent->moves[k].move);
-    if (!m)
-        return 0;
-    position_do_move(&pos, m, &ns);
+    if (!m->legal || !sbk_index_of_id(b, m->next_state_id, &index))
+        return -1;
+    Move mv = position_legal_move_from16(pos, m->move);
+    if (!mv)
+        return -1;
+    StateInfo ns;
     BookKey key;
-    book_key_from_position(&pos, &key);
-    /* The child's record is the one with the key the move gives and the edge's index; a
-     * child resolved otherwise (explicit SFEN, contradictory edge) has none. */
+    position_do_move(pos, mv, &ns);
+    book_key_from_position(pos, &key);
+    position_undo_move(pos, mv);
     for (size_t r = rec_lower_bound(b, &key); r < b->n_rec && !memcmp(b->rec + r * REC_BYTES, key.data, 32); r++)
         if (rec_index(b->rec + r * REC_BYTES) == index)
-            return read_entry(b, r, out, err, err_len);
-    return 0;
+            return (int64_t)r;
+    return -1;
+}
+
+int sbk_child_entry(const SbkBook *b, const SbkEntry *parent, size_t k, SbkEntry *out, char *err, size_t err_len) {
+    memset(out, 0, sizeof *out);
+    Position pos;
+    StateInfo st;
+    if (k >= parent->n_moves || !book_key_to_position(&parent->key, &pos, &st, parent->ply))
+        return 0;
+    int64_t r = child_record(b, &pos, &parent->moves[k]);
+    return r < 0 ? 0 : read_entry(b, (size_t)r, out, err, err_len);
+}
+
+/* The value and depth of the first SBookEval of state index, read with the light field
+ * scanner (no protobuf-c, no position): 1 found, 0 none, -1 with the reason in err. */
+static int first_eval_of(const SbkBook *b, uint32_t index, int32_t *value, int32_t *depth, char *err, size_t err_len) {
+    uint64_t off, len;
+    if (!locate_state(b, NULL, index, &off, &len, err, err_len))
+        return -1;
+    uint8_t *buf = malloc(len ? (size_t)len : 1);
+    if (!buf || !src_read(b, NULL, off, buf, (size_t)len)) {
+        free(buf);
+        SAY("cannot read state %u", index);
+        return -1;
+    }
+    const uint8_t *p = buf, *end = buf + len;
+    MemField f;
+    int r = 0, found = 0;
+    while (!found && (r = mem_field(&p, end, &f)) > 0) {
+        if (f.number != 10 || f.wt != 2)
+            continue;
+        const uint8_t *q = f.ptr, *qend = f.ptr + f.len;
+        MemField g;
+        int gr;
+        *value = *depth = 0;
+        while ((gr = mem_field(&q, qend, &g)) > 0) /* the last occurrence wins, as in protobuf */
+            if (g.wt == 0 && (g.number == 1 || g.number == 2))
+                *(g.number == 1 ? value : depth) = (int32_t)(uint32_t)g.value;
+        found = gr < 0 ? -1 : 1;
+    }
+    free(buf);
+    if (found < 0 || (!found && r < 0)) {
+        SAY("state %u does not decode", index);
+        return -1;
+    }
+    return found;
 }
 
 bool sbk_fill_child_evals(const SbkBook *b, SbkEntry *e, char *err, size_t err_len) {
-    Color side = (e->key.data[0] & 1) ? WHITE : BLACK;
+    Position pos;
+    StateInfo st;
+    if (!book_key_to_position(&e->key, &pos, &st, e->ply))
+        return true;
     for (size_t k = 0; k < e->n_moves; k++) {
-        SbkEntry child;
-        int r = sbk_child_entry(b, e, k, &child, err, err_len);
+        int64_t r = child_record(b, &pos, &e->moves[k]);
         if (r < 0)
+            continue;
+        int32_t value, depth;
+        int found = first_eval_of(b, rec_index(b->rec + (size_t)r * REC_BYTES), &value, &depth, err, err_len);
+        if (found < 0)
             return false;
-        if (r > 0 && child.n_evals) {
+        if (found) {
             e->moves[k].has_child_eval = true;
-            e->moves[k].child_score = mover_score(child.evals[0].value, side);
-            e->moves[k].child_depth = child.evals[0].depth;
+            e->moves[k].child_score = mover_score(value, pos.side);
+            e->moves[k].child_depth = depth;
         }
-        sbk_entry_clear(&child);
     }
     return true;
 }
