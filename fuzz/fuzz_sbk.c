@@ -168,9 +168,15 @@ static void check_patch_writer(const SbkBook *b, const uint8_t *data, size_t siz
     sbk_entry_clear(&second);
 }
 
+static void remove_files(void) {
+    unlink(in_path);
+    unlink(out_path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!in_path[0]) {
         shogi_init();
+        atexit(remove_files);
         const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
         snprintf(in_path, sizeof in_path, "%s/fuzz_sbk.%d.sbk", dir, (int)getpid());
         snprintf(out_path, sizeof out_path, "%s/fuzz_sbk.%d.out.sbk", dir, (int)getpid());
