@@ -3,7 +3,9 @@
  * Decodes the first 32 bytes of the input (shorter inputs are skipped). A rejection must
  * come with a message; an accepted position must be internally consistent and must come
  * back unchanged through encode -> decode, and its encoding must be a fixed point, so a
- * decoder that accepts something it cannot reproduce is caught as well as a crash. */
+ * decoder that accepts something it cannot reproduce is caught as well as a crash. The
+ * direct decoder must also agree with the SFEN route (packed_sfen_decode_via_sfen()) on
+ * the verdict and, when both accept, on the position and its keys. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,14 +22,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     memcpy(input.data, data, sizeof input.data);
 
-    Position pos;
-    StateInfo st;
-    char err[256] = "";
-    if (!packed_sfen_decode(&input, &pos, &st, 1, err, sizeof err)) {
-        if (err[0] == '\0')
+    Position pos, via;
+    StateInfo st, via_st;
+    char err[256] = "", via_err[256] = "";
+    int ply = size > sizeof input.data ? data[sizeof input.data] * 4099 - 7 : 1; /* below 1 and past 1000000 too */
+    bool ok = packed_sfen_decode(&input, &pos, &st, ply, err, sizeof err);
+    if (ok != packed_sfen_decode_via_sfen(&input, &via, &via_st, ply, via_err, sizeof via_err))
+        abort(); /* the two decoders disagree on the verdict */
+    if (!ok) {
+        if (err[0] == '\0' || via_err[0] == '\0')
             abort(); /* every rejection must say why */
         return 0;
     }
+    if (memcmp(pos.board, via.board, sizeof pos.board) || memcmp(pos.hand, via.hand, sizeof pos.hand) ||
+        pos.side != via.side || pos.ply != via.ply || st.board_key != via_st.board_key ||
+        st.hand_key != via_st.hand_key || st.checkers != via_st.checkers)
+        abort(); /* ... or on the position */
     if (!position_is_consistent(&pos))
         abort();
 

@@ -28,8 +28,12 @@ typedef struct {
 #define DEPTH_NONE INT16_MIN
 
 typedef struct {
-    uint64_t key; /* id << 16 | move */
-    BookStats s;  /* s.comment is owned (malloc) */
+    uint64_t key;     /* id << 16 | move */
+    BookStats s;      /* s.comment is owned (malloc) */
+    bool has_stats;   /* false for a position entry that only holds analyses */
+    uint32_t n_evals; /* analyses of a position entry (move == MOVE_NONE) */
+    BookEval *evals;  /* one owned block: the array, then its strings */
+    size_t eval_bytes;
 } StatEntry;
 
 struct Book {
@@ -46,6 +50,7 @@ struct Book {
     size_t nstats, stats_cap;
     uint32_t *stat_slots; /* index + 1 */
     size_t stat_mask;
+    size_t n_with_stats, n_evals; /* entries with statistics; analyses over all entries */
 };
 
 /* ---- keys ---- */
@@ -176,8 +181,10 @@ Book *book_create(void) {
 void book_free(Book *b) {
     if (!b)
         return;
-    for (size_t i = 0; i < b->nstats; i++)
+    for (size_t i = 0; i < b->nstats; i++) {
         free((char *)b->stats[i].s.comment);
+        free(b->stats[i].evals);
+    }
     free(b->stats);
     free(b->stat_slots);
     free(b->pos);
@@ -194,9 +201,11 @@ size_t book_memory_bytes(const Book *b) {
     size_t bytes = sizeof *b + b->pos_cap * sizeof *b->pos + (b->slot_mask + 1) * sizeof *b->slots +
                    b->moves_cap * (sizeof *b->moves + sizeof *b->depths);
     bytes += b->stats_cap * sizeof *b->stats + (b->stat_slots ? (b->stat_mask + 1) * sizeof *b->stat_slots : 0);
-    for (size_t i = 0; i < b->nstats; i++)
+    for (size_t i = 0; i < b->nstats; i++) {
         if (b->stats[i].s.comment)
             bytes += strlen(b->stats[i].s.comment) + 1;
+        bytes += b->stats[i].eval_bytes;
+    }
     return bytes;
 }
 
@@ -471,9 +480,14 @@ bool book_merge(Book *dst, const Book *src) {
             ok = book_add_move(dst, did, &list->moves[i], NULL);
     }
     for (size_t i = 0; ok && i < src->nstats; i++) {
-        uint32_t id = (uint32_t)(src->stats[i].key >> 16), did;
-        if (book_find(dst, &src->pos[id].key, &did))
-            ok = book_set_stats(dst, did, (Move16)(src->stats[i].key & 0xffff), &src->stats[i].s);
+        const StatEntry *e = &src->stats[i];
+        uint32_t id = (uint32_t)(e->key >> 16), did;
+        if (!book_find(dst, &src->pos[id].key, &did))
+            continue;
+        if (e->has_stats)
+            ok = book_set_stats(dst, did, (Move16)(e->key & 0xffff), &e->s);
+        if (ok && e->n_evals)
+            ok = book_set_evals(dst, did, e->evals, e->n_evals);
     }
     free(list);
     return ok;
@@ -614,6 +628,8 @@ bool book_set_stats(Book *b, uint32_t id, Move16 move, const BookStats *s) {
     free((char *)e->s.comment);
     e->s = *s;
     e->s.comment = comment;
+    b->n_with_stats += !e->has_stats;
+    e->has_stats = true;
     return true;
 }
 
@@ -630,15 +646,76 @@ bool book_append_comment(Book *b, uint32_t id, Move16 move, const char *line, si
     memcpy(c + old, line, len);
     c[old + len] = '\0';
     e->s.comment = c;
+    b->n_with_stats += !e->has_stats;
+    e->has_stats = true;
     return true;
 }
 
 bool book_get_stats(const Book *b, uint32_t id, Move16 move, BookStats *out) {
     const StatEntry *e = stat_find(b, (uint64_t)id << 16 | move);
-    if (!e)
+    if (!e || !e->has_stats)
         return false;
     *out = e->s;
     return true;
 }
 
-bool book_has_stats(const Book *b) { return b->nstats > 0; }
+bool book_has_stats(const Book *b) { return b->n_with_stats > 0; }
+
+/* ---- analyses ---- */
+
+static char *copy_text(char **cursor, const char *text) {
+    if (!text)
+        return NULL;
+    size_t n = strlen(text) + 1;
+    char *out = memcpy(*cursor, text, n);
+    *cursor += n;
+    return out;
+}
+
+BookEval *book_evals_copy(const BookEval *evals, size_t n, size_t *bytes) {
+    if (!n || n > SIZE_MAX / 2 / sizeof(BookEval))
+        return NULL;
+    size_t size = n * sizeof(BookEval);
+    for (size_t i = 0; i < n; i++)
+        size += (evals[i].variation ? strlen(evals[i].variation) + 1 : 0) +
+                (evals[i].engine_name ? strlen(evals[i].engine_name) + 1 : 0);
+    BookEval *block = malloc(size);
+    if (!block)
+        return NULL;
+    char *text = (char *)(block + n);
+    for (size_t i = 0; i < n; i++) {
+        block[i] = evals[i];
+        block[i].variation = copy_text(&text, evals[i].variation);
+        block[i].engine_name = copy_text(&text, evals[i].engine_name);
+    }
+    if (bytes)
+        *bytes = size;
+    return block;
+}
+
+bool book_set_evals(Book *b, uint32_t id, const BookEval *evals, size_t n) {
+    size_t bytes = 0;
+    BookEval *block = n > UINT32_MAX ? NULL : book_evals_copy(evals, n, &bytes);
+    if (n && !block)
+        return false;
+    StatEntry *e = n ? stat_get_or_add(b, id, MOVE_NONE) : stat_find(b, (uint64_t)id << 16 | MOVE_NONE);
+    if (!e) {
+        free(block);
+        return !n;
+    }
+    b->n_evals = b->n_evals - e->n_evals + n;
+    free(e->evals);
+    e->evals = block;
+    e->n_evals = (uint32_t)n;
+    e->eval_bytes = bytes;
+    return true;
+}
+
+size_t book_get_evals(const Book *b, uint32_t id, const BookEval **evals) {
+    const StatEntry *e = stat_find(b, (uint64_t)id << 16 | MOVE_NONE);
+    if (evals)
+        *evals = e ? e->evals : NULL;
+    return e ? e->n_evals : 0;
+}
+
+size_t book_eval_count(const Book *b) { return b->n_evals; }

@@ -12,8 +12,9 @@
  * ply) indexed by an open-addressing hash table of 32-bit ids; the candidate moves of all
  * positions live in one pool (12 bytes per move plus a 2-byte depth). A 12-million
  * position book with 3.5 moves per position costs about 95 bytes per position. The
- * SBK-style statistics (games, wins, comment, evaluation symbol, weight) sit in a
- * separate sparse table that costs nothing when no entry has them.
+ * SBK-style statistics (games, wins, comment, evaluation symbol, weight) and engine
+ * analyses (BookEval lists) sit in a separate sparse table that costs nothing when no
+ * entry has them.
  *
  * Ids. book_add_position() returns a dense id (0, 1, 2, ... in insertion order) that
  * stays valid for the life of the book: positions are never removed or renumbered.
@@ -70,6 +71,19 @@ typedef struct {
     const char *comment; /* NUL-terminated; NULL when none. In book_get_stats() results it
                             points into the book and stays valid until the book changes */
 } BookStats;
+
+/* One engine analysis of a position, as SBK stores them (SBookEval): a book position may
+ * hold a list of them (e.g. MultiPV lines). Sparse like BookStats: nothing when unused. */
+typedef struct {
+    int32_t value; /* as the source stored it (SBK: centipawns from black's view) */
+    int32_t depth, sel_depth;
+    int64_t nodes;
+    const char *variation;   /* the principal variation as text, NULL when none */
+    const char *engine_name; /* NULL when none */
+    uint8_t present;         /* BOOK_EVAL_HAS_* bits: numbers the source stored even when 0 */
+} BookEval;
+
+enum { BOOK_EVAL_HAS_VALUE = 1, BOOK_EVAL_HAS_DEPTH = 2, BOOK_EVAL_HAS_SEL_DEPTH = 4, BOOK_EVAL_HAS_NODES = 8 };
 
 typedef struct Book Book;
 
@@ -146,7 +160,7 @@ int book_position_ply(const Book *b, uint32_t id);
 bool book_lookup(const Book *b, const Position *pos, BookMoveList *out);
 
 /* Merges every position and move of src into dst (see book_add_move for how moves
- * combine; statistics of src replace those of dst). Returns false when memory runs out,
+ * combine; statistics and analyses of src replace those of dst). Returns false when memory runs out,
  * leaving dst holding part of src. */
 bool book_merge(Book *dst, const Book *src);
 
@@ -178,5 +192,20 @@ bool book_get_stats(const Book *b, uint32_t id, Move16 move, BookStats *out);
 
 /* True when any statistics are attached (formats that cannot carry them may warn). */
 bool book_has_stats(const Book *b);
+
+/* Replaces the analyses of position id with a copy of evals[0..n) (strings included);
+ * n == 0 removes them. Returns false when memory runs out (the old list then stays). */
+bool book_set_evals(Book *b, uint32_t id, const BookEval *evals, size_t n);
+
+/* The analyses of position id: returns their number and points *evals (when non-null) at
+ * them, inside the book and valid until the book changes; 0 when it has none. */
+size_t book_get_evals(const Book *b, uint32_t id, const BookEval **evals);
+
+/* A deep copy of evals[0..n) in one malloc'd block (strings included) that free()
+ * releases; *bytes (when non-null) gets its size. NULL when n == 0 or memory runs out. */
+BookEval *book_evals_copy(const BookEval *evals, size_t n, size_t *bytes);
+
+/* Number of analyses held over all positions (formats that cannot carry them may warn). */
+size_t book_eval_count(const Book *b);
 
 #endif

@@ -73,12 +73,9 @@ typedef struct {
     bool ids_are_indices;     /* every id equals its index: no id map was kept */
 } SbkOpenStats;
 
-typedef struct {
-    int32_t value, depth, sel_depth;
-    int64_t nodes;
-    const char *variation;   /* NULL when absent */
-    const char *engine_name; /* NULL when absent */
-} SbkEval;
+/* One SBookEval: the IR's BookEval (value from black's view, as ShogiGUI stores it;
+ * present says which numbers the file stored, zeros included). */
+typedef BookEval SbkEval;
 
 typedef struct {
     int32_t word;       /* the raw move word */
@@ -174,13 +171,14 @@ bool sbk_move_encode(const Position *pos, Move16 m, int32_t *word);
 typedef struct {
     uint64_t positions, moves;
     uint64_t illegal_moves; /* moves skipped because they are not legal in the position */
-    uint64_t evals;         /* SBookEval records, which the IR cannot hold (dropped) */
+    uint64_t evals;         /* SBookEval records carried into the IR (book_set_evals()) */
 } SbkImportStats;
 
 /* entry_from_sbk: adds the entry's position (key, ply) and its legal moves to book, with
  * count = max(weight, 0), score and depth from the child analysis when filled in
  * (sbk_fill_child_evals()), and attaches the statistics: games, wins and comment to the
- * position, weight and evaluation mark to each move. Returns false when memory runs out. */
+ * position, weight and evaluation mark to each move, and every SBookEval of the state,
+ * all fields, as the position's analyses. Returns false when memory runs out. */
 bool sbk_entry_to_book(Book *book, const SbkEntry *e, SbkImportStats *st);
 
 /* Every indexed entry into book. progress may be NULL. Returns false with the reason in
@@ -209,8 +207,11 @@ typedef struct {
  * cycle that nothing else reaches), the rest in breadth-first order, id == index,
  * nextStateId rebuilt by playing each move (-1 when the child is not in the book),
  * boardKey and handKey 0, games, wins, comment, weight and evaluation mark from the
- * statistics (weight = count when a move has none). Roots carry their SFEN. Returns false
- * with the reason in err; the previous file at path is then untouched. */
+ * statistics (weight = count when a move has none), the position's analyses as its
+ * evals (numbers written when non-zero or marked present). Roots carry their SFEN. A
+ * move's score and depth are reported as unsupported unless they are what the child's
+ * first analysis gives back on reading. Returns false with the reason in err; the
+ * previous file at path is then untouched. */
 bool sbk_write_file(const char *path, const Book *book, const SbkWriteOptions *opt, SbkWriteReport *rep, char *err,
                     size_t err_len);
 
@@ -243,11 +244,16 @@ typedef struct {
 /* The new content of one position. */
 typedef struct {
     BookKey key;
-    int ply; /* SFEN move number for a new state; 0 = 1 */
+    int ply; /* SFEN move number; 0 = none given (a new state then takes its parent's + 1, or 1) */
     int32_t games, won_black, won_white;
     const char *comment; /* NULL: none */
     size_t n_moves;
     const SbkPatchMove *moves;
+    /* The state's analyses: with set_evals false a replaced state keeps its own and a new
+     * one has none; with set_evals true they become evals[0..n_evals). */
+    bool set_evals;
+    size_t n_evals;
+    const SbkEval *evals;
 } SbkPatchEntry;
 
 typedef struct SbkPatch SbkPatch;
@@ -264,9 +270,11 @@ bool sbk_patch_put(SbkPatch *p, const SbkPatchEntry *e);
 bool sbk_patch_delete(SbkPatch *p, const BookKey *key);
 
 /* Puts position id of an IR book (its moves with weight = count, or the weight and mark
- * of their statistics, and the position statistics). Returns SBK_ERR_UNSUPPORTED, with
- * the reason in err and nothing put, when a move has a ponder, a depth or a score, or a
- * count that differs from its statistics' weight: SBK cannot carry them. */
+ * of their statistics, the position statistics, and its analyses when it has any).
+ * Returns SBK_ERR_UNSUPPORTED, with the reason in err and nothing put, when a move has a
+ * ponder, a count that differs from its statistics' weight, or a score or depth other
+ * than what the child's first analysis in the book gives (sbk_entry_to_book() derives
+ * them that way): SBK cannot carry them. */
 SbkError sbk_patch_put_from_book(SbkPatch *p, const Book *book, uint32_t id, char *err, size_t err_len);
 
 /* Writes src with the patch applied to dst (which may be src's path) atomically.
@@ -280,8 +288,12 @@ SbkError sbk_patch_put_from_book(SbkPatch *p, const Book *book, uint32_t id, cha
  *     are when nothing about them changes, so an empty patch reproduces src byte for
  *     byte), evals and unknown fields of states and of moves that stay are kept;
  *     replaced states get boardKey and handKey 0.
- *   - An SFEN is filled in on the first output state and on every state the output
- *     graph does not reach from a state with one; explicit SFENs are kept.
+ *   - An SFEN is filled in on the first output state, on every state the output graph
+ *     does not reach from a state with one, and on a put state whose ply the graph would
+ *     not give; explicit SFENs are kept.
+ *   - A put with set_evals replaces the state's evals, except that evals carrying unknown
+ *     fields are kept as they are when the known values do not change (and a change to
+ *     them is refused with SBK_ERR_UNSUPPORTED: the unknown fields could not follow).
  * Refused with SBK_ERR_INVALID_DATA, before anything is written: a source with duplicate
  * positions, unresolved states, illegal moves, contradictory edges, references to no
  * state, or a ply past 65535; a patch move that is illegal; an output ply past 65535

@@ -174,11 +174,6 @@ static Book *load_book(const char *path, Format fmt, const LoadOptions *lo, Db20
             if (ok && is.illegal_moves)
                 fprintf(stderr, "warning: %s: %llu illegal move(s) skipped\n", path,
                         (unsigned long long)is.illegal_moves);
-            if (ok && is.evals)
-                fprintf(stderr,
-                        "note: %s: %llu engine analysis record(s) (SBookEval) are not kept: their first line "
-                        "becomes the score and depth of the moves leading there\n",
-                        path, (unsigned long long)is.evals);
             sbk_close(sb);
         }
     } else {
@@ -320,6 +315,7 @@ static int book_info(int argc, char **argv) {
                    (unsigned long long)os.bad_edges, (unsigned long long)os.bad_moves,
                    (unsigned long long)os.bad_positions, (unsigned long long)os.contradictions,
                    (unsigned long long)os.duplicate_ids, (unsigned long long)os.duplicate_keys);
+            printf("analyses   %zu engine analysis record(s) (SBookEval)\n", book_eval_count(b));
             sbk_close(sb);
         }
     }
@@ -566,6 +562,10 @@ static int book_convert(int argc, char **argv, bool sort_only) {
         if (book_has_stats(b))
             printf("Unsupported: games, wins, weights and evaluation marks are not kept in DB2016%s\n",
                    lo.keep_comments ? " (comments are, as # lines)" : "");
+        if (book_eval_count(b))
+            printf("Unsupported: %zu engine analyses (SBookEval) are not kept in DB2016: the first of each "
+                   "position is the score and depth of the moves leading there\n",
+                   book_eval_count(b));
         ok = write_db_atomic(out, b, lo.keep_comments, lo.quiet, err, sizeof err);
     }
     if (!ok)

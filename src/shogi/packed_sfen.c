@@ -1,11 +1,13 @@
 /* packed_sfen.c - YaneuraOu's PackedSfen: an encoder, and a decoder that trusts nothing.
  *
- * The decoder does its own bounded bit reading and piece accounting, then prints the
- * result as SFEN and hands it to position_from_sfen(), so a decoded position has passed
- * exactly the checks every other position in the engine passes. */
+ * The decoder does its own bounded bit reading and piece accounting, then builds the
+ * position with position_from_parts(), which applies the checks position_from_sfen()
+ * applies to text. The first version printed SFEN and parsed it again; that path stays as
+ * packed_sfen_decode_via_sfen(), the reference the tests hold the direct one to. */
 #include "shogi/packed_sfen.h"
 #include "util/error.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -149,24 +151,59 @@ static int read_bits(BitReader *r, int count) {
 
 enum { CODE_END_OF_STREAM = -1, CODE_UNKNOWN = -2 };
 
-/* Reads one board code (in_hand false: NO_PIECE_TYPE..GOLD) or hand code (in_hand true:
- * PAWN..GOLD). Both code sets are complete prefix codes, so CODE_UNKNOWN cannot happen
- * today; it is kept so a table edit cannot turn into an endless loop. */
-static int read_piece_code(BitReader *r, bool in_hand) {
-    int code = 0;
-    for (int length = 1; length <= LONGEST_BOARD_CODE; length++) {
-        int bit = read_bit(r);
-        if (bit < 0)
-            return CODE_END_OF_STREAM;
-        code |= bit << (length - 1);
+/* Prefix tables: the next LONGEST_BOARD_CODE bits (first bit lowest) give the piece type
+ * and the code length directly. Built on first use from BOARD_CODE; length 0 marks a
+ * prefix no code matches (none today: both code sets are complete). */
+typedef struct {
+    int8_t type;
+    uint8_t length;
+} PrefixEntry;
+
+static PrefixEntry board_prefix[1 << LONGEST_BOARD_CODE], hand_prefix[1 << LONGEST_BOARD_CODE];
+
+static void build_prefix_table(PrefixEntry *table, bool in_hand) {
+    for (int bits = 0; bits < 1 << LONGEST_BOARD_CODE; bits++) {
+        table[bits] = (PrefixEntry){0, 0};
         for (int pt = in_hand ? PAWN : NO_PIECE_TYPE; pt <= GOLD; pt++) {
-            int want_code = in_hand ? BOARD_CODE[pt].code >> 1 : BOARD_CODE[pt].code;
-            int want_length = in_hand ? BOARD_CODE[pt].length - 1 : BOARD_CODE[pt].length;
-            if (code == want_code && length == want_length)
-                return pt;
+            int code = in_hand ? BOARD_CODE[pt].code >> 1 : BOARD_CODE[pt].code;
+            int length = in_hand ? BOARD_CODE[pt].length - 1 : BOARD_CODE[pt].length;
+            if ((bits & ((1 << length) - 1)) == code)
+                table[bits] = (PrefixEntry){(int8_t)pt, (uint8_t)length};
         }
     }
-    return CODE_UNKNOWN;
+}
+
+static void build_prefix_tables(void) {
+    build_prefix_table(board_prefix, false);
+    build_prefix_table(hand_prefix, true);
+}
+
+/* Up to count (<= 8) bits from the cursor without moving it; bits past the end read as 0. */
+static int peek_bits(const BitReader *r, int count) {
+    int byte = r->cursor >> 3, shift = r->cursor & 7;
+    unsigned window = r->bytes[byte];
+    if (byte + 1 < PACKED_BITS / 8)
+        window |= (unsigned)r->bytes[byte + 1] << 8;
+    return (int)((window >> shift) & ((1u << count) - 1));
+}
+
+/* Reads one board code (in_hand false: NO_PIECE_TYPE..GOLD) or hand code (in_hand true:
+ * PAWN..GOLD). CODE_UNKNOWN cannot happen with today's complete code sets; it is kept so
+ * a table edit cannot turn into an endless loop. */
+static int read_piece_code(BitReader *r, bool in_hand) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_prefix_tables);
+    if (r->cursor >= PACKED_BITS)
+        return CODE_END_OF_STREAM;
+    const PrefixEntry *e = &(in_hand ? hand_prefix : board_prefix)[peek_bits(r, LONGEST_BOARD_CODE)];
+    if (e->length == 0)
+        return CODE_UNKNOWN;
+    if (r->cursor + e->length > PACKED_BITS) { /* the code would end past bit 256 */
+        r->cursor = PACKED_BITS;
+        return CODE_END_OF_STREAM;
+    }
+    r->cursor += e->length;
+    return e->type;
 }
 
 /* What the bits say, before any of it becomes a Position. */
@@ -313,24 +350,45 @@ static void print_sfen(const DecodedBits *d, int ply, char *buf, size_t len) {
     emit(&t, "%s %d", any ? "" : "-", ply);
 }
 
-bool packed_sfen_decode(const PackedSfen *in, Position *pos, StateInfo *st, int ply, char *err, size_t err_len) {
+/* Reads and checks the bits; the part both decoders share. */
+static bool decode_bits(const PackedSfen *in, DecodedBits *d, char *err, size_t err_len) {
     BitReader r = {in->data, 0};
-    DecodedBits d;
-    memset(&d, 0, sizeof d);
-    d.side = (Color)read_bit(&r);
-    if (!read_kings(&r, &d, err, err_len) || !read_board(&r, &d, err, err_len) ||
-        !read_hands_and_box(&r, &d, err, err_len))
+    memset(d, 0, sizeof *d);
+    d->side = (Color)read_bit(&r);
+    if (!read_kings(&r, d, err, err_len) || !read_board(&r, d, err, err_len) ||
+        !read_hands_and_box(&r, d, err, err_len))
         return false;
     /* Every piece costs the same wherever it is, so 256 bits with no kind over its full
      * count means every kind at exactly its full count; checked anyway, as the box is
      * only meaningful if it holds precisely what the board and hands lack. */
     for (int i = 0; i < PACK_ORDER_NB; i++) {
         PieceType pt = PACK_ORDER[i];
-        if (d.seen[pt] != PIECE_TYPE_TOTAL[pt])
-            return error_set(err, err_len, "board, hands and box hold %d %s, a full set has %d", d.seen[pt],
+        if (d->seen[pt] != PIECE_TYPE_TOTAL[pt])
+            return error_set(err, err_len, "board, hands and box hold %d %s, a full set has %d", d->seen[pt],
                              PLURAL_NAME[pt], PIECE_TYPE_TOTAL[pt]);
     }
+    return true;
+}
 
+bool packed_sfen_decode(const PackedSfen *in, Position *pos, StateInfo *st, int ply, char *err, size_t err_len) {
+    DecodedBits d;
+    if (!decode_bits(in, &d, err, err_len))
+        return false;
+    Hand hand[COLOR_NB] = {0, 0};
+    for (Color c = BLACK; c <= WHITE; c++)
+        for (PieceType pt = PAWN; pt <= GOLD; pt++)
+            hand[c] += (Hand)d.hand[c][pt] << HAND_SHIFT[pt]; /* counts are bounded by count_piece() */
+    char why[128];
+    if (!position_from_parts(pos, st, d.board, hand, d.side, ply < 1 ? 1 : ply, why, sizeof why))
+        return error_set(err, err_len, "decoded position rejected: %s", why);
+    return true;
+}
+
+bool packed_sfen_decode_via_sfen(const PackedSfen *in, Position *pos, StateInfo *st, int ply, char *err,
+                                 size_t err_len) {
+    DecodedBits d;
+    if (!decode_bits(in, &d, err, err_len))
+        return false;
     char sfen[SFEN_MAX + 32];
     print_sfen(&d, ply < 1 ? 1 : ply, sfen, sizeof sfen);
     char why[128];

@@ -57,6 +57,13 @@ void packed_sfen_encode(const Position *pos, PackedSfen *out);
  * position_legality_report(). On failure *pos is unspecified. Never reads outside *in. */
 bool packed_sfen_decode(const PackedSfen *in, Position *pos, StateInfo *st, int ply, char *err, size_t err_len);
 
+/* The same decoder by the first route: the checked bits printed as SFEN and parsed by
+ * position_from_sfen(). Accepts and refuses exactly what packed_sfen_decode() does (with
+ * other wording) and gives the same position, several times slower; kept as the reference
+ * the tests compare the direct decoder with. */
+bool packed_sfen_decode_via_sfen(const PackedSfen *in, Position *pos, StateInfo *st, int ply, char *err,
+                                 size_t err_len);
+
 /* Orders encodings as memcmp() orders their bytes, for sorted indexes: returns a
  * negative value, zero or a positive value when *a sorts before, equal to or after *b. */
 int packed_sfen_compare(const PackedSfen *a, const PackedSfen *b);

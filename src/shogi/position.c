@@ -146,6 +146,15 @@ static Key compute_hand_key(const Position *pos) {
     return k;
 }
 
+/* The keys and check information of a freshly set up position (no history). */
+static void finish_setup(Position *pos) {
+    StateInfo *st = pos->st;
+    st->board_key = compute_board_key(pos);
+    st->hand_key = compute_hand_key(pos);
+    st->hand_of_mover = pos->hand[pos->side];
+    set_check_info(pos);
+}
+
 /* ---- SFEN ---- */
 
 static const char PIECE_LETTERS[] = " PLNSBRGK"; /* index = unpromoted piece type */
@@ -285,10 +294,52 @@ bool position_from_sfen_ex(Position *pos, StateInfo *st, const char *sfen, int f
         pos->ply = n > 0 ? (int)n : 1;
     }
 
-    st->board_key = compute_board_key(pos);
-    st->hand_key = compute_hand_key(pos);
-    st->hand_of_mover = pos->hand[pos->side];
-    set_check_info(pos);
+    finish_setup(pos);
+    return true;
+}
+
+bool position_from_parts(Position *pos, StateInfo *st, const Piece board[SQ_NB], const Hand hand[COLOR_NB], Color side,
+                         int ply, char *err, size_t err_len) {
+    shogi_init();
+    memset(pos, 0, sizeof *pos);
+    memset(st, 0, sizeof *st);
+    pos->st = st;
+    pos->king_sq[BLACK] = pos->king_sq[WHITE] = SQ_NONE;
+    int counts[PIECE_TYPE_NB] = {0};
+    for (Square sq = 0; sq < SQ_NB; sq++) {
+        Piece pc = board[sq];
+        if (pc == NO_PIECE)
+            continue;
+        PieceType pt = piece_type(pc);
+        if (pc < 0 || pc >= PIECE_NB || pt == NO_PIECE_TYPE || pt > DRAGON)
+            return error_set(err, err_len, "square %d: not a piece (%d)", sq, pc);
+        Color c = piece_color(pc);
+        if (pt == KING) {
+            if (pos->king_sq[c] != SQ_NONE)
+                return error_set(err, err_len, "%s has more than one king", c == BLACK ? "black" : "white");
+        } else if (++counts[piece_type_demote(pt)] > PIECE_TYPE_TOTAL[piece_type_demote(pt)]) {
+            return error_set(err, err_len, "more than %d pieces of type '%c'", PIECE_TYPE_TOTAL[piece_type_demote(pt)],
+                             PIECE_LETTERS[piece_type_demote(pt)]);
+        }
+        put_piece(pos, pc, sq);
+    }
+    if (pos->king_sq[BLACK] == SQ_NONE || pos->king_sq[WHITE] == SQ_NONE)
+        return error_set(err, err_len, "%s king is missing", pos->king_sq[BLACK] == SQ_NONE ? "black" : "white");
+    for (Color c = BLACK; c <= WHITE; c++)
+        for (PieceType pt = PAWN; pt <= GOLD; pt++) {
+            counts[pt] += hand_count(hand[c], pt);
+            if (counts[pt] > PIECE_TYPE_TOTAL[pt])
+                return error_set(err, err_len, "more than %d pieces of type '%c'", PIECE_TYPE_TOTAL[pt],
+                                 PIECE_LETTERS[pt]);
+            pos->hand[c] += (Hand)hand_count(hand[c], pt) << HAND_SHIFT[pt];
+        }
+    if (side != BLACK && side != WHITE)
+        return error_set(err, err_len, "side to move %d is neither black nor white", (int)side);
+    if (ply > 1000000)
+        return error_set(err, err_len, "move number %d too large", ply);
+    pos->side = side;
+    pos->ply = ply > 0 ? ply : 1;
+    finish_setup(pos);
     return true;
 }
 

@@ -65,6 +65,16 @@ enum { SFEN_ALLOW_MISSING_KING = 1 }; /* one side may have no king, as in tsume 
  * side (not both) has no king is accepted; that side's king_sq is SQ_NONE. */
 bool position_from_sfen_ex(Position *pos, StateInfo *st, const char *sfen, int flags, char *err, size_t err_len);
 
+/* Sets up a position from its parts, as position_from_sfen() would from the same text but
+ * without going through text: board[sq] (NO_PIECE or a piece), both hands, the side to
+ * move and the move number (below 1 becomes 1). Refuses what position_from_sfen()
+ * refuses: a value that is no piece, a missing or second king, more pieces of a kind than
+ * a full set, a move number above 1000000. Rule violations are not checked (see
+ * position_legality_report()). On failure writes the reason to err and leaves *pos
+ * unspecified. */
+bool position_from_parts(Position *pos, StateInfo *st, const Piece board[SQ_NB], const Hand hand[COLOR_NB], Color side,
+                         int ply, char *err, size_t err_len);
+
 /* Sets the standard starting position. */
 void position_set_startpos(Position *pos, StateInfo *st);
 

@@ -19,6 +19,13 @@ expect_contains "lookup entry" "$out" "book entry: 4 move(s), ply 1"
 expect_contains "lookup weight" "$out" "7g7f"
 out=$("$HAYANAGI" book lookup $S/shogigui02.sbk sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1 2>&1); expect_status "lookup miss" 3 $?
 
+out=$("$HAYANAGI" book convert --quiet $S/shogigui01.sbk $T/01.db 2>&1); expect_status "01 to db" 0 $?
+expect_contains "01 to db analyses" "$out" "Unsupported: 3 engine analyses (SBookEval) are not kept in DB2016"
+out=$("$HAYANAGI" book convert --quiet $S/shogigui01.sbk $T/01.sbk 2>&1); expect_status "01 to sbk" 0 $?
+expect_not_contains "01 to sbk: nothing unsupported" "$out" "Unsupported"
+out=$("$HAYANAGI" book info $T/01.sbk 2>&1); expect_status "info 01 re-written" 0 $?
+expect_contains "analyses kept" "$out" "3 engine analysis record(s)"
+
 out=$("$HAYANAGI" book convert --quiet $S/shogigui02.sbk $T/a.db 2>&1); expect_status "to db" 0 $?
 expect_contains "to db unsupported" "$out" "Unsupported: games, wins"
 out=$("$HAYANAGI" book convert --quiet $T/a.db $T/b.sbk 2>&1); expect_status "to sbk" 0 $?

@@ -57,6 +57,45 @@ static void assert_bytes(const PackedSfen *got, const uint8_t want[32], const ch
     }
 }
 
+/* Every field of two positions and of their current states, history pointers aside. */
+static void assert_same_position(const Position *a, const Position *b, const char *what) {
+    bool same = !memcmp(a->board, b->board, sizeof a->board) && !memcmp(a->by_type, b->by_type, sizeof a->by_type) &&
+                !memcmp(a->by_color, b->by_color, sizeof a->by_color) && !memcmp(a->hand, b->hand, sizeof a->hand) &&
+                !memcmp(a->king_sq, b->king_sq, sizeof a->king_sq) && a->side == b->side && a->ply == b->ply;
+    const StateInfo *x = a->st, *y = b->st;
+    same = same && x->board_key == y->board_key && x->hand_key == y->hand_key &&
+           x->plies_from_null == y->plies_from_null &&
+           !memcmp(x->continuous_check, y->continuous_check, sizeof x->continuous_check) &&
+           x->hand_of_mover == y->hand_of_mover && x->captured == y->captured && x->last_move == y->last_move &&
+           x->checkers == y->checkers &&
+           !memcmp(x->blockers_for_king, y->blockers_for_king, sizeof x->blockers_for_king) &&
+           !memcmp(x->pinners, y->pinners, sizeof x->pinners) &&
+           !memcmp(x->check_squares, y->check_squares, sizeof x->check_squares) && x->previous == NULL &&
+           y->previous == NULL;
+    if (!same) {
+        char sa[SFEN_MAX], sb[SFEN_MAX];
+        fail_msg("%s: the direct and the SFEN decoder disagree: %s / %s", what, position_to_sfen(a, sa, true),
+                 position_to_sfen(b, sb, true));
+    }
+}
+
+/* Both decoders on one input: the same verdict, and on success the same position. */
+static bool check_both_decoders(const PackedSfen *input, int ply) {
+    Position direct, via_sfen;
+    StateInfo direct_st, via_sfen_st;
+    char err[256] = "", err2[256] = "";
+    bool ok = packed_sfen_decode(input, &direct, &direct_st, ply, err, sizeof err);
+    bool ok2 = packed_sfen_decode_via_sfen(input, &via_sfen, &via_sfen_st, ply, err2, sizeof err2);
+    if (ok != ok2)
+        fail_msg("ply %d: direct decoder %s (%s), SFEN decoder %s (%s)", ply, ok ? "accepts" : "refuses", err,
+                 ok2 ? "accepts" : "refuses", err2);
+    if (ok)
+        assert_same_position(&direct, &via_sfen, "decode");
+    else
+        assert_true(err[0] != '\0' && err2[0] != '\0');
+    return ok;
+}
+
 /* Encode, decode, compare the SFEN (with move number) and the re-encoded bytes. */
 static void check_round_trip(const Position *pos) {
     PackedSfen packed, again;
@@ -73,6 +112,7 @@ static void check_round_trip(const Position *pos) {
     assert_true(position_is_consistent(&decoded));
     packed_sfen_encode(&decoded, &again);
     assert_int_equal(packed_sfen_compare(&packed, &again), 0);
+    assert_true(check_both_decoders(&packed, pos->ply));
 }
 
 /* What any decode result must satisfy, valid input or not: on success a position that
@@ -81,8 +121,10 @@ static bool check_decode_outcome(const PackedSfen *input) {
     Position pos;
     StateInfo st;
     char err[256] = "";
+    bool agreed = check_both_decoders(input, 1);
     if (!packed_sfen_decode(input, &pos, &st, 1, err, sizeof err)) {
         assert_true(err[0] != '\0');
+        assert_false(agreed);
         return false;
     }
     char sfen[SFEN_MAX];
@@ -494,6 +536,111 @@ static void test_bit_flips(void **state) {
     assert_true(stats.rejected > 0);
 }
 
+/* A random placement of the full set: two kings on distinct squares, every other piece on
+ * an empty square (either colour, promoted half the time when it can be), in either hand
+ * or in the box. Pawns on the last rank, nifu and checks are left in: neither decoder
+ * judges the rules. Written as SFEN text, so position_from_sfen() is the independent
+ * judge of what the position is. */
+static void random_placement_sfen(uint64_t *rng, char *sfen, size_t len) {
+    static const char LETTERS[] = " PLNSBRG";
+    Piece board[SQ_NB] = {0};
+    int hand[COLOR_NB][PIECE_TYPE_NB] = {{0}};
+    Square bk = (Square)(xorshift64(rng) % SQ_NB), wk;
+    do
+        wk = (Square)(xorshift64(rng) % SQ_NB);
+    while (wk == bk);
+    board[bk] = piece_make(BLACK, KING);
+    board[wk] = piece_make(WHITE, KING);
+    int on_board_percent = (int)(xorshift64(rng) % 101);
+    for (PieceType pt = PAWN; pt <= GOLD; pt++)
+        for (int k = 0; k < PIECE_TYPE_TOTAL[pt]; k++) {
+            Color c = (Color)(xorshift64(rng) & 1);
+            int where = (int)(xorshift64(rng) % 100);
+            if (where < on_board_percent) {
+                Square sq;
+                do
+                    sq = (Square)(xorshift64(rng) % SQ_NB);
+                while (board[sq] != NO_PIECE);
+                bool promote = piece_type_can_promote(pt) && (xorshift64(rng) & 1);
+                board[sq] = piece_make(c, promote ? (PieceType)(pt + PROMOTED) : pt);
+            } else if (where < on_board_percent + (100 - on_board_percent) * 3 / 4) {
+                hand[c][pt]++;
+            } /* else boxed */
+        }
+    size_t n = 0;
+    for (int rank = 0; rank < RANK_NB; rank++) {
+        int empty = 0;
+        for (int file = FILE_NB - 1; file >= 0; file--) {
+            Piece pc = board[square_make(file, rank)];
+            if (pc == NO_PIECE) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                n += (size_t)snprintf(sfen + n, len - n, "%d", empty);
+            empty = 0;
+            PieceType pt = piece_type(pc);
+            char letter = pt == KING ? 'K' : LETTERS[piece_type_demote(pt)];
+            n += (size_t)snprintf(sfen + n, len - n, "%s%c", piece_type_is_promoted(pt) ? "+" : "",
+                                  piece_color(pc) == BLACK ? letter : (char)(letter - 'A' + 'a'));
+        }
+        if (empty)
+            n += (size_t)snprintf(sfen + n, len - n, "%d", empty);
+        if (rank < RANK_NB - 1)
+            n += (size_t)snprintf(sfen + n, len - n, "/");
+    }
+    n += (size_t)snprintf(sfen + n, len - n, " %c ", xorshift64(rng) & 1 ? 'w' : 'b');
+    bool any = false;
+    for (Color c = BLACK; c <= WHITE; c++)
+        for (PieceType pt = PAWN; pt <= GOLD; pt++)
+            if (hand[c][pt]) {
+                any = true;
+                n += (size_t)snprintf(sfen + n, len - n, "%d%c", hand[c][pt],
+                                      c == BLACK ? LETTERS[pt] : (char)(LETTERS[pt] - 'A' + 'a'));
+            }
+    snprintf(sfen + n, len - n, "%s 1", any ? "" : "-");
+}
+
+/* The direct decoder against the SFEN route on random placements and move numbers (both
+ * must refuse a move number past 1000000), and on every one-bit corruption of a sample. */
+static void test_direct_decoder_matches_sfen_route(void **state) {
+    (void)state;
+    uint64_t rng = 0x5bd1e9955bd1e995ull;
+    static const int PLIES[] = {1, 0, -7, 2, 513, 65535, 65536, 1000000, 1000001, 2000000000};
+    int decoded = 0, refused = 0;
+    for (int n = 0; n < 20000; n++) {
+        char sfen[SFEN_MAX + 64];
+        random_placement_sfen(&rng, sfen, sizeof sfen);
+        Position pos;
+        StateInfo st;
+        set_position(&pos, &st, sfen);
+        PackedSfen packed;
+        packed_sfen_encode(&pos, &packed);
+        int ply = PLIES[xorshift64(&rng) % (sizeof PLIES / sizeof PLIES[0])];
+        if (check_both_decoders(&packed, ply)) {
+            Position direct;
+            StateInfo direct_st;
+            assert_true(packed_sfen_decode(&packed, &direct, &direct_st, 1, NULL, 0));
+            Position want;
+            StateInfo want_st;
+            set_position(&want, &want_st, sfen);
+            assert_same_position(&direct, &want, sfen);
+            decoded++;
+        } else {
+            assert_true(ply > 1000000);
+            refused++;
+        }
+        if (n % 16 == 0)
+            for (int bit = 0; bit < 256; bit++) {
+                PackedSfen flipped = packed;
+                set_stream_bit(&flipped, bit, !stream_bit(&packed, bit));
+                check_both_decoders(&flipped, ply);
+            }
+    }
+    print_message("random placements: %d decoded, %d refused for their move number\n", decoded, refused);
+    assert_true(decoded > 15000 && refused > 0);
+}
+
 static void test_compare(void **state) {
     (void)state;
     PackedSfen a, b;
@@ -523,6 +670,7 @@ int main(void) {
         cmocka_unit_test(test_ply_argument),
         cmocka_unit_test(test_random_bytes),
         cmocka_unit_test(test_bit_flips),
+        cmocka_unit_test(test_direct_decoder_matches_sfen_route),
         cmocka_unit_test(test_compare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -490,6 +490,12 @@ static int32_t W(const char *sfen, const char *usi) {
 
 #define AFTER_7G7F "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
 
+static BookKey key_of_sfen(const char *sfen) {
+    BookKey k;
+    assert_true(book_key_from_sfen(sfen, &k, NULL, NULL, 0));
+    return k;
+}
+
 static SbkBook *open_bytes(const void *d, size_t n, SbkOpenStats *st, char *err, size_t err_len) {
     char path[600];
     snprintf(path, sizeof path, "%s/hostile.sbk", tmpdir);
@@ -938,6 +944,85 @@ static void test_patch_rejections(void **state) {
     free(bytes);
 }
 
+/* Each source rule of seed 001 section 5 on its own, and the output ply bound. */
+static SbkError patch_built(const StateSpec *specs, int n, const SbkPatch *p, const char *want, SbkOpenStats *st) {
+    size_t len;
+    char err[256] = "", path[600];
+    uint8_t *bytes = build(specs, n, &len);
+    SbkBook *b = open_bytes(bytes, len, st, err, sizeof err);
+    free(bytes);
+    assert_non_null(b);
+    snprintf(path, sizeof path, "%s/rules.sbk", tmpdir);
+    SbkError rc = sbk_write_with_patch(b, p, path, NULL, NULL, err, sizeof err);
+    if (want && !strstr(err, want))
+        fail_msg("expected \"%s\" in \"%s\"", want, err);
+    sbk_close(b);
+    return rc;
+}
+
+#define START_AT_65535 "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 65535"
+
+static void test_patch_source_rules(void **state) {
+    (void)state;
+    int32_t w76 = W(STARTPOS_SFEN, "7g7f"), w34 = W(AFTER_7G7F, "3c3d");
+    SbkOpenStats st;
+    StateSpec fine[] = {{STARTPOS_SFEN, 0, false, 1, {w76}, {1}}, {NULL, 1, true, 0, {0}, {0}}};
+    assert_int_equal(patch_built(fine, 2, NULL, NULL, &st), SBK_OK);
+    StateSpec dup[] = {{STARTPOS_SFEN, 0, false, 0, {0}, {0}}, {STARTPOS_SFEN, 1, true, 0, {0}, {0}}};
+    assert_int_equal(patch_built(dup, 2, NULL, "duplicate", &st), SBK_ERR_INVALID_DATA);
+    assert_int_equal(st.duplicate_keys, 1);
+    StateSpec orphan[] = {{STARTPOS_SFEN, 0, false, 0, {0}, {0}}, {NULL, 1, true, 0, {0}, {0}}};
+    assert_int_equal(patch_built(orphan, 2, NULL, "unresolved", &st), SBK_ERR_INVALID_DATA);
+    StateSpec illegal[] = {{STARTPOS_SFEN, 0, false, 1, {w34}, {1}}, {AFTER_7G7F, 1, true, 0, {0}, {0}}};
+    assert_int_equal(patch_built(illegal, 2, NULL, "illegal", &st), SBK_ERR_INVALID_DATA);
+    assert_int_equal(st.unresolved, 0);
+    StateSpec missing[] = {{STARTPOS_SFEN, 0, false, 1, {w76}, {5}}};
+    assert_int_equal(patch_built(missing, 1, NULL, "no state", &st), SBK_ERR_INVALID_DATA);
+    /* contradictory edges: test_patch_rejections */
+    StateSpec ply[] = {{START_AT_65535, 0, false, 1, {w76}, {1}}, {AFTER_7G7F, 1, true, 0, {0}, {0}}};
+    assert_int_equal(patch_built(ply, 2, NULL, "ply past", &st), SBK_ERR_INVALID_DATA);
+    assert_int_equal(st.ply_overflow, 1);
+    /* a source at ply 65535 is fine until the patch gives it a child */
+    StateSpec last[] = {{START_AT_65535, 0, false, 0, {0}, {0}}};
+    assert_int_equal(patch_built(last, 1, NULL, NULL, &st), SBK_OK);
+    SbkPatch *p = sbk_patch_create();
+    SbkPatchMove mv = {MOVE_NONE, 1, 0};
+    assert_true(move16_from_usi("7g7f", 4, &mv.move));
+    SbkPatchEntry root = {.key = key_of_sfen(STARTPOS_SFEN), .n_moves = 1, .moves = &mv};
+    SbkPatchEntry child = {.key = key_of_sfen(AFTER_7G7F)};
+    assert_true(sbk_patch_put(p, &root) && sbk_patch_put(p, &child));
+    assert_int_equal(patch_built(last, 1, p, "output reaches a ply past", &st), SBK_ERR_INVALID_DATA);
+    sbk_patch_free(p);
+    /* a put ply past u16 */
+    p = sbk_patch_create();
+    child.ply = SBK_MAX_PLY + 1;
+    assert_true(sbk_patch_put(p, &child));
+    assert_int_equal(patch_built(fine, 2, p, "a put gives ply", &st), SBK_ERR_INVALID_DATA);
+    sbk_patch_free(p);
+    /* a depth without analyses and a count the weight cannot say: Unsupported */
+    Book *book = book_create();
+    uint32_t id;
+    BookKey k = key_of_sfen(STARTPOS_SFEN);
+    assert_true(book_add_position(book, &k, 1, &id));
+    BookMove bm = {.move = mv.move, .depth = 10, .has_depth = true, .count = 1};
+    assert_true(book_add_move(book, id, &bm, NULL));
+    char err[256];
+    p = sbk_patch_create();
+    assert_int_equal(sbk_patch_put_from_book(p, book, id, err, sizeof err), SBK_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err, "depth"));
+    book_free(book);
+    book = book_create();
+    assert_true(book_add_position(book, &k, 1, &id));
+    bm = (BookMove){.move = mv.move, .count = 5};
+    assert_true(book_add_move(book, id, &bm, NULL));
+    BookStats weight = {.weight = 2};
+    assert_true(book_set_stats(book, id, mv.move, &weight));
+    assert_int_equal(sbk_patch_put_from_book(p, book, id, err, sizeof err), SBK_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err, "count"));
+    sbk_patch_free(p);
+    book_free(book);
+}
+
 /* Unknown fields of a replaced state and of its moves survive. */
 static void test_patch_unknown_fields(void **state) {
     (void)state;
@@ -1000,13 +1085,14 @@ static int teardown(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_move_examples),     cmocka_unit_test(test_move_round_trip),
-        cmocka_unit_test(test_real_files),        cmocka_unit_test(test_real_file_content),
-        cmocka_unit_test(test_copies_agree),      cmocka_unit_test(test_conversions),
-        cmocka_unit_test(test_resave_identical),  cmocka_unit_test(test_graph_faults),
-        cmocka_unit_test(test_malformed),         cmocka_unit_test(test_reverse_chain),
-        cmocka_unit_test(test_writer_and_cancel), cmocka_unit_test(test_patch_replace),
-        cmocka_unit_test(test_patch_rejections),  cmocka_unit_test(test_patch_unknown_fields),
+        cmocka_unit_test(test_move_examples),      cmocka_unit_test(test_move_round_trip),
+        cmocka_unit_test(test_real_files),         cmocka_unit_test(test_real_file_content),
+        cmocka_unit_test(test_copies_agree),       cmocka_unit_test(test_conversions),
+        cmocka_unit_test(test_resave_identical),   cmocka_unit_test(test_graph_faults),
+        cmocka_unit_test(test_malformed),          cmocka_unit_test(test_reverse_chain),
+        cmocka_unit_test(test_writer_and_cancel),  cmocka_unit_test(test_patch_replace),
+        cmocka_unit_test(test_patch_rejections),   cmocka_unit_test(test_patch_unknown_fields),
+        cmocka_unit_test(test_patch_source_rules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
