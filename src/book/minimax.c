@@ -98,7 +98,45 @@ static bool grow(Edge **edges, size_t *cap, size_t need) {
     return true;
 }
 
-Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len) {
+/* A copy of in where each position whose colour-flipped twin is in the book also holds
+ * the mirrored moves of the twin that it lacks. NULL when memory runs out or a key does
+ * not decode. */
+static Book *with_twin_moves(const Book *in, MinimaxStats *stats, BookMoveList *own, BookMoveList *twin) {
+    Book *out = book_create();
+    if (!out || !book_merge(out, in)) {
+        book_free(out);
+        return NULL;
+    }
+    size_t n = book_position_count(in);
+    for (uint32_t id = 0; id < n; id++) {
+        BookKey k, fk;
+        uint32_t tid, oid;
+        book_position_key(in, id, &k);
+        if (!book_key_flip(&k, &fk) || !book_find(in, &fk, &tid) || !book_find(out, &k, &oid))
+            continue;
+        stats->flipped_twins++;
+        book_position_moves(in, id, own);
+        book_position_moves(in, tid, twin);
+        for (int i = 0; i < twin->n; i++) {
+            BookMove m = twin->moves[i];
+            m.move = book_move_flip(m.move);
+            m.ponder = m.ponder == MOVE_NONE ? MOVE_NONE : book_move_flip(m.ponder);
+            bool have = false;
+            for (int j = 0; j < own->n && !have; j++)
+                have = own->moves[j].move == m.move;
+            if (have || m.move == MOVE_NONE)
+                continue;
+            if (!book_add_move(out, oid, &m, NULL)) {
+                book_free(out);
+                return NULL;
+            }
+            stats->flipped_moves++;
+        }
+    }
+    return out;
+}
+
+Book *book_minimax(const Book *src, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len) {
     MinimaxOptions none = {0};
     MinimaxStats dummy;
     if (!opt)
@@ -106,6 +144,19 @@ Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stat
     if (!stats)
         stats = &dummy;
     memset(stats, 0, sizeof *stats);
+    const Book *in = src;
+    Book *joined = NULL; /* src with the twins' moves (flipped) */
+    if (opt->flipped) {
+        BookMoveList *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+        joined = a && b ? with_twin_moves(src, stats, a, b) : NULL;
+        free(a);
+        free(b);
+        if (!joined) {
+            snprintf(err, err_len, "out of memory");
+            return NULL;
+        }
+        in = joined;
+    }
     size_t n = book_position_count(in);
     stats->positions = n;
     Graph g = {calloc(n ? n : 1, sizeof(Node)), NULL};
@@ -150,8 +201,13 @@ Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stat
             book_key_from_position(&pos, &ck);
             position_undo_move(&pos, m);
             uint32_t child;
-            if (!book_find(in, &ck, &child))
-                continue;
+            bool mirror = false;
+            if (!book_find(in, &ck, &child)) {
+                BookKey fk;
+                mirror = opt->flipped && book_key_flip(&ck, &fk) && book_find(in, &fk, &child);
+                if (!mirror)
+                    continue;
+            }
             Move16 m16 = move_to_move16(m);
             bool dup = false;
             for (uint32_t j = node->first; j < ne; j++)
@@ -168,6 +224,7 @@ Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stat
                     in_book = true;
                 }
             stats->converged_moves += !in_book;
+            stats->flipped_edges += mirror;
             g.edges[ne++] = e;
         }
         node->settled = ne == node->first; /* no child in the book: a leaf node */
@@ -356,6 +413,7 @@ Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stat
     free(list);
     free(gen);
     free(loop_ids);
+    book_free(joined);
     return out;
 oom:
     snprintf(err, err_len, "out of memory");
@@ -366,5 +424,6 @@ fail:
     free(list);
     free(gen);
     free(loop_ids);
+    book_free(joined);
     return NULL;
 }

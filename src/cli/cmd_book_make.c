@@ -430,6 +430,8 @@ static int verb_minimax(int argc, char **argv) {
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--converge"))
             mo.converge = true;
+        else if (!strcmp(argv[i], "--flipped"))
+            mo.flipped = true;
         else if (!strcmp(argv[i], "--quiet"))
             quiet = true;
         else if (!strncmp(argv[i], "--", 2) || n == 2) {
@@ -439,7 +441,7 @@ static int verb_minimax(int argc, char **argv) {
             paths[n++] = argv[i];
     }
     if (n != 2) {
-        fprintf(stderr, "usage: hayanagi book minimax [--converge] [--quiet] IN OUT\n");
+        fprintf(stderr, "usage: hayanagi book minimax [--converge] [--flipped] [--quiet] IN OUT\n");
         return 2;
     }
     Book *in = read_book(paths[0], quiet);
@@ -464,6 +466,11 @@ static int verb_minimax(int argc, char **argv) {
                paths[1], (unsigned long long)ms.positions, (unsigned long long)ms.settled,
                (unsigned long long)ms.check_loop, (unsigned long long)ms.converged_moves,
                (unsigned long long)ms.rounds);
+    if (ok && mo.flipped)
+        printf("flipped: %llu positions with their mirror in the book, %llu moves copied from a mirror, %llu moves "
+               "into a mirror\n",
+               (unsigned long long)ms.flipped_twins, (unsigned long long)ms.flipped_moves,
+               (unsigned long long)ms.flipped_edges);
     book_free(out);
     return ok ? 0 : 1;
 }

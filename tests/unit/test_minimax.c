@@ -184,12 +184,50 @@ static void test_pure_perpetual_check(void **state) {
     book_free(out);
 }
 
+/* Colour-flipped twins (hand-worked). S is the start position, W the same board with
+ * white to move (S's mirror), M the position after 3c3d from W, i.e. the mirror of the
+ * position after 7g7f from S (which the book lacks). */
+#define START_W   "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+#define MIRROR_76 "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2"
+
+static void test_flipped_twins(void **state) {
+    (void)state;
+    Book *in = load_text("sfen " START "\n7g7f none 30 10\n2g2f none 10 10\nsfen " START_W
+                         "\n1c1d none 100 10\nsfen " MIRROR_76 "\n2g2f none -40 10\n");
+    char err[128];
+    MinimaxStats st;
+    MinimaxOptions o = {.flipped = true};
+    Book *out = book_minimax(in, &o, &st, err, sizeof err);
+    assert_non_null(out);
+    /* S and W are twins: each gets the other's moves mirrored (1c1d -> 9g9f; 7g7f and 2g2f
+     * -> 3c3d and 8c8d); S's 7g7f reaches M's mirror, W's 3c3d reaches M itself: both
+     * take -(-40) = 40 at depth 1 */
+    assert_int_equal(st.flipped_twins, 2);
+    assert_int_equal(st.flipped_moves, 3);
+    assert_int_equal(st.flipped_edges, 1);
+    assert_int_equal(score_of(out, START, "9g9f"), 100 * 100000 + 0);
+    assert_int_equal(score_of(out, START, "7g7f"), 40 * 100000 + 1);
+    assert_int_equal(score_of(out, START, "2g2f"), 10 * 100000 + 0);
+    assert_int_equal(score_of(out, START_W, "1c1d"), 100 * 100000 + 0);
+    assert_int_equal(score_of(out, START_W, "3c3d"), 40 * 100000 + 1);
+    assert_int_equal(score_of(out, START_W, "8c8d"), 10 * 100000 + 0);
+    assert_int_equal(book_move_count(out), 7);
+    book_free(out);
+    /* without the option nothing is joined */
+    out = run(in, false, &st);
+    assert_int_equal(score_of(out, START, "7g7f"), 30 * 100000 + 0);
+    assert_int_equal(score_of(out, START, "9g9f"), 99999);
+    assert_int_equal(book_move_count(out), 4);
+    book_free(out);
+    book_free(in);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_yo_fixture),           cmocka_unit_test(test_check_fixture),
         cmocka_unit_test(test_tree_negamax),         cmocka_unit_test(test_repetition_is_draw),
-        cmocka_unit_test(test_pure_perpetual_check),
+        cmocka_unit_test(test_pure_perpetual_check), cmocka_unit_test(test_flipped_twins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
