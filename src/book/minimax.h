@@ -49,6 +49,7 @@ enum { MINIMAX_DEPTH_MAX = 9999, MINIMAX_DEPTH_PERPETUAL_CHECK = 9997, MINIMAX_D
 typedef struct {
     bool converge;      /* add the moves that reach positions already in the book */
     bool flipped;       /* join positions with their colour-flipped twins (above) */
+    int threads;        /* workers finding the edges (0 or 1 = the calling thread only) */
     Progress *progress; /* may be NULL */
 } MinimaxOptions;
 
@@ -67,6 +68,12 @@ typedef struct {
  * and depth set, ponder kept, count 1 so that the written order is the score order), or
  * NULL with the reason in err when memory runs out or a key does not decode. stats may be
  * NULL. */
+/* The same, written back into b: each position's moves are replaced by its
+ * back-propagated moves (no copy of the book is made, which matters for a big book).
+ * Returns false with the reason in err (b then holds a partial result when the failure
+ * came late; with flipped, twins' moves may have been added). */
+bool book_minimax_in_place(Book *b, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len);
+
 Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len);
 
 #endif

@@ -427,11 +427,14 @@ static int verb_minimax(int argc, char **argv) {
     bool quiet = false;
     const char *paths[2];
     int n = 0;
+    long v;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--converge"))
             mo.converge = true;
         else if (!strcmp(argv[i], "--flipped"))
             mo.flipped = true;
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc && parse_int(argv[i + 1], 1, 64, &v))
+            mo.threads = (int)v, i++;
         else if (!strcmp(argv[i], "--quiet"))
             quiet = true;
         else if (!strncmp(argv[i], "--", 2) || n == 2) {
@@ -441,7 +444,7 @@ static int verb_minimax(int argc, char **argv) {
             paths[n++] = argv[i];
     }
     if (n != 2) {
-        fprintf(stderr, "usage: hayanagi book minimax [--converge] [--flipped] [--quiet] IN OUT\n");
+        fprintf(stderr, "usage: hayanagi book minimax [--converge] [--flipped] [--threads T] [--quiet] IN OUT\n");
         return 2;
     }
     Book *in = read_book(paths[0], quiet);
@@ -453,10 +456,10 @@ static int verb_minimax(int argc, char **argv) {
     mo.progress = &pr;
     MinimaxStats ms;
     char err[256];
-    Book *out = book_minimax(in, &mo, &ms, err, sizeof err);
-    book_free(in);
-    if (!out) {
+    Book *out = in; /* the result is written back into the book read: no second copy */
+    if (!book_minimax_in_place(out, &mo, &ms, err, sizeof err)) {
         fprintf(stderr, "hayanagi book minimax: %s\n", err);
+        book_free(out);
         return 1;
     }
     bool ok = write_book(paths[1], out, quiet);
