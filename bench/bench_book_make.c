@@ -10,8 +10,10 @@
  *
  * Minimax. The book (BOOK_MAKE_BENCH_POSITIONS, 12 000 000 by default) is the synthetic
  * one of bench_book.c (`hayanagi book gen-synthetic`, cached under /tmp). It is loaded,
- * then book_minimax() runs without and with --converge; the time of minimax alone and
- * the peak RSS of the whole process (the input book included) are printed.
+ * then book_minimax_in_place() runs as `book minimax --threads T` does
+ * (BOOK_MAKE_BENCH_THREADS, 2 by default), and with BOOK_MAKE_BENCH_CONVERGE=1 also
+ * with --converge; the time of minimax alone and the peak RSS of the whole process (the
+ * loaded book included) are printed. One run each: a 12M run takes minutes.
  *
  * Each measurement runs in its own child process so that its peak RSS is its own; each
  * build is run three times and the median printed.
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -95,6 +98,15 @@ static bool on_game(void *ctx, const RecordGame *g) {
     return book_build_add_game(c->book, g, &c->bo, &c->bs, &c->st, &c->cap);
 }
 
+/* CPU seconds (user + system) of this process so far: under a shared machine's load the
+ * wall time says little. */
+static double cpu_seconds(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+           ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
+}
+
 static int max_ply_arg; /* set before fork: the child reads it */
 
 static void child_build(const char *path, int fd) {
@@ -110,12 +122,13 @@ static void child_build(const char *path, int fd) {
         _exit(1);
     }
     double ms = bench_now_ms() - t0;
-    dprintf(fd, "%ld %.1f %llu %llu %zu %zu\n", bench_status_kb("VmHWM:"), ms, (unsigned long long)rs.games,
-            (unsigned long long)rs.moves, book_position_count(c.book), book_move_count(c.book));
+    dprintf(fd, "%ld %.1f %llu %llu %zu %zu %.2f\n", bench_status_kb("VmHWM:"), ms, (unsigned long long)rs.games,
+            (unsigned long long)rs.moves, book_position_count(c.book), book_move_count(c.book), cpu_seconds());
     _exit(0);
 }
 
 static bool converge_arg;
+static int threads_arg;
 
 static void child_minimax(const char *path, int fd) {
     Book *in = book_create();
@@ -128,18 +141,20 @@ static void child_minimax(const char *path, int fd) {
     book_shrink(in);
     double load = bench_now_ms() - t0;
     long rss_loaded = bench_status_kb("VmRSS:");
-    MinimaxOptions mo = {.converge = converge_arg};
+    MinimaxOptions mo = {.converge = converge_arg, .threads = threads_arg};
     MinimaxStats ms;
     t0 = bench_now_ms();
-    Book *out = book_minimax(in, &mo, &ms, err, sizeof err);
-    double mm = bench_now_ms() - t0;
-    if (!out) {
+    double c0 = cpu_seconds();
+    bool ok = book_minimax_in_place(in, &mo, &ms, err, sizeof err); /* as `book minimax` does */
+    double mm = bench_now_ms() - t0, cpu = cpu_seconds() - c0;
+    if (!ok) {
         fprintf(stderr, "%s\n", err);
         _exit(1);
     }
-    dprintf(fd, "%ld %.1f %.1f %ld %zu %llu %llu %llu\n", bench_status_kb("VmHWM:"), load, mm, rss_loaded,
+    Book *out = in;
+    dprintf(fd, "%ld %.1f %.1f %ld %zu %llu %llu %llu %.1f\n", bench_status_kb("VmHWM:"), load, mm, rss_loaded,
             book_position_count(out), (unsigned long long)ms.settled, (unsigned long long)ms.converged_moves,
-            (unsigned long long)ms.rounds);
+            (unsigned long long)ms.rounds, cpu);
     _exit(0);
 }
 
@@ -179,7 +194,7 @@ static int bench_build(long games) {
     int plies[2] = {40, 0};
     for (int k = 0; k < 2; k++) {
         max_ply_arg = plies[k];
-        double t[BUILD_RUNS], rss[BUILD_RUNS];
+        double t[BUILD_RUNS], rss[BUILD_RUNS], cpu[BUILD_RUNS];
         unsigned long long ng = 0, nm = 0;
         size_t npos = 0, nmoves = 0;
         for (int r = 0; r < BUILD_RUNS; r++) {
@@ -189,17 +204,17 @@ static int bench_build(long games) {
                 return 1;
             }
             long hwm;
-            sscanf(out, "%ld %lf %llu %llu %zu %zu", &hwm, &t[r], &ng, &nm, &npos, &nmoves);
+            sscanf(out, "%ld %lf %llu %llu %zu %zu %lf", &hwm, &t[r], &ng, &nm, &npos, &nmoves, &cpu[r]);
             rss[r] = (double)hwm;
         }
         double med = bench_median(t, BUILD_RUNS);
         char label[16] = "all";
         if (plies[k])
             snprintf(label, sizeof label, "%d", plies[k]);
-        printf("build --max-ply %-3s: median %.2f s of %d runs (%.0f games/s, %.1f M moves read/s), peak RSS %.0f "
-               "MB; %zu positions, %zu moves\n",
-               label, med / 1000.0, BUILD_RUNS, (double)ng / (med / 1000.0), (double)nm / (med / 1000.0) / 1e6,
-               bench_median(rss, BUILD_RUNS) / 1024.0, npos, nmoves);
+        printf("build --max-ply %-3s: median %.2f s wall, %.2f s CPU of %d runs (%.0f games/s, %.1f M moves read/s), "
+               "peak RSS %.0f MB; %zu positions, %zu moves\n",
+               label, med / 1000.0, bench_median(cpu, BUILD_RUNS), BUILD_RUNS, (double)ng / (med / 1000.0),
+               (double)nm / (med / 1000.0) / 1e6, bench_median(rss, BUILD_RUNS) / 1024.0, npos, nmoves);
     }
     return 0;
 }
@@ -218,7 +233,11 @@ static int bench_minimax(long n) {
         stat(path, &sb);
     }
     printf("book %s: %.0f MB\n", path, (double)sb.st_size / 1e6);
-    for (int k = 0; k < 2; k++) {
+    const char *env = getenv("BOOK_MAKE_BENCH_THREADS");
+    threads_arg = env ? atoi(env) : 2;
+    env = getenv("BOOK_MAKE_BENCH_CONVERGE");
+    int runs = env && atoi(env) ? 2 : 1;
+    for (int k = 0; k < runs; k++) {
         converge_arg = k == 1;
         char out[256];
         if (!run_child(child_minimax, path, out, sizeof out)) {
@@ -229,11 +248,15 @@ static int bench_minimax(long n) {
         double load, mm;
         size_t npos;
         unsigned long long settled, conv, rounds;
-        sscanf(out, "%ld %lf %lf %ld %zu %llu %llu %llu", &hwm, &load, &mm, &loaded, &npos, &settled, &conv, &rounds);
-        printf("minimax%s: %.2f s (target 60 s), peak RSS %.0f MB (target 2048 MB; the loaded input alone %.0f MB, "
+        double cpu;
+        sscanf(out, "%ld %lf %lf %ld %zu %llu %llu %llu %lf", &hwm, &load, &mm, &loaded, &npos, &settled, &conv,
+               &rounds, &cpu);
+        printf("minimax%s, %d thread(s): %.2f s wall, %.2f s CPU (target 60 s), peak RSS %.0f MB (target 2048 MB; the "
+               "loaded input "
+               "alone %.0f MB, "
                "load %.1f s); %zu positions, %llu settled in step 1, %llu converging moves, %llu rounds\n",
-               k ? " --converge" : "           ", mm / 1000.0, hwm / 1024.0, loaded / 1024.0, load / 1000.0, npos,
-               settled, conv, rounds);
+               k ? " --converge" : "", threads_arg, mm / 1000.0, cpu, hwm / 1024.0, loaded / 1024.0, load / 1000.0,
+               npos, settled, conv, rounds);
     }
     return 0;
 }
