@@ -31,7 +31,7 @@ typedef struct {
 typedef struct {
     uint32_t first; /* edges */
     uint16_t n;
-    uint8_t settled, checked, loop, visiting;
+    uint8_t settled, checked, loop, visiting, built;
     VD vd; /* value for the parent */
 } Node;
 
@@ -155,98 +155,146 @@ static bool push_edge(Part *p, Edge e) {
     return true;
 }
 
+/* The edges of node id, whose position is pos (restored on return). Returns false when
+ * memory runs out. */
+static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *list, ExtMove *gen) {
+    const Book *in = p->b;
+    StateInfo st2;
+    Node *node = &p->nodes[id];
+    size_t first = p->ne;
+    node->first = (uint32_t)first;
+    node->checked = position_in_check(pos);
+    node->built = true;
+    book_position_moves(in, id, list);
+    /* edges to book positions: every legal move (converge) or the book's moves */
+    int cnt = 0;
+    if (p->opt->converge) {
+        cnt = generate_moves(pos, GEN_LEGAL, gen);
+    } else {
+        for (int i = 0; i < list->n; i++) {
+            Move m = position_legal_move_from16(pos, list->moves[i].move);
+            if (m != MOVE_NONE)
+                gen[cnt++].move = m;
+        }
+    }
+    for (int i = 0; i < cnt; i++) {
+        Move m = gen[i].move;
+        position_do_move(pos, m, &st2);
+        BookKey ck;
+        book_key_from_position(pos, &ck);
+        position_undo_move(pos, m);
+        uint32_t child;
+        bool mirror = false;
+        if (!book_find(in, &ck, &child)) {
+            BookKey fk;
+            mirror = p->opt->flipped && book_key_flip(&ck, &fk) && book_find(in, &fk, &child);
+            if (!mirror)
+                continue;
+        }
+        Move16 m16 = move_to_move16(m);
+        bool dup = false;
+        for (size_t j = first; j < p->ne; j++)
+            dup |= p->edges[j].move == m16;
+        if (dup)
+            continue;
+        bool in_book = false;
+        for (int j = 0; j < list->n && !in_book; j++)
+            in_book = list->moves[j].move == m16;
+        p->converged += !in_book;
+        p->mirrored += mirror;
+        if (!push_edge(p, (Edge){.next = child, .move = m16}))
+            return false;
+    }
+    node->settled = p->ne == first; /* no child in the book: a leaf node */
+    for (int i = 0; i < list->n; i++) {
+        const BookMove *bm = &list->moves[i];
+        if (bm->move == MOVE_NONE)
+            continue;
+        bool dup = false;
+        for (size_t j = first; j < p->ne; j++)
+            dup |= p->edges[j].move == bm->move;
+        if (dup)
+            continue;
+        if (!push_edge(p, (Edge){.next = NO_NEXT, .leaf = clamp_score(bm), .move = bm->move}))
+            return false;
+    }
+    node->n = (uint16_t)(p->ne - first);
+    __atomic_store_n(&p->done, p->done + 1, __ATOMIC_RELAXED); /* read by the reporting thread */
+    if (p->all && p->opt->progress && (p->done & 4095) == 0) {
+        uint64_t done = 0;
+        for (int t = 0; t < p->nall; t++)
+            done += __atomic_load_n(&p->all[t].done, __ATOMIC_RELAXED);
+        progress_update(p->opt->progress, done);
+    }
+    return true;
+}
+
+enum { WALK_DEPTH_MAX = 512 };
+
+/* Builds the nodes lo..hi-1. Decoding a key is the slow part, so from each node decoded
+ * the walk goes on through its edges, making the moves, to the children of the same
+ * range not built yet (not through a mirror edge: that child is not the position the
+ * move makes). */
 static void *build_part(void *arg) {
     Part *p = arg;
-    const Book *in = p->b;
     BookMoveList *list = malloc(sizeof *list);
     ExtMove *gen = malloc(sizeof(ExtMove) * MAX_MOVES);
-    if (!list || !gen) {
+    StateInfo *st = malloc(sizeof *st * (WALK_DEPTH_MAX + 1));
+    struct {
+        uint32_t id, edge;
+        Move move; /* the move that led here */
+    } *stack = malloc(sizeof *stack * (WALK_DEPTH_MAX + 1));
+    if (!list || !gen || !st || !stack) {
         p->oom = true;
         goto out;
     }
-    for (uint32_t id = p->lo; id < p->hi; id++) {
+    for (uint32_t root = p->lo; root < p->hi; root++) {
+        if (p->nodes[root].built)
+            continue;
         BookKey k;
         Position pos;
-        StateInfo st, st2;
-        book_position_key(in, id, &k);
-        if (!book_key_to_position(&k, &pos, &st, 1)) {
+        book_position_key(p->b, root, &k);
+        if (!book_key_to_position(&k, &pos, &st[0], 1)) {
             p->corrupt = true;
-            p->corrupt_id = id;
+            p->corrupt_id = root;
             break;
         }
-        Node *node = &p->nodes[id];
-        size_t first = p->ne;
-        node->first = (uint32_t)first;
-        node->checked = position_in_check(&pos);
-        book_position_moves(in, id, list);
-        /* edges to book positions: every legal move (converge) or the book's moves */
-        int cnt = 0;
-        if (p->opt->converge) {
-            cnt = generate_moves(&pos, GEN_LEGAL, gen);
-        } else {
-            for (int i = 0; i < list->n; i++) {
-                Move m = position_legal_move_from16(&pos, list->moves[i].move);
-                if (m != MOVE_NONE)
-                    gen[cnt++].move = m;
-            }
+        if (!add_node_edges(p, root, &pos, list, gen)) {
+            p->oom = true;
+            break;
         }
-        for (int i = 0; i < cnt; i++) {
-            Move m = gen[i].move;
-            position_do_move(&pos, m, &st2);
-            BookKey ck;
-            book_key_from_position(&pos, &ck);
-            position_undo_move(&pos, m);
-            uint32_t child;
-            bool mirror = false;
-            if (!book_find(in, &ck, &child)) {
-                BookKey fk;
-                mirror = p->opt->flipped && book_key_flip(&ck, &fk) && book_find(in, &fk, &child);
-                if (!mirror)
-                    continue;
-            }
-            Move16 m16 = move_to_move16(m);
-            bool dup = false;
-            for (size_t j = first; j < p->ne; j++)
-                dup |= p->edges[j].move == m16;
-            if (dup)
+        int top = 0;
+        stack[0].id = root;
+        stack[0].edge = 0;
+        stack[0].move = MOVE_NONE;
+        while (top >= 0) {
+            Node *node = &p->nodes[stack[top].id];
+            if (stack[top].edge >= node->n || top == WALK_DEPTH_MAX || p->opt->flipped) {
+                if (top > 0)
+                    position_undo_move(&pos, stack[top].move);
+                top--;
                 continue;
-            bool in_book = false;
-            for (int j = 0; j < list->n && !in_book; j++)
-                in_book = list->moves[j].move == m16;
-            p->converged += !in_book;
-            p->mirrored += mirror;
-            if (!push_edge(p, (Edge){.next = child, .move = m16})) {
+            }
+            const Edge e = p->edges[node->first + stack[top].edge++];
+            if (e.next == NO_NEXT || e.next < p->lo || e.next >= p->hi || p->nodes[e.next].built)
+                continue;
+            Move m = position_legal_move_from16(&pos, e.move);
+            position_do_move(&pos, m, &st[top + 1]);
+            if (!add_node_edges(p, e.next, &pos, list, gen)) {
                 p->oom = true;
                 goto out;
             }
-        }
-        node->settled = p->ne == first; /* no child in the book: a leaf node */
-        for (int i = 0; i < list->n; i++) {
-            const BookMove *bm = &list->moves[i];
-            if (bm->move == MOVE_NONE)
-                continue;
-            bool dup = false;
-            for (size_t j = first; j < p->ne; j++)
-                dup |= p->edges[j].move == bm->move;
-            if (dup)
-                continue;
-            if (!push_edge(p, (Edge){.next = NO_NEXT, .leaf = clamp_score(bm), .move = bm->move})) {
-                p->oom = true;
-                goto out;
-            }
-        }
-        node->n = (uint16_t)(p->ne - first);
-        __atomic_store_n(&p->done, (uint64_t)(id - p->lo + 1), __ATOMIC_RELAXED);
-        if (p->all && p->opt->progress && (id & 4095) == 0) {
-            uint64_t done = 0;
-            for (int t = 0; t < p->nall; t++)
-                done += __atomic_load_n(&p->all[t].done, __ATOMIC_RELAXED);
-            progress_update(p->opt->progress, done);
+            top++;
+            stack[top].id = e.next;
+            stack[top].edge = 0;
+            stack[top].move = m;
         }
     }
 out:
     free(list);
     free(gen);
+    free(st);
+    free(stack);
     return NULL;
 }
 
