@@ -15,6 +15,7 @@
 
 #include "book/db2016.h"
 #include "book/minimax.h"
+#include "shogi/movegen.h"
 #include "shogi/notation.h"
 
 #define RS "../shared/refdata/db/rshogi/"
@@ -222,12 +223,70 @@ static void test_flipped_twins(void **state) {
     book_free(in);
 }
 
+/* A random book (playouts from the start position, 1-3 scored candidates per position,
+ * one of them played on) of a few thousand positions. */
+static Book *random_book(int positions) {
+    Book *b = book_create();
+    ExtMove *moves = malloc(sizeof(ExtMove) * MAX_MOVES);
+    StateInfo *st = malloc(sizeof(StateInfo) * 128);
+    uint64_t s = 12345;
+    while ((int)book_position_count(b) < positions) {
+        Position pos;
+        position_set_startpos(&pos, &st[0]);
+        for (int ply = 0; ply < 60; ply++) {
+            int n = generate_moves(&pos, GEN_LEGAL, moves);
+            if (!n)
+                break;
+            BookKey k;
+            uint32_t id;
+            book_key_from_position(&pos, &k);
+            assert_true(book_add_position(b, &k, pos.ply, &id));
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            int pick = (int)((s >> 33) % (uint64_t)(n < 3 ? n : 3)); /* the first moves repeat: transpositions */
+            for (int c = 0; c <= pick; c++) {
+                BookMove bm = {.move = move_to_move16(moves[c].move),
+                               .score = (int)((s >> (8 + c)) % 400) - 200,
+                               .has_score = true,
+                               .count = 1};
+                assert_true(book_add_move(b, id, &bm, NULL));
+            }
+            position_do_move(&pos, moves[pick].move, &st[ply + 1]);
+        }
+    }
+    free(moves);
+    free(st);
+    return b;
+}
+
+/* Finding the edges on several threads (and walking from decoded positions) gives what
+ * one thread gives, with and without converge. */
+static void test_threads_same_result(void **state) {
+    (void)state;
+    Book *in = random_book(6000);
+    for (int conv = 0; conv < 2; conv++) {
+        char err[128];
+        MinimaxStats s1, s3;
+        MinimaxOptions o1 = {.converge = conv, .threads = 1}, o3 = {.converge = conv, .threads = 3};
+        Book *a = book_minimax(in, &o1, &s1, err, sizeof err), *b = book_minimax(in, &o3, &s3, err, sizeof err);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_int_equal(s1.settled, s3.settled);
+        assert_int_equal(s1.converged_moves, s3.converged_moves);
+        assert_int_equal(book_move_count(a), book_move_count(b));
+        same_book(b, a, true);
+        book_free(a);
+        book_free(b);
+    }
+    book_free(in);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_yo_fixture),           cmocka_unit_test(test_check_fixture),
         cmocka_unit_test(test_tree_negamax),         cmocka_unit_test(test_repetition_is_draw),
         cmocka_unit_test(test_pure_perpetual_check), cmocka_unit_test(test_flipped_twins),
+        cmocka_unit_test(test_threads_same_result),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
