@@ -2,7 +2,7 @@
 # Rebuilds book/standard_book.db from nothing but this repository and fairy-stockfish
 # (Debian package fairy-stockfish). Every step is deterministic: the openings come from a
 # seed, both engines play at fixed nodes on one thread, think searches to a fixed depth.
-# About 25 minutes of one core (nice'd). Usage, from the repository root after `make`:
+# About 20 minutes of one core (nice'd). Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
 H=${1:-build/hayanagi}
@@ -19,8 +19,12 @@ nice "$H" match --engine "$H" --engine "$FS" --name hayanagi --name fairy-stockf
 # 3. count the moves of plies 1-24
 "$H" book build --from "$W/sparring.csa" --max-ply 24 --quiet "$W/built.db"
 # 4. search every position with fewer than 2 candidates and every leaf (to ply 25)
-nice "$H" book think "$W/built.db" "$W/thought.db" --depth 12 --multipv 2 --max-ply 25 --threads 1 --quiet
+nice "$H" book think "$W/built.db" "$W/thought.db" --depth 10 --multipv 2 --max-ply 25 --threads 1 --quiet
 # 5. back-propagate the leaf scores, colour-flipped twins joined
 "$H" book minimax --flipped --quiet "$W/thought.db" "$W/minimax.db"
-cp "$W/minimax.db" book/standard_book.db
+# 6. one more round near the start position: the new leaves of plies 1-8, then minimax
+nice "$H" book think "$W/minimax.db" "$W/thought2.db" --depth 10 --multipv 2 --max-ply 8 --startmoves startpos \
+    --threads 1 --quiet
+"$H" book minimax --flipped --quiet "$W/thought2.db" "$W/minimax2.db"
+cp "$W/minimax2.db" book/standard_book.db
 "$H" book check book/standard_book.db
