@@ -388,6 +388,27 @@ static bool compact_pool(Book *b, bool exact) {
     return true;
 }
 
+bool book_set_moves(Book *b, uint32_t id, const BookMove *moves, int n) {
+    if (n < 0 || n > BOOK_MAX_MOVES)
+        return false;
+    PosRec *r = &b->pos[id];
+    if ((uint32_t)n > r->n) {
+        if (!reserve_moves(b, (size_t)n))
+            return false;
+        r = &b->pos[id];
+        b->holes += r->n;
+        r->first = (uint32_t)b->nmoves;
+        b->nmoves += (size_t)n;
+    } else {
+        b->holes += r->n - (uint32_t)n;
+    }
+    b->live = b->live - r->n + (size_t)n;
+    r->n = (uint16_t)n;
+    for (int i = 0; i < n; i++)
+        move_to_rec(&moves[i], &b->moves[r->first + (uint32_t)i], &b->depths[r->first + (uint32_t)i]);
+    return true;
+}
+
 bool book_add_move(Book *b, uint32_t id, const BookMove *m, bool *merged) {
     PosRec *r = &b->pos[id];
     for (uint32_t i = 0; i < r->n; i++) {

@@ -144,6 +144,12 @@ bool book_add_position(Book *b, const BookKey *key, int ply, uint32_t *id);
  * false when memory runs out or the position already holds BOOK_MAX_MOVES moves. */
 bool book_add_move(Book *b, uint32_t id, const BookMove *m, bool *merged);
 
+/* Replaces all candidates of position id with moves[0..n-1], in that order (moves are
+ * taken as given, not merged; statistics attached to moves stay). In place when the new
+ * list is not longer, else at the end of the pool. Returns false when memory runs out or
+ * n exceeds BOOK_MAX_MOVES, leaving the old list. */
+bool book_set_moves(Book *b, uint32_t id, const BookMove *moves, int n);
+
 /* Copies the candidates of position id, in the order they were added, into *out.
  * Returns the number of moves. */
 int book_position_moves(const Book *b, uint32_t id, BookMoveList *out);

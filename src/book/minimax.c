@@ -1,4 +1,11 @@
-/* minimax.c - peta_shock-style back-propagation (minimax.h). */
+/* minimax.c - peta_shock-style back-propagation (minimax.h).
+ *
+ * Memory. The graph is 12 bytes per node and 8 per edge (a leaf edge keeps its score, an
+ * inner edge the child's id), plus 4 bytes per inner edge for the parent lists, and the
+ * results are written back into the book itself, so a 12-million-position book needs
+ * little beyond the book. Time. Edges are found in parallel over position ranges; step 1
+ * is a queue (retrograde analysis over the parent lists), linear in the edges. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +13,9 @@
 #include "book/minimax.h"
 #include "shogi/movegen.h"
 
-enum { VALUE_MAX_ = 32000, VALUE_INF_ = 32767, MAX_PLY_ = 256 };
+enum { VALUE_MAX_ = 32000, VALUE_INF_ = 32767, MAX_PLY_ = 256, MINIMAX_THREADS_MAX = 64 };
+
+#define NO_NEXT UINT32_MAX
 
 typedef struct {
     int16_t value;
@@ -14,16 +23,16 @@ typedef struct {
 } VD;
 
 typedef struct {
-    Move16 move, ponder;
-    bool leaf;
-    VD vd;         /* leaf */
-    uint32_t next; /* not leaf */
+    uint32_t next; /* child node, NO_NEXT for a leaf */
+    int16_t leaf;  /* a leaf's score */
+    Move16 move;
 } Edge;
 
 typedef struct {
-    uint32_t first, n; /* edges */
-    VD vd;             /* value for the parent */
-    bool settled, checked, loop, visiting;
+    uint32_t first; /* edges */
+    uint16_t n;
+    uint8_t settled, checked, loop, visiting, built;
+    VD vd; /* value for the parent */
 } Node;
 
 /* x better than y for the side to move */
@@ -47,11 +56,14 @@ typedef struct {
     Edge *edges;
 } Graph;
 
+static VD edge_vd(const Graph *g, const Edge *e) {
+    return e->next == NO_NEXT ? (VD){e->leaf, 0} : g->nodes[e->next].vd;
+}
+
 static VD best_for_parent(const Graph *g, const Node *n) {
     VD best = {-VALUE_INF_, MINIMAX_DEPTH_MAX};
     for (uint32_t i = 0; i < n->n; i++) {
-        const Edge *e = &g->edges[n->first + i];
-        VD v = e->leaf ? e->vd : g->nodes[e->next].vd;
+        VD v = edge_vd(g, &g->edges[n->first + i]);
         if (vd_better(v, best))
             best = v;
     }
@@ -71,7 +83,7 @@ static VD dfs_loop(Graph *g, uint32_t id) {
     VD best = {-VALUE_INF_, 0};
     for (uint32_t i = 0; i < n->n; i++) {
         const Edge *e = &g->edges[n->first + i];
-        VD v = e->leaf ? e->vd : dfs_loop(g, e->next);
+        VD v = e->next == NO_NEXT ? (VD){e->leaf, 0} : dfs_loop(g, e->next);
         if (vd_better(v, best))
             best = v;
     }
@@ -84,256 +96,471 @@ static int16_t clamp_score(const BookMove *m) {
     return (int16_t)(v > VALUE_MAX_ ? VALUE_MAX_ : v < -VALUE_MAX_ ? -VALUE_MAX_ : v);
 }
 
-static bool grow(Edge **edges, size_t *cap, size_t need) {
-    if (need <= *cap)
-        return true;
-    size_t c = *cap ? *cap * 2 : 1024;
-    while (c < need)
-        c *= 2;
-    Edge *p = realloc(*edges, c * sizeof *p);
-    if (!p)
-        return false;
-    *edges = p;
-    *cap = c;
+/* Each position whose colour-flipped twin is in the book gets the mirrored moves of the
+ * twin that it lacks. Returns false when memory runs out. */
+static bool add_twin_moves(Book *b, MinimaxStats *stats, BookMoveList *own, BookMoveList *twin) {
+    size_t n = book_position_count(b);
+    for (uint32_t id = 0; id < n; id++) {
+        BookKey k, fk;
+        uint32_t tid;
+        book_position_key(b, id, &k);
+        if (!book_key_flip(&k, &fk) || !book_find(b, &fk, &tid))
+            continue;
+        stats->flipped_twins++;
+        book_position_moves(b, id, own);
+        book_position_moves(b, tid, twin);
+        for (int i = 0; i < twin->n; i++) {
+            BookMove m = twin->moves[i];
+            m.move = book_move_flip(m.move);
+            m.ponder = m.ponder == MOVE_NONE ? MOVE_NONE : book_move_flip(m.ponder);
+            bool have = false;
+            for (int j = 0; j < own->n && !have; j++)
+                have = own->moves[j].move == m.move;
+            if (have || m.move == MOVE_NONE)
+                continue;
+            if (!book_add_move(b, id, &m, NULL))
+                return false;
+            stats->flipped_moves++;
+        }
+    }
     return true;
 }
 
-Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len) {
-    MinimaxOptions none = {0};
-    MinimaxStats dummy;
-    if (!opt)
-        opt = &none;
-    if (!stats)
-        stats = &dummy;
-    memset(stats, 0, sizeof *stats);
-    size_t n = book_position_count(in);
-    stats->positions = n;
-    Graph g = {calloc(n ? n : 1, sizeof(Node)), NULL};
-    size_t ecap = 0, ne = 0;
+/* ---- the graph, built in parallel over ranges of ids ---- */
+
+typedef struct Part {
+    const Book *b;
+    const MinimaxOptions *opt;
+    Node *nodes;
+    uint32_t lo, hi; /* ids */
+    Edge *edges;     /* this range's edges; node->first is relative to them */
+    size_t ne, cap;
+    uint64_t converged, mirrored, done;
+    bool oom, corrupt;
+    uint32_t corrupt_id;
+    struct Part *all; /* set on the part the calling thread runs: it reports the progress */
+    int nall;
+} Part;
+
+static bool push_edge(Part *p, Edge e) {
+    if (p->ne == p->cap) {
+        size_t c = p->cap ? p->cap * 2 : 4096;
+        Edge *q = realloc(p->edges, c * sizeof *q);
+        if (!q)
+            return false;
+        p->edges = q;
+        p->cap = c;
+    }
+    p->edges[p->ne++] = e;
+    return true;
+}
+
+/* The edges of node id, whose position is pos (restored on return). Returns false when
+ * memory runs out. */
+static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *list, ExtMove *gen) {
+    const Book *in = p->b;
+    StateInfo st2;
+    Node *node = &p->nodes[id];
+    size_t first = p->ne;
+    node->first = (uint32_t)first;
+    node->checked = position_in_check(pos);
+    node->built = true;
+    book_position_moves(in, id, list);
+    /* edges to book positions: every legal move (converge) or the book's moves */
+    int cnt = 0;
+    if (p->opt->converge) {
+        cnt = generate_moves(pos, GEN_LEGAL, gen);
+    } else {
+        for (int i = 0; i < list->n; i++) {
+            Move m = position_legal_move_from16(pos, list->moves[i].move);
+            if (m != MOVE_NONE)
+                gen[cnt++].move = m;
+        }
+    }
+    for (int i = 0; i < cnt; i++) {
+        Move m = gen[i].move;
+        position_do_move(pos, m, &st2);
+        BookKey ck;
+        book_key_from_position(pos, &ck);
+        position_undo_move(pos, m);
+        uint32_t child;
+        bool mirror = false;
+        if (!book_find(in, &ck, &child)) {
+            BookKey fk;
+            mirror = p->opt->flipped && book_key_flip(&ck, &fk) && book_find(in, &fk, &child);
+            if (!mirror)
+                continue;
+        }
+        Move16 m16 = move_to_move16(m);
+        bool dup = false;
+        for (size_t j = first; j < p->ne; j++)
+            dup |= p->edges[j].move == m16;
+        if (dup)
+            continue;
+        bool in_book = false;
+        for (int j = 0; j < list->n && !in_book; j++)
+            in_book = list->moves[j].move == m16;
+        p->converged += !in_book;
+        p->mirrored += mirror;
+        if (!push_edge(p, (Edge){.next = child, .move = m16}))
+            return false;
+    }
+    node->settled = p->ne == first; /* no child in the book: a leaf node */
+    for (int i = 0; i < list->n; i++) {
+        const BookMove *bm = &list->moves[i];
+        if (bm->move == MOVE_NONE)
+            continue;
+        bool dup = false;
+        for (size_t j = first; j < p->ne; j++)
+            dup |= p->edges[j].move == bm->move;
+        if (dup)
+            continue;
+        if (!push_edge(p, (Edge){.next = NO_NEXT, .leaf = clamp_score(bm), .move = bm->move}))
+            return false;
+    }
+    node->n = (uint16_t)(p->ne - first);
+    __atomic_store_n(&p->done, p->done + 1, __ATOMIC_RELAXED); /* read by the reporting thread */
+    if (p->all && p->opt->progress && (p->done & 4095) == 0) {
+        uint64_t done = 0;
+        for (int t = 0; t < p->nall; t++)
+            done += __atomic_load_n(&p->all[t].done, __ATOMIC_RELAXED);
+        progress_update(p->opt->progress, done);
+    }
+    return true;
+}
+
+enum { WALK_DEPTH_MAX = 512 };
+
+/* Builds the nodes lo..hi-1. Decoding a key is the slow part, so from each node decoded
+ * the walk goes on through its edges, making the moves, to the children of the same
+ * range not built yet (not through a mirror edge: that child is not the position the
+ * move makes). */
+static void *build_part(void *arg) {
+    Part *p = arg;
     BookMoveList *list = malloc(sizeof *list);
     ExtMove *gen = malloc(sizeof(ExtMove) * MAX_MOVES);
-    uint32_t *loop_ids = NULL;
-    Book *out = NULL;
-    if (!g.nodes || !list || !gen)
-        goto oom;
-    if (opt->progress)
-        progress_start(opt->progress, opt->progress->out, "minimax: graph", n, opt->progress->quiet);
-    /* the graph */
-    for (uint32_t id = 0; id < n; id++) {
+    StateInfo *st = malloc(sizeof *st * (WALK_DEPTH_MAX + 1));
+    struct {
+        uint32_t id, edge;
+        Move move; /* the move that led here */
+    } *stack = malloc(sizeof *stack * (WALK_DEPTH_MAX + 1));
+    if (!list || !gen || !st || !stack) {
+        p->oom = true;
+        goto out;
+    }
+    for (uint32_t root = p->lo; root < p->hi; root++) {
+        if (p->nodes[root].built)
+            continue;
         BookKey k;
         Position pos;
-        StateInfo st, st2;
-        book_position_key(in, id, &k);
-        if (!book_key_to_position(&k, &pos, &st, 1)) {
-            snprintf(err, err_len, "position %u: corrupt key", id);
-            goto fail;
-        }
-        Node *node = &g.nodes[id];
-        node->first = (uint32_t)ne;
-        node->checked = position_in_check(&pos);
-        book_position_moves(in, id, list);
-        /* edges to book positions: every legal move (converge) or the book's moves */
-        int cnt = 0;
-        if (opt->converge) {
-            cnt = generate_moves(&pos, GEN_LEGAL, gen);
-        } else {
-            for (int i = 0; i < list->n; i++) {
-                Move m = position_legal_move_from16(&pos, list->moves[i].move);
-                if (m != MOVE_NONE)
-                    gen[cnt++].move = m;
-            }
-        }
-        for (int i = 0; i < cnt; i++) {
-            Move m = gen[i].move;
-            position_do_move(&pos, m, &st2);
-            BookKey ck;
-            book_key_from_position(&pos, &ck);
-            position_undo_move(&pos, m);
-            uint32_t child;
-            if (!book_find(in, &ck, &child))
-                continue;
-            Move16 m16 = move_to_move16(m);
-            bool dup = false;
-            for (uint32_t j = node->first; j < ne; j++)
-                dup |= g.edges[j].move == m16;
-            if (dup)
-                continue;
-            if (!grow(&g.edges, &ecap, ne + 1))
-                goto oom;
-            Edge e = {.move = m16, .ponder = MOVE_NONE, .leaf = false, .next = child};
-            bool in_book = false;
-            for (int j = 0; j < list->n; j++)
-                if (list->moves[j].move == m16) {
-                    e.ponder = list->moves[j].ponder;
-                    in_book = true;
-                }
-            stats->converged_moves += !in_book;
-            g.edges[ne++] = e;
-        }
-        node->settled = ne == node->first; /* no child in the book: a leaf node */
-        for (int i = 0; i < list->n; i++) {
-            const BookMove *bm = &list->moves[i];
-            if (bm->move == MOVE_NONE)
-                continue;
-            bool dup = false;
-            for (uint32_t j = node->first; j < ne; j++)
-                dup |= g.edges[j].move == bm->move;
-            if (dup)
-                continue;
-            if (!grow(&g.edges, &ecap, ne + 1))
-                goto oom;
-            Edge e = {.move = bm->move, .ponder = bm->ponder, .leaf = true, .vd = {clamp_score(bm), 0}};
-            g.edges[ne++] = e;
-        }
-        node->n = (uint32_t)(ne - node->first);
-        if (node->settled)
-            node->vd = best_for_parent(&g, node);
-        if (opt->progress)
-            progress_update(opt->progress, id + 1);
-    }
-    if (opt->progress)
-        progress_finish(opt->progress);
-    stats->settled = 0;
-    for (size_t i = 0; i < n; i++)
-        stats->settled += g.nodes[i].settled;
-    /* 1. settle what has no cycle below it */
-    for (int round = 0; round < MAX_PLY_; round++) {
-        uint64_t changed = 0;
-        for (uint32_t id = 0; id < n; id++) {
-            Node *node = &g.nodes[id];
-            if (node->settled)
-                continue;
-            bool all = true;
-            for (uint32_t i = 0; i < node->n && all; i++) {
-                const Edge *e = &g.edges[node->first + i];
-                all = e->leaf || g.nodes[e->next].settled;
-            }
-            if (!all)
-                continue;
-            node->vd = best_for_parent(&g, node);
-            node->settled = true;
-            changed++;
-        }
-        stats->settled += changed;
-        if (!changed)
+        book_position_key(p->b, root, &k);
+        if (!book_key_to_position(&k, &pos, &st[0], 1)) {
+            p->corrupt = true;
+            p->corrupt_id = root;
             break;
+        }
+        if (!add_node_edges(p, root, &pos, list, gen)) {
+            p->oom = true;
+            break;
+        }
+        int top = 0;
+        stack[0].id = root;
+        stack[0].edge = 0;
+        stack[0].move = MOVE_NONE;
+        while (top >= 0) {
+            Node *node = &p->nodes[stack[top].id];
+            if (stack[top].edge >= node->n || top == WALK_DEPTH_MAX || p->opt->flipped) {
+                if (top > 0)
+                    position_undo_move(&pos, stack[top].move);
+                top--;
+                continue;
+            }
+            const Edge e = p->edges[node->first + stack[top].edge++];
+            if (e.next == NO_NEXT || e.next < p->lo || e.next >= p->hi || p->nodes[e.next].built)
+                continue;
+            Move m = position_legal_move_from16(&pos, e.move);
+            position_do_move(&pos, m, &st[top + 1]);
+            if (!add_node_edges(p, e.next, &pos, list, gen)) {
+                p->oom = true;
+                goto out;
+            }
+            top++;
+            stack[top].id = e.next;
+            stack[top].edge = 0;
+            stack[top].move = m;
+        }
     }
-    /* 2. perpetual-check loops */
+out:
+    free(list);
+    free(gen);
+    free(st);
+    free(stack);
+    return NULL;
+}
+
+/* Builds g (nodes and one edge array) with up to threads workers. Returns false with the
+ * reason in err. */
+static bool build_graph(const Book *in, const MinimaxOptions *opt, Graph *g, MinimaxStats *stats, char *err,
+                        size_t err_len) {
+    size_t n = book_position_count(in);
+    int nt = opt->threads < 1 ? 1 : opt->threads > MINIMAX_THREADS_MAX ? MINIMAX_THREADS_MAX : opt->threads;
+    if ((size_t)nt > n / 1024 + 1)
+        nt = (int)(n / 1024 + 1);
+    Part parts[MINIMAX_THREADS_MAX];
+    pthread_t th[MINIMAX_THREADS_MAX];
+    bool started[MINIMAX_THREADS_MAX] = {false};
+    memset(parts, 0, sizeof parts);
+    for (int t = 0; t < nt; t++) {
+        parts[t] = (Part){.b = in,
+                          .opt = opt,
+                          .nodes = g->nodes,
+                          .lo = (uint32_t)(n * (size_t)t / (size_t)nt),
+                          .hi = (uint32_t)(n * (size_t)(t + 1) / (size_t)nt)};
+        started[t] = t > 0 && pthread_create(&th[t], NULL, build_part, &parts[t]) == 0;
+    }
+    /* the calling thread does the first range itself (and reports the progress), then
+     * the ranges no thread took */
+    parts[0].all = parts;
+    parts[0].nall = nt;
+    build_part(&parts[0]);
+    for (int t = 1; t < nt; t++)
+        if (!started[t])
+            build_part(&parts[t]);
+    for (int t = 1; t < nt; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
+    if (opt->progress)
+        progress_update(opt->progress, n);
+    bool ok = true;
+    size_t total = 0;
+    for (int t = 0; t < nt; t++) {
+        if (parts[t].corrupt && ok) {
+            snprintf(err, err_len, "position %u: corrupt key", parts[t].corrupt_id);
+            ok = false;
+        }
+        if (parts[t].oom && ok) {
+            snprintf(err, err_len, "out of memory");
+            ok = false;
+        }
+        total += parts[t].ne;
+        stats->converged_moves += parts[t].converged;
+        stats->flipped_edges += parts[t].mirrored;
+    }
+    if (ok && total >= NO_NEXT) {
+        snprintf(err, err_len, "too many moves (%zu)", total);
+        ok = false;
+    }
+    if (ok && nt == 1) {
+        g->edges = parts[0].edges;
+        parts[0].edges = NULL;
+    } else if (ok) {
+        g->edges = malloc((total ? total : 1) * sizeof(Edge));
+        if (!g->edges) {
+            snprintf(err, err_len, "out of memory");
+            ok = false;
+        }
+        size_t off = 0;
+        for (int t = 0; ok && t < nt; t++) {
+            memcpy(g->edges + off, parts[t].edges, parts[t].ne * sizeof(Edge));
+            for (uint32_t id = parts[t].lo; id < parts[t].hi; id++)
+                g->nodes[id].first += (uint32_t)off;
+            off += parts[t].ne;
+        }
+    }
+    for (int t = 0; t < nt; t++)
+        free(parts[t].edges);
+    return ok;
+}
+
+/* ---- the propagation ---- */
+
+/* Step 1: retrograde analysis from the nodes without children in the book, over parent
+ * lists (pstart/plist, the parents of node i are plist[pstart[i]..pstart[i+1]), one entry
+ * per inner edge). Returns false when memory runs out. */
+static bool settle_acyclic(Graph *g, size_t n, MinimaxStats *stats) {
+    uint32_t *outdeg = calloc(n ? n : 1, sizeof *outdeg), *pstart = calloc(n + 1, sizeof *pstart);
+    uint32_t *plist = NULL, *queue = NULL;
+    bool ok = false;
+    if (!outdeg || !pstart)
+        goto out;
+    size_t inner = 0;
     for (uint32_t id = 0; id < n; id++)
-        g.nodes[id].loop = g.nodes[id].checked;
+        for (uint32_t i = 0; i < g->nodes[id].n; i++) {
+            const Edge *e = &g->edges[g->nodes[id].first + i];
+            if (e->next != NO_NEXT) {
+                outdeg[id]++;
+                pstart[e->next + 1]++;
+                inner++;
+            }
+        }
+    for (size_t i = 0; i < n; i++)
+        pstart[i + 1] += pstart[i];
+    plist = malloc((inner ? inner : 1) * sizeof *plist);
+    queue = malloc((n ? n : 1) * sizeof *queue);
+    if (!plist || !queue)
+        goto out;
+    for (uint32_t id = 0; id < n; id++)
+        for (uint32_t i = 0; i < g->nodes[id].n; i++) {
+            const Edge *e = &g->edges[g->nodes[id].first + i];
+            if (e->next != NO_NEXT)
+                plist[pstart[e->next]++] = id; /* pstart[c] ends at the start of c + 1 */
+        }
+    for (size_t i = n; i > 0; i--)
+        pstart[i] = pstart[i - 1];
+    pstart[0] = 0;
+    size_t head = 0, tail = 0;
+    for (uint32_t id = 0; id < n; id++)
+        if (!outdeg[id]) {
+            g->nodes[id].settled = true;
+            g->nodes[id].vd = best_for_parent(g, &g->nodes[id]);
+            queue[tail++] = id;
+        }
+    while (head < tail) {
+        uint32_t c = queue[head++];
+        for (uint32_t i = pstart[c]; i < pstart[c + 1]; i++) {
+            uint32_t p = plist[i];
+            if (--outdeg[p] == 0) {
+                g->nodes[p].settled = true;
+                g->nodes[p].vd = best_for_parent(g, &g->nodes[p]);
+                queue[tail++] = p;
+            }
+        }
+    }
+    stats->settled = tail;
+    ok = true;
+out:
+    free(outdeg);
+    free(pstart);
+    free(plist);
+    free(queue);
+    return ok;
+}
+
+/* Steps 2-4 over the nodes step 1 left. Returns false when memory runs out. */
+static bool propagate_cycles(Graph *g, size_t n, MinimaxStats *stats) {
+    /* 2. perpetual-check loops: start from the positions in check, repeatedly drop those
+     * from which no loop position is reached two plies later */
+    size_t ncand = 0, nopen = 0;
+    for (uint32_t id = 0; id < n; id++) {
+        g->nodes[id].loop = g->nodes[id].checked;
+        ncand += g->nodes[id].checked;
+        nopen += !g->nodes[id].settled;
+    }
+    uint32_t *loop_ids = malloc(sizeof *loop_ids * (ncand * 2 + 1));
+    uint32_t *open = malloc(sizeof *open * (nopen + 1));
+    if (!loop_ids || !open) {
+        free(loop_ids);
+        free(open);
+        return false;
+    }
+    size_t k = 0;
+    for (uint32_t id = 0; id < n; id++)
+        if (g->nodes[id].checked)
+            loop_ids[k++] = id;
     for (int round = 0; round < MAX_PLY_; round++) {
         uint64_t changed = 0;
-        for (uint32_t id = 0; id < n; id++) {
-            Node *node = &g.nodes[id];
-            if (!node->loop)
-                continue;
+        size_t keep = 0;
+        for (size_t a = 0; a < k; a++) {
+            Node *node = &g->nodes[loop_ids[a]];
             bool found = false;
             for (uint32_t i = 0; i < node->n && !found; i++) {
-                const Edge *e = &g.edges[node->first + i];
-                if (e->leaf)
+                const Edge *e = &g->edges[node->first + i];
+                if (e->next == NO_NEXT)
                     continue;
-                const Node *c = &g.nodes[e->next];
+                const Node *c = &g->nodes[e->next];
                 for (uint32_t j = 0; j < c->n && !found; j++) {
-                    const Edge *e2 = &g.edges[c->first + j];
-                    found = !e2->leaf && g.nodes[e2->next].loop;
+                    const Edge *e2 = &g->edges[c->first + j];
+                    found = e2->next != NO_NEXT && g->nodes[e2->next].loop;
                 }
             }
             if (!found) {
                 node->loop = false;
                 changed++;
-            }
+            } else
+                loop_ids[keep++] = loop_ids[a];
         }
+        k = keep;
         if (!changed)
             break;
     }
-    size_t nloop = 0;
-    for (uint32_t id = 0; id < n; id++)
-        nloop += g.nodes[id].loop;
-    loop_ids = malloc(sizeof *loop_ids * (nloop * 2 + 1));
-    if (!loop_ids)
-        goto oom;
-    {
-        size_t k = 0;
-        for (uint32_t id = 0; id < n; id++)
-            if (g.nodes[id].loop)
-                loop_ids[k++] = id;
-        size_t checked_loops = k;
-        for (size_t a = 0; a < checked_loops; a++) {
-            const Node *node = &g.nodes[loop_ids[a]];
-            for (uint32_t i = 0; i < node->n; i++) {
-                const Edge *e = &g.edges[node->first + i];
-                if (e->leaf)
-                    continue;
-                Node *c = &g.nodes[e->next];
-                for (uint32_t j = 0; j < c->n; j++) {
-                    const Edge *e2 = &g.edges[c->first + j];
-                    if (!e2->leaf && g.nodes[e2->next].loop && !c->loop) {
-                        c->loop = true;
-                        loop_ids[k++] = e->next;
-                    }
+    /* join the positions in between */
+    size_t checked_loops = k;
+    for (size_t a = 0; a < checked_loops; a++) {
+        const Node *node = &g->nodes[loop_ids[a]];
+        for (uint32_t i = 0; i < node->n; i++) {
+            const Edge *e = &g->edges[node->first + i];
+            if (e->next == NO_NEXT)
+                continue;
+            Node *c = &g->nodes[e->next];
+            for (uint32_t j = 0; j < c->n; j++) {
+                const Edge *e2 = &g->edges[c->first + j];
+                if (e2->next != NO_NEXT && g->nodes[e2->next].loop && !c->loop) {
+                    c->loop = true;
+                    loop_ids[k++] = e->next;
                 }
             }
         }
-        nloop = k;
     }
+    size_t nloop = k;
     stats->check_loop = nloop;
     /* 3. start values of the cycles */
+    size_t no = 0;
     for (uint32_t id = 0; id < n; id++) {
-        Node *node = &g.nodes[id];
+        Node *node = &g->nodes[id];
         if (node->settled)
             continue;
-        if (!node->loop)
+        if (!node->loop) {
             node->vd = (VD){0, MINIMAX_DEPTH_MAX};
-        else
+            open[no++] = id;
+        } else
             node->vd = (VD){(int16_t)(node->checked ? -VALUE_MAX_ : VALUE_MAX_), MINIMAX_DEPTH_MAX};
     }
     /* 4. propagate */
     for (int round = 0; round < MAX_PLY_ + 100; round++) {
         uint64_t changed = 0;
-        for (uint32_t id = 0; id < n; id++) {
-            Node *node = &g.nodes[id];
-            if (node->settled || node->loop)
-                continue;
-            VD b = best_for_parent(&g, node);
+        for (size_t a = 0; a < no; a++) {
+            Node *node = &g->nodes[open[a]];
+            VD b = best_for_parent(g, node);
             if (b.depth > MAX_PLY_)
                 b.depth = MINIMAX_DEPTH_MAX;
             changed += b.value != node->vd.value || b.depth != node->vd.depth;
             node->vd = b;
         }
         for (size_t i = 0; i < nloop; i++)
-            g.nodes[loop_ids[i]].vd = dfs_loop(&g, loop_ids[i]);
+            g->nodes[loop_ids[i]].vd = dfs_loop(g, loop_ids[i]);
         stats->rounds++;
         if (!changed)
             break;
     }
-    /* 5. the output */
-    out = book_create();
-    if (!out)
-        goto oom;
+    free(loop_ids);
+    free(open);
+    return true;
+}
+
+/* Step 5: each position's moves, sorted by (score, depth), written back into b. */
+static bool write_back(Book *b, const Graph *g, size_t n, BookMoveList *old, BookMoveList *list) {
     for (uint32_t id = 0; id < n; id++) {
-        const Node *node = &g.nodes[id];
-        BookKey k;
-        book_position_key(in, id, &k);
-        uint32_t oid;
-        if (!book_add_position(out, &k, book_position_ply(in, id), &oid))
-            goto oom;
+        const Node *node = &g->nodes[id];
+        book_position_moves(b, id, old);
         int m = 0;
         for (uint32_t i = 0; i < node->n && m < BOOK_MAX_MOVES; i++) {
-            const Edge *e = &g.edges[node->first + i];
-            VD v = e->vd;
-            if (!e->leaf) {
-                const Node *c = &g.nodes[e->next];
-                v = c->vd;
+            const Edge *e = &g->edges[node->first + i];
+            VD v = edge_vd(g, e);
+            if (e->next != NO_NEXT) {
+                const Node *c = &g->nodes[e->next];
                 if (c->loop && c->checked)
                     v.depth = MINIMAX_DEPTH_PERPETUAL_CHECK;
             }
             BookMove bm = {.move = e->move,
-                           .ponder = e->ponder,
+                           .ponder = MOVE_NONE,
                            .score = v.value,
                            .depth = v.depth,
                            .count = 1,
                            .has_score = true,
                            .has_depth = true};
+            for (int j = 0; j < old->n; j++)
+                if (old->moves[j].move == e->move)
+                    bm.ponder = old->moves[j].ponder;
             /* insertion keeps equal entries in their order (a stable sort by vd) */
             int j = m;
             while (j > 0 && vd_better((VD){(int16_t)bm.score, (uint16_t)bm.depth},
@@ -347,24 +574,61 @@ Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stat
         for (int i = 1; i < m; i++)
             if (list->moves[i].score == list->moves[0].score && list->moves[i].depth != list->moves[0].depth)
                 list->moves[i].score--;
-        for (int i = 0; i < m; i++)
-            if (!book_add_move(out, oid, &list->moves[i], NULL))
-                goto oom;
+        if (!book_set_moves(b, id, list->moves, m))
+            return false;
     }
-    free(g.nodes);
-    free(g.edges);
-    free(list);
-    free(gen);
-    free(loop_ids);
-    return out;
+    return true;
+}
+
+bool book_minimax_in_place(Book *b, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len) {
+    MinimaxOptions none = {0};
+    MinimaxStats dummy;
+    if (!opt)
+        opt = &none;
+    if (!stats)
+        stats = &dummy;
+    memset(stats, 0, sizeof *stats);
+    size_t n = book_position_count(b);
+    stats->positions = n;
+    Graph g = {calloc(n ? n : 1, sizeof(Node)), NULL};
+    BookMoveList *l1 = malloc(sizeof *l1), *l2 = malloc(sizeof *l2);
+    bool ok = false;
+    if (!g.nodes || !l1 || !l2)
+        goto oom;
+    if (opt->flipped && !add_twin_moves(b, stats, l1, l2))
+        goto oom;
+    if (opt->progress)
+        progress_start(opt->progress, opt->progress->out, "minimax: graph", n, opt->progress->quiet);
+    ok = build_graph(b, opt, &g, stats, err, err_len);
+    if (opt->progress)
+        progress_finish(opt->progress);
+    if (!ok)
+        goto out;
+    ok = false;
+    if (!settle_acyclic(&g, n, stats) || !propagate_cycles(&g, n, stats) || !write_back(b, &g, n, l1, l2))
+        goto oom;
+    ok = true;
+    goto out;
 oom:
     snprintf(err, err_len, "out of memory");
-fail:
-    book_free(out);
+out:
     free(g.nodes);
     free(g.edges);
-    free(list);
-    free(gen);
-    free(loop_ids);
-    return NULL;
+    free(l1);
+    free(l2);
+    return ok;
+}
+
+Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len) {
+    Book *out = book_create();
+    if (!out || !book_merge(out, in)) {
+        book_free(out);
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    if (!book_minimax_in_place(out, opt, stats, err, err_len)) {
+        book_free(out);
+        return NULL;
+    }
+    return out;
 }

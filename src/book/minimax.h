@@ -21,8 +21,18 @@
  *      checked gets depth 9997 so it is never preferred.
  * Scores are clamped to +-32000; a move without a score counts as 0. With converge set,
  * every legal move of a position that reaches another book position is added (YaneuraOu
- * always does this; it costs a move generation per position). Positions are not merged
- * with their colour-flipped twins (YaneuraOu's FlippedBook).
+ * always does this; it costs a move generation per position).
+ *
+ * Colour-flipped twins (flipped set). A position and its colour-flipped mirror (board
+ * rotated 180 degrees, colours and hands swapped, the other side to move) have the same
+ * value for the side to move. YaneuraOu's peta_shock keys every node by one orientation so
+ * that the two share a node, and with FlippedBook writes one of them. Here, with flipped:
+ *   - a move whose resulting position is not in the book but whose mirror is becomes an
+ *     edge to the mirror (so a line white reaches meets the same line reached by black);
+ *   - when both twins are in the book, each gets the mirrored moves of the other that it
+ *     lacks (its own entry wins for a move both hold), so both get the same value;
+ *   - both are written, each in its own orientation, and the engine's FlippedBook finds
+ *     either from both sides.
  */
 #ifndef HAYANAGI_BOOK_MINIMAX_H
 #define HAYANAGI_BOOK_MINIMAX_H
@@ -38,6 +48,8 @@ enum { MINIMAX_DEPTH_MAX = 9999, MINIMAX_DEPTH_PERPETUAL_CHECK = 9997, MINIMAX_D
 
 typedef struct {
     bool converge;      /* add the moves that reach positions already in the book */
+    bool flipped;       /* join positions with their colour-flipped twins (above) */
+    int threads;        /* workers finding the edges (0 or 1 = the calling thread only) */
     Progress *progress; /* may be NULL */
 } MinimaxOptions;
 
@@ -46,6 +58,9 @@ typedef struct {
     uint64_t settled;         /* positions settled in step 1 (no cycle below them) */
     uint64_t check_loop;      /* positions on perpetual-check loops */
     uint64_t converged_moves; /* moves added by converge */
+    uint64_t flipped_twins;   /* positions whose colour-flipped twin is in the book (flipped) */
+    uint64_t flipped_moves;   /* moves copied from a twin (flipped) */
+    uint64_t flipped_edges;   /* moves leading to a book position's mirror (flipped) */
     uint64_t rounds;          /* propagation rounds of step 4 */
 } MinimaxStats;
 
@@ -53,6 +68,12 @@ typedef struct {
  * and depth set, ponder kept, count 1 so that the written order is the score order), or
  * NULL with the reason in err when memory runs out or a key does not decode. stats may be
  * NULL. */
+/* The same, written back into b: each position's moves are replaced by its
+ * back-propagated moves (no copy of the book is made, which matters for a big book).
+ * Returns false with the reason in err (b then holds a partial result when the failure
+ * came late; with flipped, twins' moves may have been added). */
+bool book_minimax_in_place(Book *b, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len);
+
 Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len);
 
 #endif

@@ -20,7 +20,7 @@ void book_select_defaults(BookSelectOptions *o) {
     o->eval_diff = 30;
     o->eval_black_limit = 0;
     o->eval_white_limit = -140;
-    o->depth_limit = 16;
+    o->depth_limit = 0;
     o->consider_count = false;
     o->narrow_book = false;
     o->pv_moves = 8;

@@ -35,7 +35,8 @@ typedef struct {
     int eval_black_limit; /* BookEvalBlackLimit: lowest score black accepts (0) */
     int eval_white_limit; /* BookEvalWhiteLimit: lowest score white accepts (-140) */
     int depth_limit;      /* BookDepthLimit: refuse the hit when the first move's depth is
-                             below this; 0 ignores depth (16) */
+                             below this; 0 ignores depth (0: a minimax book's depths are
+                             distances to its leaves, see book/README.md) */
     bool consider_count;  /* ConsiderBookMoveCount: choose proportionally to count (false) */
     bool narrow_book;     /* NarrowBook: drop moves chosen less than 10% of the time (false) */
     int pv_moves;         /* BookPvMoves: length of the PV book_build_pv() follows (8) */

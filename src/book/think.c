@@ -208,16 +208,71 @@ static bool add_target(Book *seen, Target **t, size_t *n, size_t *cap, const Boo
     return true;
 }
 
+/* Marks in scope every book position reachable from the starts through book moves, and
+ * the positions their moves lead to. Returns false when memory runs out. */
+static bool mark_scope(const Book *b, const ThinkOptions *o, Book *scope, BookMoveList *list) {
+    size_t head = 0, cap = o->n_starts + 64, tail = 0;
+    uint32_t *queue = malloc(cap * sizeof *queue);
+    if (!queue)
+        return false;
+    bool ok = true;
+    for (size_t i = 0; i < o->n_starts && ok; i++) {
+        uint32_t id, sid;
+        size_t before = book_position_count(scope);
+        ok = book_add_position(scope, &o->starts[i], o->start_plies[i], &sid);
+        if (ok && book_position_count(scope) > before && book_find(b, &o->starts[i], &id))
+            queue[tail++] = id;
+    }
+    while (ok && head < tail) {
+        uint32_t id = queue[head++];
+        BookKey k;
+        Position pos;
+        StateInfo st, st2;
+        book_position_key(b, id, &k);
+        int ply = book_position_ply(b, id);
+        if (!book_key_to_position(&k, &pos, &st, ply ? ply : 1))
+            continue;
+        int cnt = book_position_moves(b, id, list);
+        for (int i = 0; i < cnt && ok; i++) {
+            Move m = position_legal_move_from16(&pos, list->moves[i].move);
+            if (m == MOVE_NONE)
+                continue;
+            position_do_move(&pos, m, &st2);
+            BookKey ck;
+            book_key_from_position(&pos, &ck);
+            int cply = pos.ply;
+            position_undo_move(&pos, m);
+            size_t before = book_position_count(scope);
+            uint32_t sid, cid;
+            ok = book_add_position(scope, &ck, cply, &sid);
+            if (!ok || book_position_count(scope) == before || !book_find(b, &ck, &cid))
+                continue;
+            if (tail == cap) {
+                uint32_t *q = realloc(queue, cap * 2 * sizeof *q);
+                if (!q) {
+                    ok = false;
+                    break;
+                }
+                queue = q;
+                cap *= 2;
+            }
+            queue[tail++] = cid;
+        }
+    }
+    free(queue);
+    return ok;
+}
+
 bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, size_t err_len) {
     memset(stats, 0, sizeof *stats);
-    Book *done = book_create(), *seen = book_create();
+    Book *done = book_create(), *seen = book_create(), *scope = o->n_starts ? book_create() : NULL;
     BookMoveList *list = malloc(sizeof *list);
     Target *targets = NULL;
     size_t n = 0, cap = 0;
     bool ok = false;
     Shared sh;
     memset(&sh, 0, sizeof sh);
-    if (!done || !seen || !list) {
+    if (!done || !seen || !list || (o->n_starts && !scope)) {
         snprintf(err, err_len, "out of memory");
         goto out;
     }
@@ -232,7 +287,21 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
             goto out;
         }
     }
-    /* the targets */
+    /* the targets: within the subtree of the starts, when given */
+    if (scope && !mark_scope(b, o, scope, list))
+        goto oom;
+    for (size_t i = 0; i < o->n_starts; i++) {
+        Position pos;
+        StateInfo st;
+        uint32_t id, did;
+        if (book_find(b, &o->starts[i], &id) || !book_key_to_position(&o->starts[i], &pos, &st, o->start_plies[i]) ||
+            (o->max_ply && pos.ply > o->max_ply) || !position_has_legal_move(&pos))
+            continue;
+        if (!add_target(seen, &targets, &n, &cap, &o->starts[i], pos.ply))
+            goto oom;
+        if (book_find(done, &o->starts[i], &did))
+            stats->resumed++;
+    }
     size_t npos = book_position_count(b);
     for (uint32_t id = 0; id < npos; id++) {
         BookKey k;
@@ -240,7 +309,8 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
         StateInfo st, st2;
         book_position_key(b, id, &k);
         int ply = book_position_ply(b, id);
-        if (!book_key_to_position(&k, &pos, &st, ply ? ply : 1))
+        uint32_t sid;
+        if ((scope && !book_find(scope, &k, &sid)) || !book_key_to_position(&k, &pos, &st, ply ? ply : 1))
             continue;
         int cnt = book_position_moves(b, id, list);
         if ((!o->max_ply || pos.ply <= o->max_ply) && cnt < o->multipv && position_has_legal_move(&pos)) {
@@ -346,6 +416,7 @@ oom:
 out:
     book_free(done);
     book_free(seen);
+    book_free(scope);
     free(list);
     free(targets);
     return ok;

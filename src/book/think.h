@@ -7,6 +7,11 @@
  * multipv moves are added with their score (centipawns, mate as +-(32000 - plies)),
  * search depth and the PV's reply as ponder.
  *
+ * Scope. With start positions given (starts, e.g. from `--startmoves` lines), only the
+ * subtree below them is considered: the book positions reachable from a start through
+ * book moves, the leaves those positions lead to, and a start position the book does
+ * not hold yet. Without starts the whole book is.
+ *
  * Checkpoints. Every finished position is appended to the journal (DB2016 lines,
  * flushed and fsync'ed) before the next is taken, so a kill loses only the positions in
  * flight. On start an existing journal is read back: its positions count as done and its
@@ -32,6 +37,9 @@ typedef struct {
     size_t hash_mb;         /* per worker */
     uint64_t max_positions; /* 0 = every target */
     int max_ply;            /* skip targets deeper than this ply (0 = no limit) */
+    const BookKey *starts;  /* roots of the subtree to think (n_starts of them); NULL = the whole book */
+    const int *start_plies; /* their SFEN move numbers */
+    size_t n_starts;
     const char *journal;
     Progress *progress;          /* may be NULL */
     volatile sig_atomic_t *stop; /* set asynchronously (a signal) to stop after the positions in flight */

@@ -17,8 +17,12 @@
 #include "book/think.h"
 #include "book/ybb.h"
 #include "cli/commands.h"
+#include "match/match.h"
 #include "record/reader.h"
+#include "shogi/game.h"
+#include "shogi/movegen.h"
 #include "shogi/notation.h"
+#include "util/atomic_file.h"
 #include "util/progress.h"
 
 /* What the record callbacks share. */
@@ -423,9 +427,14 @@ static int verb_minimax(int argc, char **argv) {
     bool quiet = false;
     const char *paths[2];
     int n = 0;
+    long v;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--converge"))
             mo.converge = true;
+        else if (!strcmp(argv[i], "--flipped"))
+            mo.flipped = true;
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc && parse_int(argv[i + 1], 1, 64, &v))
+            mo.threads = (int)v, i++;
         else if (!strcmp(argv[i], "--quiet"))
             quiet = true;
         else if (!strncmp(argv[i], "--", 2) || n == 2) {
@@ -435,7 +444,7 @@ static int verb_minimax(int argc, char **argv) {
             paths[n++] = argv[i];
     }
     if (n != 2) {
-        fprintf(stderr, "usage: hayanagi book minimax [--converge] [--quiet] IN OUT\n");
+        fprintf(stderr, "usage: hayanagi book minimax [--converge] [--flipped] [--threads T] [--quiet] IN OUT\n");
         return 2;
     }
     Book *in = read_book(paths[0], quiet);
@@ -447,10 +456,10 @@ static int verb_minimax(int argc, char **argv) {
     mo.progress = &pr;
     MinimaxStats ms;
     char err[256];
-    Book *out = book_minimax(in, &mo, &ms, err, sizeof err);
-    book_free(in);
-    if (!out) {
+    Book *out = in; /* the result is written back into the book read: no second copy */
+    if (!book_minimax_in_place(out, &mo, &ms, err, sizeof err)) {
         fprintf(stderr, "hayanagi book minimax: %s\n", err);
+        book_free(out);
         return 1;
     }
     bool ok = write_book(paths[1], out, quiet);
@@ -460,6 +469,11 @@ static int verb_minimax(int argc, char **argv) {
                paths[1], (unsigned long long)ms.positions, (unsigned long long)ms.settled,
                (unsigned long long)ms.check_loop, (unsigned long long)ms.converged_moves,
                (unsigned long long)ms.rounds);
+    if (ok && mo.flipped)
+        printf("flipped: %llu positions with their mirror in the book, %llu moves copied from a mirror, %llu moves "
+               "into a mirror\n",
+               (unsigned long long)ms.flipped_twins, (unsigned long long)ms.flipped_moves,
+               (unsigned long long)ms.flipped_edges);
     book_free(out);
     return ok ? 0 : 1;
 }
@@ -474,15 +488,79 @@ static void on_think_signal(int sig) {
     think_stop = 1;
 }
 
+/* The start positions of `think --startmoves`: keys and plies, grown one at a time. */
+typedef struct {
+    BookKey *keys;
+    int *plies;
+    size_t n;
+} Starts;
+
+/* Adds the position of one USI position argument ("startpos moves ...", "sfen ...", with
+ * or without "position "); false with the reason in err. */
+static bool starts_add(Starts *s, const char *line, const char *where, char *err, size_t err_len) {
+    char *norm = NULL, why[256];
+    OpeningParse r = opening_parse_line(line, &norm, why, sizeof why);
+    if (r != OPENING_OK) {
+        snprintf(err, err_len, "%s: %s", where, r == OPENING_SKIP ? "no position" : why);
+        free(norm);
+        return false;
+    }
+    Game g;
+    game_init(&g);
+    bool ok = game_set_from_usi(&g, norm, why, sizeof why);
+    free(norm);
+    if (!ok)
+        snprintf(err, err_len, "%s: %s", where, why);
+    BookKey *k = ok ? realloc(s->keys, (s->n + 1) * sizeof *k) : NULL;
+    if (k)
+        s->keys = k;
+    int *p = k ? realloc(s->plies, (s->n + 1) * sizeof *p) : NULL;
+    if (p) {
+        s->plies = p;
+        book_key_from_position(&g.pos, &s->keys[s->n]);
+        s->plies[s->n++] = g.pos.ply;
+    } else if (ok) {
+        snprintf(err, err_len, "out of memory");
+        ok = false;
+    }
+    game_free(&g);
+    return ok;
+}
+
+static bool starts_add_file(Starts *s, const char *path, char *err, size_t err_len) {
+    Openings o = {0};
+    if (!openings_load(&o, path, err, err_len))
+        return false;
+    bool ok = true;
+    for (int i = 0; i < o.n && ok; i++)
+        ok = starts_add(s, o.lines[i], path, err, err_len);
+    openings_free(&o);
+    return ok;
+}
+
 static int verb_think(int argc, char **argv) {
     ThinkOptions to = {.multipv = 0, .threads = 1, .hash_mb = 16};
     bool quiet = false;
     const char *paths[2];
     int n = 0, limits = 0;
     long v;
+    Starts starts = {0};
+    int rc = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
+        char serr[512];
+        if ((!strcmp(a, "--startmoves") || !strcmp(a, "--startmoves-file")) && has) {
+            bool ok = a[12] ? starts_add_file(&starts, argv[i + 1], serr, sizeof serr)
+                            : starts_add(&starts, argv[i + 1], "--startmoves", serr, sizeof serr);
+            i++;
+            if (!ok) {
+                fprintf(stderr, "hayanagi book think: %s\n", serr);
+                rc = 2;
+                goto done;
+            }
+            continue;
+        }
         if (!strcmp(a, "--depth") && has && parse_int(argv[i + 1], 1, 200, &v))
             to.depth = (int)v, i++, limits++;
         else if (!strcmp(a, "--nodes") && has && parse_int(argv[i + 1], 1, 2000000000L, &v))
@@ -503,19 +581,27 @@ static int verb_think(int argc, char **argv) {
             quiet = true;
         else if (!strncmp(a, "--", 2) || n == 2) {
             fprintf(stderr, "hayanagi book think: bad argument %s\n", a);
-            return 2;
+            rc = 2;
+            goto done;
         } else
             paths[n++] = argv[i];
     }
     if (n != 2 || limits != 1 || !to.multipv) {
         fprintf(stderr, "usage: hayanagi book think IN OUT (--depth D | --nodes N | --movetime MS) --multipv K "
-                        "[--threads T] [--hash MB] [--max-positions N] [--max-ply N] [--quiet]\n"
+                        "[--threads T] [--hash MB] [--max-positions N] [--max-ply N] [--startmoves LINE]... "
+                        "[--startmoves-file FILE] [--quiet]\n"
                         "The run checkpoints into OUT.journal; run the same command again to resume.\n");
-        return 2;
+        rc = 2;
+        goto done;
     }
+    to.starts = starts.keys;
+    to.start_plies = starts.plies;
+    to.n_starts = starts.n;
     Book *b = read_book(paths[0], quiet);
-    if (!b)
-        return 1;
+    if (!b) {
+        rc = 1;
+        goto done;
+    }
     char journal[4096];
     snprintf(journal, sizeof journal, "%s.journal", paths[1]);
     to.journal = journal;
@@ -532,7 +618,6 @@ static int verb_think(int argc, char **argv) {
     bool ok = book_think(b, &to, &ts, err, sizeof err);
     signal(SIGINT, old_int);
     signal(SIGTERM, old_term);
-    int rc = 0;
     if (!ok) {
         fprintf(stderr, "hayanagi book think: %s\n", err);
         rc = 1;
@@ -551,7 +636,106 @@ static int verb_think(int argc, char **argv) {
     } else
         rc = 1;
     book_free(b);
+done:
+    free(starts.keys);
+    free(starts.plies);
     return rc;
+}
+
+/* ---- openings: random short start lines for `hayanagi match` ---- */
+
+/* xorshift64*: the openings depend only on the seed. */
+static uint64_t openings_random(uint64_t *s) {
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1Dull;
+}
+
+static int verb_openings(int argc, char **argv) {
+    long count = 0, lo = 2, hi = 4, v;
+    uint64_t seed = 1;
+    const char *out = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool has = i + 1 < argc;
+        if (!strcmp(a, "--count") && has && parse_int(argv[i + 1], 1, 1000000, &v))
+            count = v, i++;
+        else if (!strcmp(a, "--plies") && has && sscanf(argv[i + 1], "%ld-%ld", &lo, &hi) == 2 && lo >= 1 && hi >= lo &&
+                 hi <= 40)
+            i++;
+        else if (!strcmp(a, "--seed") && has && parse_int(argv[i + 1], 0, 2000000000L, &v))
+            seed = (uint64_t)v + 1, i++;
+        else if (!strncmp(a, "--", 2) || out) {
+            fprintf(stderr, "hayanagi book openings: bad argument %s\n", a);
+            return 2;
+        } else
+            out = a;
+    }
+    if (!count || !out) {
+        fprintf(stderr, "usage: hayanagi book openings --count N [--plies MIN-MAX] [--seed S] OUT\n");
+        return 2;
+    }
+    Book *seen = book_create(); /* end positions already written: every line is distinct */
+    ExtMove *moves = malloc(sizeof(ExtMove) * MAX_MOVES);
+    char err[512];
+    AtomicFile af;
+    if (!seen || !moves || !atomic_file_open(&af, out, err, sizeof err)) {
+        fprintf(stderr, "hayanagi book openings: %s\n", seen && moves ? err : "out of memory");
+        book_free(seen);
+        free(moves);
+        return 1;
+    }
+    fprintf(af.f, "# %ld random openings of %ld-%ld plies, seed %llu (hayanagi book openings)\n", count, lo, hi,
+            (unsigned long long)(seed - 1));
+    long written = 0;
+    bool ok = true;
+    for (long attempt = 0; ok && written < count && attempt < count * 100; attempt++) {
+        StateInfo st[41];
+        Move line[40];
+        Position pos;
+        position_set_startpos(&pos, &st[0]);
+        int plies = (int)(lo + (long)(openings_random(&seed) % (uint64_t)(hi - lo + 1))), n = 0;
+        for (; n < plies; n++) {
+            int k = generate_moves(&pos, GEN_LEGAL, moves);
+            if (!k)
+                break;
+            line[n] = moves[openings_random(&seed) % (uint64_t)k].move;
+            position_do_move(&pos, line[n], &st[n + 1]);
+        }
+        if (n < plies || !position_has_legal_move(&pos))
+            continue;
+        BookKey key;
+        book_key_from_position(&pos, &key);
+        size_t before = book_position_count(seen);
+        uint32_t id;
+        if (!book_add_position(seen, &key, 0, &id)) {
+            ok = false;
+            break;
+        }
+        if (book_position_count(seen) == before)
+            continue;
+        fprintf(af.f, "startpos moves");
+        for (int i = 0; i < n; i++) {
+            char buf[USI_MOVE_MAX];
+            fprintf(af.f, " %s", move_to_usi(line[i], buf));
+        }
+        fprintf(af.f, "\n");
+        written++;
+    }
+    book_free(seen);
+    free(moves);
+    if (!ok) {
+        atomic_file_abort(&af);
+        fprintf(stderr, "hayanagi book openings: out of memory\n");
+        return 1;
+    }
+    if (!atomic_file_commit(&af, err, sizeof err)) {
+        fprintf(stderr, "hayanagi book openings: %s\n", err);
+        return 1;
+    }
+    printf("wrote %s: %ld openings\n", out, written);
+    return 0;
 }
 
 int cmd_book_make(int argc, char **argv) {
@@ -566,6 +750,8 @@ int cmd_book_make(int argc, char **argv) {
         return verb_minimax(argc - 1, argv + 1);
     if (!strcmp(verb, "think"))
         return verb_think(argc - 1, argv + 1);
+    if (!strcmp(verb, "openings"))
+        return verb_openings(argc - 1, argv + 1);
     if (!strcmp(verb, "import-losses"))
         return verb_import_losses(argc - 1, argv + 1);
     return -1;

@@ -87,7 +87,7 @@ static void declare_options(OptionTable *t) {
     options_add(t, "BookEvalDiff", OPT_SPIN, "30", 0, 99999, NULL);
     options_add(t, "BookEvalBlackLimit", OPT_SPIN, "0", -99999, 99999, NULL);
     options_add(t, "BookEvalWhiteLimit", OPT_SPIN, "-140", -99999, 99999, NULL);
-    options_add(t, "BookDepthLimit", OPT_SPIN, "16", 0, 99999, NULL);
+    options_add(t, "BookDepthLimit", OPT_SPIN, "0", 0, 99999, NULL);
     options_add(t, "ConsiderBookMoveCount", OPT_CHECK, "false", 0, 0, NULL);
     options_add(t, "BookPvMoves", OPT_SPIN, "8", 1, 246, NULL);
     options_add(t, "IgnoreBookPly", OPT_CHECK, "true", 0, 0, NULL);

@@ -78,6 +78,35 @@ out=$("$HAYANAGI" book lookup "$T/k.db" startpos moves 7g7f 3c3d 2>&1)
 expect_contains "think resume keeps the journal" "$out" "1g1f"
 [ -e "$T/k.db.journal" ] && fail "think left its journal after the resume"
 out=$("$HAYANAGI" book think in.db out.db --multipv 2 2>&1); expect_status "think usage" 2 $?
+# think --startmoves: only the subtree below the start lines. yo_in holds startpos (7g7f, 5i5h),
+# after 7g7f (3c3d) and after 2g2f (8c8d); at MultiPV 2 the whole book needs 5 searches.
+Y=$R/db/rshogi/book_backprop_yo_in.db
+out=$("$HAYANAGI" book think $Y "$T/s1.db" --depth 2 --multipv 2 --quiet --startmoves startpos 2>&1)
+expect_status "think startmoves" 0 $?
+expect_contains "think startmoves startpos" "$out" "3 positions needed a search" # 2g2f's subtree is out
+out=$("$HAYANAGI" book think $Y "$T/s2.db" --depth 2 --multipv 2 --quiet --startmoves "position startpos moves 7g7f" 2>&1)
+expect_contains "think startmoves 7g7f" "$out" "2 positions needed a search" # after 7g7f and after 3c3d
+out=$("$HAYANAGI" book lookup "$T/s2.db" startpos moves 7g7f 3c3d 2>&1); expect_status "think startmoves leaf" 0 $?
+out=$("$HAYANAGI" book lookup "$T/s2.db" startpos moves 5i5h 2>&1)
+expect_contains "think startmoves leaves 5i5h alone" "$out" "not in the book"
+printf '# two start lines\nstartpos moves 2g2f\nstartpos moves 2g2f 8c8d 7g7f\n' > "$T/starts.txt"
+out=$("$HAYANAGI" book think $Y "$T/s3.db" --depth 2 --multipv 2 --quiet --startmoves-file "$T/starts.txt" 2>&1)
+expect_contains "think startmoves file" "$out" "3 positions needed a search" # 2g2f, its leaf, the new start
+out=$("$HAYANAGI" book think $Y "$T/s4.db" --depth 2 --multipv 2 --startmoves "startpos moves 7g7f 7g7f" 2>&1)
+expect_status "think startmoves illegal" 2 $?
+expect_contains "think startmoves reason" "$out" "--startmoves"
+
+# openings: distinct random lines, the same for the same seed, each one replays
+out=$("$HAYANAGI" book openings --count 40 --plies 2-3 --seed 7 "$T/op1.txt" 2>&1); expect_status "openings" 0 $?
+expect_contains "openings summary" "$out" "40 openings"
+"$HAYANAGI" book openings --count 40 --plies 2-3 --seed 7 "$T/op2.txt" > /dev/null 2>&1
+cmp -s "$T/op1.txt" "$T/op2.txt" || fail "openings: the same seed gave other lines"
+[ "$(grep -c '^startpos moves' "$T/op1.txt")" = 40 ] || fail "openings: not 40 lines"
+[ "$(grep '^startpos' "$T/op1.txt" | sort -u | wc -l)" = 40 ] || fail "openings: repeated lines"
+[ "$(awk '/^startpos/ && (NF < 4 || NF > 5)' "$T/op1.txt")" = "" ] || fail "openings: a line outside 2-3 plies"
+out=$("$HAYANAGI" book think $Y "$T/op.db" --depth 1 --multipv 1 --quiet --max-positions 1 --startmoves-file "$T/op1.txt" 2>&1)
+expect_status "openings replay" 0 $?
+out=$("$HAYANAGI" book openings --plies 3-2 --count 5 "$T/op3.txt" 2>&1); expect_status "openings usage" 2 $?
 
 # import-losses: gps_normal lost the floodgate game as black; white's replies become first choices
 out=$("$HAYANAGI" book import-losses --opponent gps_normal $R/csa/shogi-server/wdoor+floodgate-900-0+gps_normal+gps_l+20100507120007.csa "$T/all.db" 2>&1)

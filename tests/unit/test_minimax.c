@@ -15,6 +15,7 @@
 
 #include "book/db2016.h"
 #include "book/minimax.h"
+#include "shogi/movegen.h"
 #include "shogi/notation.h"
 
 #define RS "../shared/refdata/db/rshogi/"
@@ -184,12 +185,108 @@ static void test_pure_perpetual_check(void **state) {
     book_free(out);
 }
 
+/* Colour-flipped twins (hand-worked). S is the start position, W the same board with
+ * white to move (S's mirror), M the position after 3c3d from W, i.e. the mirror of the
+ * position after 7g7f from S (which the book lacks). */
+#define START_W   "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+#define MIRROR_76 "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2"
+
+static void test_flipped_twins(void **state) {
+    (void)state;
+    Book *in = load_text("sfen " START "\n7g7f none 30 10\n2g2f none 10 10\nsfen " START_W
+                         "\n1c1d none 100 10\nsfen " MIRROR_76 "\n2g2f none -40 10\n");
+    char err[128];
+    MinimaxStats st;
+    MinimaxOptions o = {.flipped = true};
+    Book *out = book_minimax(in, &o, &st, err, sizeof err);
+    assert_non_null(out);
+    /* S and W are twins: each gets the other's moves mirrored (1c1d -> 9g9f; 7g7f and 2g2f
+     * -> 3c3d and 8c8d); S's 7g7f reaches M's mirror, W's 3c3d reaches M itself: both
+     * take -(-40) = 40 at depth 1 */
+    assert_int_equal(st.flipped_twins, 2);
+    assert_int_equal(st.flipped_moves, 3);
+    assert_int_equal(st.flipped_edges, 1);
+    assert_int_equal(score_of(out, START, "9g9f"), 100 * 100000 + 0);
+    assert_int_equal(score_of(out, START, "7g7f"), 40 * 100000 + 1);
+    assert_int_equal(score_of(out, START, "2g2f"), 10 * 100000 + 0);
+    assert_int_equal(score_of(out, START_W, "1c1d"), 100 * 100000 + 0);
+    assert_int_equal(score_of(out, START_W, "3c3d"), 40 * 100000 + 1);
+    assert_int_equal(score_of(out, START_W, "8c8d"), 10 * 100000 + 0);
+    assert_int_equal(book_move_count(out), 7);
+    book_free(out);
+    /* without the option nothing is joined */
+    out = run(in, false, &st);
+    assert_int_equal(score_of(out, START, "7g7f"), 30 * 100000 + 0);
+    assert_int_equal(score_of(out, START, "9g9f"), 99999);
+    assert_int_equal(book_move_count(out), 4);
+    book_free(out);
+    book_free(in);
+}
+
+/* A random book (playouts from the start position, 1-3 scored candidates per position,
+ * one of them played on) of a few thousand positions. */
+static Book *random_book(int positions) {
+    Book *b = book_create();
+    ExtMove *moves = malloc(sizeof(ExtMove) * MAX_MOVES);
+    StateInfo *st = malloc(sizeof(StateInfo) * 128);
+    uint64_t s = 12345;
+    while ((int)book_position_count(b) < positions) {
+        Position pos;
+        position_set_startpos(&pos, &st[0]);
+        for (int ply = 0; ply < 60; ply++) {
+            int n = generate_moves(&pos, GEN_LEGAL, moves);
+            if (!n)
+                break;
+            BookKey k;
+            uint32_t id;
+            book_key_from_position(&pos, &k);
+            assert_true(book_add_position(b, &k, pos.ply, &id));
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            int pick = (int)((s >> 33) % (uint64_t)(n < 3 ? n : 3)); /* the first moves repeat: transpositions */
+            for (int c = 0; c <= pick; c++) {
+                BookMove bm = {.move = move_to_move16(moves[c].move),
+                               .score = (int)((s >> (8 + c)) % 400) - 200,
+                               .has_score = true,
+                               .count = 1};
+                assert_true(book_add_move(b, id, &bm, NULL));
+            }
+            position_do_move(&pos, moves[pick].move, &st[ply + 1]);
+        }
+    }
+    free(moves);
+    free(st);
+    return b;
+}
+
+/* Finding the edges on several threads (and walking from decoded positions) gives what
+ * one thread gives, with and without converge. */
+static void test_threads_same_result(void **state) {
+    (void)state;
+    Book *in = random_book(6000);
+    for (int conv = 0; conv < 2; conv++) {
+        char err[128];
+        MinimaxStats s1, s3;
+        MinimaxOptions o1 = {.converge = conv, .threads = 1}, o3 = {.converge = conv, .threads = 3};
+        Book *a = book_minimax(in, &o1, &s1, err, sizeof err), *b = book_minimax(in, &o3, &s3, err, sizeof err);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_int_equal(s1.settled, s3.settled);
+        assert_int_equal(s1.converged_moves, s3.converged_moves);
+        assert_int_equal(book_move_count(a), book_move_count(b));
+        same_book(b, a, true);
+        book_free(a);
+        book_free(b);
+    }
+    book_free(in);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_yo_fixture),           cmocka_unit_test(test_check_fixture),
         cmocka_unit_test(test_tree_negamax),         cmocka_unit_test(test_repetition_is_draw),
-        cmocka_unit_test(test_pure_perpetual_check),
+        cmocka_unit_test(test_pure_perpetual_check), cmocka_unit_test(test_flipped_twins),
+        cmocka_unit_test(test_threads_same_result),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
