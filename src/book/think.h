@@ -32,6 +32,11 @@ typedef struct {
     size_t hash_mb;         /* per worker */
     uint64_t max_positions; /* 0 = every target */
     int max_ply;            /* skip targets deeper than this ply (0 = no limit) */
+    /* When non-NULL: think exactly these positions (only_count keys, with their plies in
+     * only_plies, which may be NULL) instead of the book's short positions and leaves. */
+    const BookKey *only_keys;
+    const int *only_plies;
+    size_t only_count;
     const char *journal;
     Progress *progress;          /* may be NULL */
     volatile sig_atomic_t *stop; /* set asynchronously (a signal) to stop after the positions in flight */

@@ -47,7 +47,7 @@ static uint64_t file_size(const char *path) {
     return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
 }
 
-static bool parse_int(const char *s, long lo, long hi, long *out) {
+bool cli_parse_int(const char *s, long lo, long hi, long *out) {
     char *e;
     errno = 0;
     long v = strtol(s, &e, 10);
@@ -58,7 +58,7 @@ static bool parse_int(const char *s, long lo, long hi, long *out) {
 }
 
 /* Reads a book of any format this tool writes or reads (DB2016, YBB). */
-static Book *read_book(const char *path, bool quiet) {
+Book *cli_read_book(const char *path, bool quiet) {
     char err[512];
     Book *b = book_create();
     if (!b) {
@@ -86,7 +86,7 @@ static Book *read_book(const char *path, bool quiet) {
     return b;
 }
 
-static bool write_book(const char *path, const Book *b, bool quiet) {
+bool cli_write_book(const char *path, const Book *b, bool quiet) {
     char err[512];
     Progress pr;
     progress_start(&pr, stderr, "writing book", book_position_count(b), quiet);
@@ -202,9 +202,9 @@ static int verb_build(int argc, char **argv) {
         bool has = i + 1 < argc;
         if (!strcmp(a, "--from"))
             from = true;
-        else if (!strcmp(a, "--max-ply") && has && parse_int(argv[i + 1], 0, 100000, &v))
+        else if (!strcmp(a, "--max-ply") && has && cli_parse_int(argv[i + 1], 0, 100000, &v))
             c.bo.max_ply = (int)v, i++;
-        else if (!strcmp(a, "--min-count") && has && parse_int(argv[i + 1], 1, 1L << 30, &v))
+        else if (!strcmp(a, "--min-count") && has && cli_parse_int(argv[i + 1], 1, 1L << 30, &v))
             min_count = v, i++;
         else if (!strcmp(a, "--side") && has) {
             const char *s = argv[++i];
@@ -224,7 +224,7 @@ static int verb_build(int argc, char **argv) {
             variations = true;
         else if (!strcmp(a, "--quiet"))
             c.quiet = true;
-        else if (!strcmp(a, "--min-rating") && has && parse_int(argv[i + 1], -100000, 100000, &v))
+        else if (!strcmp(a, "--min-rating") && has && cli_parse_int(argv[i + 1], -100000, 100000, &v))
             c.bo.min_rating = (int32_t)v, i++;
         else if (!strcmp(a, "--player") && has)
             c.bo.player = argv[++i];
@@ -265,7 +265,7 @@ static int verb_build(int argc, char **argv) {
         book_free(c.book);
         c.book = f;
     }
-    if (!write_book(out, c.book, c.quiet)) {
+    if (!cli_write_book(out, c.book, c.quiet)) {
         rc = 1;
         goto done;
     }
@@ -340,7 +340,7 @@ static int verb_merge(int argc, char **argv) {
     if (!acc)
         return 1;
     for (int i = 0; i < nin; i++) {
-        Book *b = read_book(paths[i], quiet);
+        Book *b = cli_read_book(paths[i], quiet);
         if (!b) {
             book_free(acc);
             return 1;
@@ -353,7 +353,7 @@ static int verb_merge(int argc, char **argv) {
             return 1;
         }
     }
-    bool ok = write_book(paths[nin], acc, quiet);
+    bool ok = cli_write_book(paths[nin], acc, quiet);
     if (ok)
         printf("wrote %s: %zu positions, %zu moves\n", paths[nin], book_position_count(acc), book_move_count(acc));
     book_free(acc);
@@ -382,7 +382,7 @@ static int verb_import_losses(int argc, char **argv) {
         const char *a = argv[i];
         if (!strcmp(a, "--opponent") && i + 1 < argc)
             c.opponent = argv[++i];
-        else if (!strcmp(a, "--max-ply") && i + 1 < argc && parse_int(argv[i + 1], 0, 100000, &v))
+        else if (!strcmp(a, "--max-ply") && i + 1 < argc && cli_parse_int(argv[i + 1], 0, 100000, &v))
             c.max_ply = (int)v, i++;
         else if (!strcmp(a, "--quiet"))
             c.quiet = true;
@@ -400,11 +400,11 @@ static int verb_import_losses(int argc, char **argv) {
     }
     const char *bookp = files[--n];
     struct stat sb;
-    c.book = stat(bookp, &sb) == 0 ? read_book(bookp, c.quiet) : book_create();
+    c.book = stat(bookp, &sb) == 0 ? cli_read_book(bookp, c.quiet) : book_create();
     int rc = 1;
     if (c.book) {
         rc = read_records(files, n, loss_game, &c, false, "reading records");
-        if (!c.oom && write_book(bookp, c.book, c.quiet))
+        if (!c.oom && cli_write_book(bookp, c.book, c.quiet))
             printf("%s: %llu lost games of %s imported, %llu positions rewritten\n", bookp,
                    (unsigned long long)c.is.games, c.opponent, (unsigned long long)c.is.positions);
         else
@@ -438,7 +438,7 @@ static int verb_minimax(int argc, char **argv) {
         fprintf(stderr, "usage: hayanagi book minimax [--converge] [--quiet] IN OUT\n");
         return 2;
     }
-    Book *in = read_book(paths[0], quiet);
+    Book *in = cli_read_book(paths[0], quiet);
     if (!in)
         return 1;
     Progress pr;
@@ -453,7 +453,7 @@ static int verb_minimax(int argc, char **argv) {
         fprintf(stderr, "hayanagi book minimax: %s\n", err);
         return 1;
     }
-    bool ok = write_book(paths[1], out, quiet);
+    bool ok = cli_write_book(paths[1], out, quiet);
     if (ok)
         printf("wrote %s: %llu positions, %llu settled without cycles, %llu on perpetual-check loops, "
                "%llu converging moves added, %llu propagation rounds\n",
@@ -483,21 +483,21 @@ static int verb_think(int argc, char **argv) {
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
-        if (!strcmp(a, "--depth") && has && parse_int(argv[i + 1], 1, 200, &v))
+        if (!strcmp(a, "--depth") && has && cli_parse_int(argv[i + 1], 1, 200, &v))
             to.depth = (int)v, i++, limits++;
-        else if (!strcmp(a, "--nodes") && has && parse_int(argv[i + 1], 1, 2000000000L, &v))
+        else if (!strcmp(a, "--nodes") && has && cli_parse_int(argv[i + 1], 1, 2000000000L, &v))
             to.nodes = (uint64_t)v, i++, limits++;
-        else if (!strcmp(a, "--movetime") && has && parse_int(argv[i + 1], 1, 100000000L, &v))
+        else if (!strcmp(a, "--movetime") && has && cli_parse_int(argv[i + 1], 1, 100000000L, &v))
             to.movetime = v, i++, limits++;
-        else if (!strcmp(a, "--multipv") && has && parse_int(argv[i + 1], 1, 32, &v))
+        else if (!strcmp(a, "--multipv") && has && cli_parse_int(argv[i + 1], 1, 32, &v))
             to.multipv = (int)v, i++;
-        else if (!strcmp(a, "--threads") && has && parse_int(argv[i + 1], 1, 128, &v))
+        else if (!strcmp(a, "--threads") && has && cli_parse_int(argv[i + 1], 1, 128, &v))
             to.threads = (int)v, i++;
-        else if (!strcmp(a, "--hash") && has && parse_int(argv[i + 1], 1, 65536, &v))
+        else if (!strcmp(a, "--hash") && has && cli_parse_int(argv[i + 1], 1, 65536, &v))
             to.hash_mb = (size_t)v, i++;
-        else if (!strcmp(a, "--max-positions") && has && parse_int(argv[i + 1], 1, 2000000000L, &v))
+        else if (!strcmp(a, "--max-positions") && has && cli_parse_int(argv[i + 1], 1, 2000000000L, &v))
             to.max_positions = (uint64_t)v, i++;
-        else if (!strcmp(a, "--max-ply") && has && parse_int(argv[i + 1], 1, 100000, &v))
+        else if (!strcmp(a, "--max-ply") && has && cli_parse_int(argv[i + 1], 1, 100000, &v))
             to.max_ply = (int)v, i++;
         else if (!strcmp(a, "--quiet"))
             quiet = true;
@@ -513,7 +513,7 @@ static int verb_think(int argc, char **argv) {
                         "The run checkpoints into OUT.journal; run the same command again to resume.\n");
         return 2;
     }
-    Book *b = read_book(paths[0], quiet);
+    Book *b = cli_read_book(paths[0], quiet);
     if (!b)
         return 1;
     char journal[4096];
@@ -542,7 +542,7 @@ static int verb_think(int argc, char **argv) {
                 "command again to resume\n",
                 (unsigned long long)(ts.resumed + ts.searched), journal);
         rc = 130;
-    } else if (write_book(paths[1], b, quiet)) {
+    } else if (cli_write_book(paths[1], b, quiet)) {
         unlink(journal);
         printf("wrote %s: %zu positions, %zu moves; %llu positions needed a search (%llu done before, %llu "
                "searched now, %llu moves added)\n",
@@ -566,6 +566,8 @@ int cmd_book_make(int argc, char **argv) {
         return verb_minimax(argc - 1, argv + 1);
     if (!strcmp(verb, "think"))
         return verb_think(argc - 1, argv + 1);
+    if (!strcmp(verb, "expand"))
+        return cmd_book_expand(argc - 1, argv + 1);
     if (!strcmp(verb, "import-losses"))
         return verb_import_losses(argc - 1, argv + 1);
     return -1;
