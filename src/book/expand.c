@@ -201,6 +201,7 @@ static bool search_and_count(Book *b, const ExpandOptions *o, MctsSearch *m, con
     MctsOptions mo = o->mcts;
     mo.reuse_tree = false;
     mo.info_interval_ms = 0;
+    mo.external_stop = o->stop;
     mcts_clear(m);
     mcts_run(m, start, &lim, &mo, o->provider, NULL);
     return expand_count(b, mcts_tree(m), start, counts, visits, cap);

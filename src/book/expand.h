@@ -49,7 +49,7 @@ typedef struct {
     int extra_starts;   /* other short book positions to start from */
     const char *root_sfen;
     MctsProvider provider;
-    MctsOptions mcts;  /* tree size, threads, PUCT constants */
+    MctsOptions mcts;   /* tree size, threads, PUCT constants */
     ThinkOptions think; /* depth/nodes/movetime, threads, journal, progress, stop (multipv forced to 1) */
     /* Called after each finished round with its number (1-based); false aborts. */
     bool (*checkpoint)(void *ctx, const Book *b, int round);

@@ -29,6 +29,7 @@ struct MctsSearch {
     TimeBudget budget;
     double start_ms;
     atomic_bool stop, ponder;
+    atomic_bool helpers_stop; /* the main thread is done with playouts (stop stays the user's) */
     _Atomic uint64_t playouts, evaluated;
     _Atomic int max_depth;
     MctsResult result;
@@ -228,7 +229,7 @@ static void playout(Thread *th) {
 /* True when the search should end now (checked by the main thread between playouts). */
 static bool limits_reached(MctsSearch *m) {
     MctsTree *t = &m->tree;
-    if (atomic_load(&m->stop))
+    if (atomic_load(&m->stop) || (m->opt.external_stop && *m->opt.external_stop))
         return true;
     if (mcts_tree_full(t) || atomic_load(&t->nodes[t->root].proven) != MCTS_UNPROVEN)
         return true;
@@ -328,7 +329,8 @@ static void thread_free(Thread *th) {
 
 static void *helper_main(void *arg) {
     Thread *th = arg;
-    while (!atomic_load_explicit(&th->m->stop, memory_order_relaxed) && !mcts_tree_full(&th->m->tree))
+    while (!atomic_load_explicit(&th->m->stop, memory_order_relaxed) &&
+           !atomic_load_explicit(&th->m->helpers_stop, memory_order_relaxed) && !mcts_tree_full(&th->m->tree))
         playout(th);
     return NULL;
 }
@@ -425,12 +427,10 @@ static void run_search(MctsSearch *m) {
             }
             /* In ponder or infinite mode the answer waits for stop or ponderhit; the
              * helpers stop at once (a full or proven tree has nothing left to do). */
-            atomic_store(&m->stop, true);
+            atomic_store(&m->helpers_stop, true);
             for (int i = 0; i < started; i++)
                 pthread_join(helpers[i], NULL);
-            atomic_store(&m->stop, false);
             wait_for_release(m);
-            atomic_store(&m->stop, true);
             report_info(m);
             int e = mcts_best_edge(t, t->root);
             MctsNode *root = &t->nodes[t->root];
@@ -492,6 +492,7 @@ static bool prepare(MctsSearch *m, const Game *g, const SearchLimits *limits, co
     atomic_store(&m->evaluated, 0);
     atomic_store(&m->max_depth, 0);
     atomic_store(&m->stop, false);
+    atomic_store(&m->helpers_stop, false);
     atomic_store(&m->ponder, limits->ponder);
     return true;
 }

@@ -20,6 +20,8 @@
 #ifndef HAYANAGI_MCTS_MCTS_H
 #define HAYANAGI_MCTS_MCTS_H
 
+#include <signal.h>
+
 #include "mcts/provider.h"
 #include "mcts/tree.h"
 #include "search/search.h"
@@ -33,7 +35,8 @@ typedef struct {
     int max_moves_to_draw; /* 0 = no limit */
     int resign_value;      /* resign when the best move's score is at or below -resign_value */
     TimeOptions time;
-    int info_interval_ms; /* between info lines; 0 = only the last */
+    int info_interval_ms;                 /* between info lines; 0 = only the last */
+    volatile sig_atomic_t *external_stop; /* when non-NULL and set (a signal handler), the search ends */
 } MctsOptions;
 
 /* Defaults: mcts_params_default(), 1 thread, 64 MB, reuse on, CSARule27, no resignation,

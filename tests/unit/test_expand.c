@@ -17,8 +17,8 @@
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 
-#define START "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
-#define AFTER_76 "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
+#define START       "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+#define AFTER_76    "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
 #define AFTER_76_84 "lnsgkgsnl/1r5b1/p1ppppppp/1p7/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
 
 static Book *load_text(const char *text) {
@@ -51,6 +51,7 @@ static void test_find_start(void **state) {
     assert_int_equal(expand_find_start(b, &g, 4), 2);
     char sfen[SFEN_MAX];
     assert_string_equal(position_to_sfen(&g.pos, sfen, true), AFTER_76_84);
+    game_free(&g);
     game_init(&g);
     assert_int_equal(expand_find_start(b, &g, 2), 3);
     char mv[USI_MOVE_MAX];
@@ -76,7 +77,9 @@ static void set_edges(MctsTree *t, uint32_t id, const Position *pos, const char 
         atomic_store(&mcts_edges(t, mcts_node(t, id))[i].visits, visits[i]);
 }
 
-static uint32_t child(MctsTree *t, uint32_t id, int e) { return mcts_edge_child(t, &mcts_edges(t, mcts_node(t, id))[e]); }
+static uint32_t child(MctsTree *t, uint32_t id, int e) {
+    return mcts_edge_child(t, &mcts_edges(t, mcts_node(t, id))[e]);
+}
 
 /* The book holds the start, after 7g7f, after 2g2f, after 7g7f 3c3d and after 2g2f 3c3d.
  * Tree (visits):  start: 7g7f 10, 2g2f 6, 5g5f 3, 1g1f 0

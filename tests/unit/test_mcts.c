@@ -448,11 +448,16 @@ static void test_random_positions_legal(void **state) {
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_puct_selection),     cmocka_unit_test(test_puct_first_visit),
-        cmocka_unit_test(test_backup_and_virtual_loss), cmocka_unit_test(test_proofs),
-        cmocka_unit_test(test_memory_bound),       cmocka_unit_test(test_reuse),
-        cmocka_unit_test(test_policybook_mix),     cmocka_unit_test(test_policybook_provider),
-        cmocka_unit_test(test_value_scale),        cmocka_unit_test(test_ab_provider),
+        cmocka_unit_test(test_puct_selection),
+        cmocka_unit_test(test_puct_first_visit),
+        cmocka_unit_test(test_backup_and_virtual_loss),
+        cmocka_unit_test(test_proofs),
+        cmocka_unit_test(test_memory_bound),
+        cmocka_unit_test(test_reuse),
+        cmocka_unit_test(test_policybook_mix),
+        cmocka_unit_test(test_policybook_provider),
+        cmocka_unit_test(test_value_scale),
+        cmocka_unit_test(test_ab_provider),
         cmocka_unit_test(test_random_positions_legal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
