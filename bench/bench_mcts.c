@@ -24,7 +24,8 @@ int main(void) {
     MctsSearch *m = mcts_create();
     AbProviderOptions ab;
     ab_provider_defaults(&ab);
-    printf("%-12s %7s %22s %22s %14s\n", "position", "threads", "playouts/s (median)", "per thread", "qs nodes/playout");
+    printf("%-12s %7s %22s %22s %14s\n", "position", "threads", "playouts/s (median)", "per thread",
+           "qs nodes/playout");
     for (size_t p = 0; p < sizeof POSITIONS / sizeof POSITIONS[0]; p++) {
         Game g;
         game_init(&g);

@@ -354,8 +354,10 @@ static bool prepare_tree(MctsSearch *m) {
         mcts_tree_reroot(&m->tree, g->moves + m->root_count, g->count - m->root_count);
     else
         mcts_tree_clear(&m->tree);
-    if (mcts_tree_full(&m->tree))
-        mcts_tree_clear(&m->tree); /* a full tree cannot grow: start over */
+    MctsNode *root = mcts_node(&m->tree, m->tree.root);
+    if (mcts_tree_full(&m->tree) || (atomic_load(&root->state) == MCTS_NODE_READY &&
+                                     (root->edge_count == 0 || atomic_load(&root->proven) != MCTS_UNPROVEN)))
+        mcts_tree_clear(&m->tree); /* a full tree cannot grow; a node proven by the rules has no edges */
     Move *moves = realloc(m->root_moves, sizeof(Move) * (size_t)(g->count + 1));
     if (!moves)
         return false;
