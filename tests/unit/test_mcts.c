@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "book/db2016.h"
+#include "book/sbk.h"
 #include "mcts/mcts.h"
 #include "mcts/policybook.h"
 #include "mcts/provider_ab.h"
@@ -360,6 +361,42 @@ static void test_policybook_provider(void **state) {
     game_free(&g);
 }
 
+/* A ShogiHome SBK book (../shared/refdata/sbk/shogihome/shogigui01.sbk) holds the start
+ * position with 2g2f and 7g7f, weight 1 each and no score (`book lookup` shows them).
+ * Uniform priors over the 30 legal moves mixed at alpha 0.5: the two book moves get
+ * 0.5 / 30 + 0.5 * 0.5 = 0.2666667, the others 0.5 / 30 = 0.0166667; the value stays 0.5
+ * because the top entry has no score. */
+static void test_policybook_sbk(void **state) {
+    (void)state;
+    char err[256];
+    SbkBook *sb = sbk_open("../shared/refdata/sbk/shogihome/shogigui01.sbk", NULL, NULL, err, sizeof err);
+    if (!sb)
+        fail_msg("%s", err);
+    Book *b = book_create();
+    assert_true(sbk_to_book(sb, b, NULL, NULL, err, sizeof err));
+    sbk_close(sb);
+    PolicyBookProvider pb = {UNIFORM, b, 0.5};
+    MctsProvider p = policybook_provider(&pb);
+    MctsEvaluator *ev = p.new_evaluator(p.ctx);
+    Game g;
+    game_init(&g);
+    ExtMove list[MAX_MOVES];
+    int n = generate_moves(&g.pos, GEN_LEGAL, list);
+    assert_int_equal(n, 30);
+    Move moves[MAX_MOVES];
+    for (int i = 0; i < n; i++)
+        moves[i] = list[i].move;
+    float priors[MAX_MOVES];
+    double v = ev->evaluate(ev, &g.pos, moves, n, priors);
+    assert_float_equal(v, 0.5, EPS);
+    Move a = usi(&g.pos, "2g2f"), c = usi(&g.pos, "7g7f");
+    for (int i = 0; i < n; i++)
+        assert_float_equal(priors[i], moves[i] == a || moves[i] == c ? 0.5 / 30 + 0.25 : 0.5 / 30, EPS);
+    ev->destroy(ev);
+    book_free(b);
+    game_free(&g);
+}
+
 /* ---- the alpha-beta provider and the value scale ---- */
 
 static void test_value_scale(void **state) {
@@ -456,6 +493,7 @@ int main(void) {
         cmocka_unit_test(test_reuse),
         cmocka_unit_test(test_policybook_mix),
         cmocka_unit_test(test_policybook_provider),
+        cmocka_unit_test(test_policybook_sbk),
         cmocka_unit_test(test_value_scale),
         cmocka_unit_test(test_ab_provider),
         cmocka_unit_test(test_random_positions_legal),
