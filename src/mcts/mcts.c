@@ -322,7 +322,6 @@ static bool thread_init(Thread *th, MctsSearch *m) {
 static void thread_free(Thread *th) {
     if (!th->eval)
         return;
-    atomic_fetch_add(&th->m->evaluated, 0);
     th->eval->destroy(th->eval);
     game_free(&th->game);
 }

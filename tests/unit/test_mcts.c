@@ -273,6 +273,35 @@ static void test_reuse(void **state) {
     game_free(&g);
 }
 
+/* A node proven by the rules (say a repetition draw) has no edges; when the game goes
+ * there it must not become the reused root (which would have nothing to play): the search
+ * starts afresh and answers a legal move after all its playouts. */
+static void test_reuse_skips_rule_proven_root(void **state) {
+    (void)state;
+    MctsSearch *m = mcts_create();
+    Game g;
+    game_init(&g);
+    MctsOptions o;
+    mcts_options_default(&o);
+    o.tree_mb = 4;
+    o.info_interval_ms = 0;
+    SearchLimits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.nodes = 100;
+    mcts_run(m, &g, &lim, &o, UNIFORM, NULL);
+    MctsTree *t = mcts_tree(m);
+    MctsEdge *e = &mcts_edges(t, mcts_node(t, t->root))[0];
+    uint32_t c = atomic_load(&e->child);
+    assert_int_not_equal(c, MCTS_NULL);
+    mcts_node_set_terminal(t, c, MCTS_PROVEN_DRAW, 0.5f);
+    assert_true(game_push(&g, e->move));
+    MctsResult r = mcts_run(m, &g, &lim, &o, UNIFORM, NULL);
+    assert_int_equal(r.playouts, 100);
+    assert_true(is_legal(&g.pos, r.best));
+    mcts_destroy(m);
+    game_free(&g);
+}
+
 /* ---- PolicyBook ---- */
 
 static Move usi(const Position *pos, const char *s) {
@@ -491,6 +520,7 @@ int main(void) {
         cmocka_unit_test(test_proofs),
         cmocka_unit_test(test_memory_bound),
         cmocka_unit_test(test_reuse),
+        cmocka_unit_test(test_reuse_skips_rule_proven_root),
         cmocka_unit_test(test_policybook_mix),
         cmocka_unit_test(test_policybook_provider),
         cmocka_unit_test(test_policybook_sbk),
