@@ -8,7 +8,7 @@ trap 'rm -rf "$dir"' EXIT
 cp "$(dirname "$0")/../../book/standard_book.db" "$dir/in.db"
 before=$(grep -c '^sfen ' "$dir/in.db")
 
-out=$(timeout 120 "$HAYANAGI" book expand "$dir/in.db" "$dir/out.db" --playouts 2000 --top 4 --rounds 2 \
+out=$(timeout 120 "$HAYANAGI" book expand "$dir/in.db" "$dir/out.db" --playouts 2000 --top 4 --rounds 2 --extra-starts 2 \
       --depth 3 --tree-mb 32 --quiet 2>&1)
 expect_status "expand" 0 $?
 expect_contains "summary" "$out" "after 2 rounds (8 positions thought"
