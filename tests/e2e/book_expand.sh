@@ -27,12 +27,14 @@ expect_status "missing book" 1 $?
 
 # Ctrl-C in the first round: status 130, nothing written yet; the same command finishes.
 "$HAYANAGI" book expand "$dir/in.db" "$dir/int.db" --playouts 100000000 --top 3 --depth 2 --tree-mb 512 \
-    --quiet >/dev/null 2>&1 &
+    --quiet >/dev/null 2>"$dir/int.err" &
 pid=$!
 sleep 1
 kill -INT $pid
 wait $pid
-expect_status "interrupted" 130 $?
+status=$?
+expect_status "interrupted" 130 $status
+[ "$status" = 130 ] || cat "$dir/int.err"
 [ ! -e "$dir/int.db" ] || fail "interrupted run wrote the output"
 timeout 120 "$HAYANAGI" book expand "$dir/in.db" "$dir/int.db" --playouts 500 --top 3 --depth 2 --tree-mb 16 \
     --quiet >/dev/null 2>&1
