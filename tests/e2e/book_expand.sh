@@ -40,4 +40,15 @@ timeout 120 "$HAYANAGI" book expand "$dir/in.db" "$dir/int.db" --playouts 500 --
     --quiet >/dev/null 2>&1
 expect_status "rerun" 0 $?
 [ "$(grep -c '^sfen ' "$dir/int.db")" -eq $((before + 3)) ] || fail "rerun: $before + 3 positions expected"
+
+# Resume after a finished round: the state file says 1 of 2 rounds is done, so only one
+# more round runs, on OUT as the checkpoint left it.
+cp "$dir/in.db" "$dir/res.db"
+echo "hayanagi book expand rounds 1" > "$dir/res.db.expand-state"
+out=$(timeout 120 "$HAYANAGI" book expand "$dir/in.db" "$dir/res.db" --playouts 500 --top 2 --rounds 2 --depth 2 \
+      --tree-mb 16 2>&1)
+expect_status "resume" 0 $?
+expect_contains "resume message" "$out" "resuming after round 1"
+expect_contains "resume summary" "$out" "after 2 rounds (2 positions thought"
+[ ! -e "$dir/res.db.expand-state" ] || fail "resume: state file left behind"
 finish
