@@ -287,7 +287,21 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
             goto out;
         }
     }
-    /* the targets: within the subtree of the starts, when given */
+    /* the targets: an exact list when given (only_keys) ... */
+    for (size_t i = 0; o->only_keys && i < o->only_count; i++) {
+        Position pos;
+        StateInfo st;
+        int ply = o->only_plies ? o->only_plies[i] : 1;
+        if (!book_key_to_position(&o->only_keys[i], &pos, &st, ply > 0 ? ply : 1) || !position_has_legal_move(&pos))
+            continue;
+        uint32_t did;
+        size_t before = n;
+        if (!add_target(seen, &targets, &n, &cap, &o->only_keys[i], pos.ply))
+            goto oom;
+        if (n > before && book_find(done, &o->only_keys[i], &did))
+            stats->resumed++;
+    }
+    /* ... else within the subtree of the starts, when given, or the whole book */
     if (scope && !mark_scope(b, o, scope, list))
         goto oom;
     for (size_t i = 0; i < o->n_starts; i++) {
@@ -302,7 +316,7 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
         if (book_find(done, &o->starts[i], &did))
             stats->resumed++;
     }
-    size_t npos = book_position_count(b);
+    size_t npos = o->only_keys ? 0 : book_position_count(b);
     for (uint32_t id = 0; id < npos; id++) {
         BookKey k;
         Position pos;

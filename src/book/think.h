@@ -40,6 +40,11 @@ typedef struct {
     const BookKey *starts;  /* roots of the subtree to think (n_starts of them); NULL = the whole book */
     const int *start_plies; /* their SFEN move numbers */
     size_t n_starts;
+    /* When non-NULL: think exactly these positions (only_count keys, with their plies in
+     * only_plies, which may be NULL) instead of the book's short positions and leaves. */
+    const BookKey *only_keys;
+    const int *only_plies;
+    size_t only_count;
     const char *journal;
     Progress *progress;          /* may be NULL */
     volatile sig_atomic_t *stop; /* set asynchronously (a signal) to stop after the positions in flight */

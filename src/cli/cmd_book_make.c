@@ -51,7 +51,7 @@ static uint64_t file_size(const char *path) {
     return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
 }
 
-static bool parse_int(const char *s, long lo, long hi, long *out) {
+bool cli_parse_int(const char *s, long lo, long hi, long *out) {
     char *e;
     errno = 0;
     long v = strtol(s, &e, 10);
@@ -62,7 +62,7 @@ static bool parse_int(const char *s, long lo, long hi, long *out) {
 }
 
 /* Reads a book of any format this tool writes or reads (DB2016, YBB). */
-static Book *read_book(const char *path, bool quiet) {
+Book *cli_read_book(const char *path, bool quiet) {
     char err[512];
     Book *b = book_create();
     if (!b) {
@@ -90,7 +90,7 @@ static Book *read_book(const char *path, bool quiet) {
     return b;
 }
 
-static bool write_book(const char *path, const Book *b, bool quiet) {
+bool cli_write_book(const char *path, const Book *b, bool quiet) {
     char err[512];
     Progress pr;
     progress_start(&pr, stderr, "writing book", book_position_count(b), quiet);
@@ -206,9 +206,9 @@ static int verb_build(int argc, char **argv) {
         bool has = i + 1 < argc;
         if (!strcmp(a, "--from"))
             from = true;
-        else if (!strcmp(a, "--max-ply") && has && parse_int(argv[i + 1], 0, 100000, &v))
+        else if (!strcmp(a, "--max-ply") && has && cli_parse_int(argv[i + 1], 0, 100000, &v))
             c.bo.max_ply = (int)v, i++;
-        else if (!strcmp(a, "--min-count") && has && parse_int(argv[i + 1], 1, 1L << 30, &v))
+        else if (!strcmp(a, "--min-count") && has && cli_parse_int(argv[i + 1], 1, 1L << 30, &v))
             min_count = v, i++;
         else if (!strcmp(a, "--side") && has) {
             const char *s = argv[++i];
@@ -228,7 +228,7 @@ static int verb_build(int argc, char **argv) {
             variations = true;
         else if (!strcmp(a, "--quiet"))
             c.quiet = true;
-        else if (!strcmp(a, "--min-rating") && has && parse_int(argv[i + 1], -100000, 100000, &v))
+        else if (!strcmp(a, "--min-rating") && has && cli_parse_int(argv[i + 1], -100000, 100000, &v))
             c.bo.min_rating = (int32_t)v, i++;
         else if (!strcmp(a, "--player") && has)
             c.bo.player = argv[++i];
@@ -269,7 +269,7 @@ static int verb_build(int argc, char **argv) {
         book_free(c.book);
         c.book = f;
     }
-    if (!write_book(out, c.book, c.quiet)) {
+    if (!cli_write_book(out, c.book, c.quiet)) {
         rc = 1;
         goto done;
     }
@@ -344,7 +344,7 @@ static int verb_merge(int argc, char **argv) {
     if (!acc)
         return 1;
     for (int i = 0; i < nin; i++) {
-        Book *b = read_book(paths[i], quiet);
+        Book *b = cli_read_book(paths[i], quiet);
         if (!b) {
             book_free(acc);
             return 1;
@@ -357,7 +357,7 @@ static int verb_merge(int argc, char **argv) {
             return 1;
         }
     }
-    bool ok = write_book(paths[nin], acc, quiet);
+    bool ok = cli_write_book(paths[nin], acc, quiet);
     if (ok)
         printf("wrote %s: %zu positions, %zu moves\n", paths[nin], book_position_count(acc), book_move_count(acc));
     book_free(acc);
@@ -386,7 +386,7 @@ static int verb_import_losses(int argc, char **argv) {
         const char *a = argv[i];
         if (!strcmp(a, "--opponent") && i + 1 < argc)
             c.opponent = argv[++i];
-        else if (!strcmp(a, "--max-ply") && i + 1 < argc && parse_int(argv[i + 1], 0, 100000, &v))
+        else if (!strcmp(a, "--max-ply") && i + 1 < argc && cli_parse_int(argv[i + 1], 0, 100000, &v))
             c.max_ply = (int)v, i++;
         else if (!strcmp(a, "--quiet"))
             c.quiet = true;
@@ -404,11 +404,11 @@ static int verb_import_losses(int argc, char **argv) {
     }
     const char *bookp = files[--n];
     struct stat sb;
-    c.book = stat(bookp, &sb) == 0 ? read_book(bookp, c.quiet) : book_create();
+    c.book = stat(bookp, &sb) == 0 ? cli_read_book(bookp, c.quiet) : book_create();
     int rc = 1;
     if (c.book) {
         rc = read_records(files, n, loss_game, &c, false, "reading records");
-        if (!c.oom && write_book(bookp, c.book, c.quiet))
+        if (!c.oom && cli_write_book(bookp, c.book, c.quiet))
             printf("%s: %llu lost games of %s imported, %llu positions rewritten\n", bookp,
                    (unsigned long long)c.is.games, c.opponent, (unsigned long long)c.is.positions);
         else
@@ -433,7 +433,7 @@ static int verb_minimax(int argc, char **argv) {
             mo.converge = true;
         else if (!strcmp(argv[i], "--flipped"))
             mo.flipped = true;
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc && parse_int(argv[i + 1], 1, 64, &v))
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc && cli_parse_int(argv[i + 1], 1, 64, &v))
             mo.threads = (int)v, i++;
         else if (!strcmp(argv[i], "--quiet"))
             quiet = true;
@@ -447,7 +447,7 @@ static int verb_minimax(int argc, char **argv) {
         fprintf(stderr, "usage: hayanagi book minimax [--converge] [--flipped] [--threads T] [--quiet] IN OUT\n");
         return 2;
     }
-    Book *in = read_book(paths[0], quiet);
+    Book *in = cli_read_book(paths[0], quiet);
     if (!in)
         return 1;
     Progress pr;
@@ -462,7 +462,7 @@ static int verb_minimax(int argc, char **argv) {
         book_free(out);
         return 1;
     }
-    bool ok = write_book(paths[1], out, quiet);
+    bool ok = cli_write_book(paths[1], out, quiet);
     if (ok)
         printf("wrote %s: %llu positions, %llu settled without cycles, %llu on perpetual-check loops, "
                "%llu converging moves added, %llu propagation rounds\n",
@@ -561,21 +561,21 @@ static int verb_think(int argc, char **argv) {
             }
             continue;
         }
-        if (!strcmp(a, "--depth") && has && parse_int(argv[i + 1], 1, 200, &v))
+        if (!strcmp(a, "--depth") && has && cli_parse_int(argv[i + 1], 1, 200, &v))
             to.depth = (int)v, i++, limits++;
-        else if (!strcmp(a, "--nodes") && has && parse_int(argv[i + 1], 1, 2000000000L, &v))
+        else if (!strcmp(a, "--nodes") && has && cli_parse_int(argv[i + 1], 1, 2000000000L, &v))
             to.nodes = (uint64_t)v, i++, limits++;
-        else if (!strcmp(a, "--movetime") && has && parse_int(argv[i + 1], 1, 100000000L, &v))
+        else if (!strcmp(a, "--movetime") && has && cli_parse_int(argv[i + 1], 1, 100000000L, &v))
             to.movetime = v, i++, limits++;
-        else if (!strcmp(a, "--multipv") && has && parse_int(argv[i + 1], 1, 32, &v))
+        else if (!strcmp(a, "--multipv") && has && cli_parse_int(argv[i + 1], 1, 32, &v))
             to.multipv = (int)v, i++;
-        else if (!strcmp(a, "--threads") && has && parse_int(argv[i + 1], 1, 128, &v))
+        else if (!strcmp(a, "--threads") && has && cli_parse_int(argv[i + 1], 1, 128, &v))
             to.threads = (int)v, i++;
-        else if (!strcmp(a, "--hash") && has && parse_int(argv[i + 1], 1, 65536, &v))
+        else if (!strcmp(a, "--hash") && has && cli_parse_int(argv[i + 1], 1, 65536, &v))
             to.hash_mb = (size_t)v, i++;
-        else if (!strcmp(a, "--max-positions") && has && parse_int(argv[i + 1], 1, 2000000000L, &v))
+        else if (!strcmp(a, "--max-positions") && has && cli_parse_int(argv[i + 1], 1, 2000000000L, &v))
             to.max_positions = (uint64_t)v, i++;
-        else if (!strcmp(a, "--max-ply") && has && parse_int(argv[i + 1], 1, 100000, &v))
+        else if (!strcmp(a, "--max-ply") && has && cli_parse_int(argv[i + 1], 1, 100000, &v))
             to.max_ply = (int)v, i++;
         else if (!strcmp(a, "--quiet"))
             quiet = true;
@@ -597,7 +597,7 @@ static int verb_think(int argc, char **argv) {
     to.starts = starts.keys;
     to.start_plies = starts.plies;
     to.n_starts = starts.n;
-    Book *b = read_book(paths[0], quiet);
+    Book *b = cli_read_book(paths[0], quiet);
     if (!b) {
         rc = 1;
         goto done;
@@ -627,7 +627,7 @@ static int verb_think(int argc, char **argv) {
                 "command again to resume\n",
                 (unsigned long long)(ts.resumed + ts.searched), journal);
         rc = 130;
-    } else if (write_book(paths[1], b, quiet)) {
+    } else if (cli_write_book(paths[1], b, quiet)) {
         unlink(journal);
         printf("wrote %s: %zu positions, %zu moves; %llu positions needed a search (%llu done before, %llu "
                "searched now, %llu moves added)\n",
@@ -659,12 +659,12 @@ static int verb_openings(int argc, char **argv) {
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
-        if (!strcmp(a, "--count") && has && parse_int(argv[i + 1], 1, 1000000, &v))
+        if (!strcmp(a, "--count") && has && cli_parse_int(argv[i + 1], 1, 1000000, &v))
             count = v, i++;
         else if (!strcmp(a, "--plies") && has && sscanf(argv[i + 1], "%ld-%ld", &lo, &hi) == 2 && lo >= 1 && hi >= lo &&
                  hi <= 40)
             i++;
-        else if (!strcmp(a, "--seed") && has && parse_int(argv[i + 1], 0, 2000000000L, &v))
+        else if (!strcmp(a, "--seed") && has && cli_parse_int(argv[i + 1], 0, 2000000000L, &v))
             seed = (uint64_t)v + 1, i++;
         else if (!strncmp(a, "--", 2) || out) {
             fprintf(stderr, "hayanagi book openings: bad argument %s\n", a);
@@ -752,6 +752,8 @@ int cmd_book_make(int argc, char **argv) {
         return verb_think(argc - 1, argv + 1);
     if (!strcmp(verb, "openings"))
         return verb_openings(argc - 1, argv + 1);
+    if (!strcmp(verb, "expand"))
+        return cmd_book_expand(argc - 1, argv + 1);
     if (!strcmp(verb, "import-losses"))
         return verb_import_losses(argc - 1, argv + 1);
     return -1;

@@ -2,6 +2,10 @@
 #ifndef HAYANAGI_CLI_COMMANDS_H
 #define HAYANAGI_CLI_COMMANDS_H
 
+#include <stdbool.h>
+
+#include "book/book.h"
+
 /* `hayanagi book <verb> ...`: argv[0] is the verb. Returns the process exit status
  * (0 success, 1 failure, 2 usage error, 3 lookup miss). */
 int cmd_book(int argc, char **argv);
@@ -9,6 +13,18 @@ int cmd_book(int argc, char **argv);
 /* The book-making verbs (cmd_book_make.c): argv[0] is the verb. Returns -1 when the verb
  * is not one of them, else the exit status as cmd_book(). */
 int cmd_book_make(int argc, char **argv);
+
+/* `hayanagi book expand` (cmd_book_expand.c): PV-MCTS book expansion. Exit status as
+ * cmd_book(), 130 when interrupted. */
+int cmd_book_expand(int argc, char **argv);
+
+/* Helpers shared by the book-making verbs (cmd_book_make.c). */
+/* Parses a decimal integer in [lo, hi]; false for anything else. */
+bool cli_parse_int(const char *s, long lo, long hi, long *out);
+/* Reads a DB2016 or YBB book with a progress display; NULL (reason on stderr) on failure. */
+Book *cli_read_book(const char *path, bool quiet);
+/* Writes b as DB2016, atomically, with a progress display; false (reason on stderr) on failure. */
+bool cli_write_book(const char *path, const Book *b, bool quiet);
 
 /* `hayanagi match ...` (docs/match.md): plays two USI engines against each other.
  * Returns 0 when the match ran, 1 on failure (an engine did not start, the record could

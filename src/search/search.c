@@ -540,6 +540,19 @@ static void sort_root(RootMove *rm, int from, int to) {
     }
 }
 
+Value worker_qsearch(Worker *w) {
+    nnue_stack_reset(w->nnue, &w->game.pos);
+    nnue_bind_thread(w->nnue);
+    Stack stack[MAX_PLY + 10];
+    memset(stack, 0, sizeof stack);
+    Stack *ss = stack + 7;
+    for (int i = 0; i < 7; i++)
+        stack[i].cont_hist = w->history->cont[CONT_INDEX_NB];
+    for (int i = 0; i <= MAX_PLY + 2; i++)
+        ss[i].ply = i;
+    return qsearch(w, ss, -VALUE_INFINITE, VALUE_INFINITE, 0, false);
+}
+
 void worker_iterate(Worker *w) {
     init_reductions();
     nnue_stack_reset(w->nnue, &w->game.pos);

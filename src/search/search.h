@@ -97,8 +97,26 @@ bool search_is_running(Search *s);
 SearchResult search_run(Search *s, const Game *g, const SearchLimits *limits, const SearchOptions *opt,
                         const SearchReporter *reporter);
 
+/* Milliseconds on the monotonic clock (shared by every searcher's time keeping). */
+double search_now_ms(void);
+
 /* Total nodes of the last (or running) search. */
 uint64_t search_nodes(Search *s);
 int search_hashfull(Search *s);
+
+/* ---- probes: a quiescence value without a full search (MCTS providers, tools) ----
+ * A SearchProbe owns one single-threaded worker and a small hash table of its own; it is
+ * not shared between threads. */
+typedef struct SearchProbe SearchProbe;
+
+/* Creates a probe with a hash table of hash_mb megabytes that follows opt's rules
+ * (entering-king rule, move limit); NULL when out of memory. */
+SearchProbe *search_probe_create(size_t hash_mb, const SearchOptions *opt);
+/* Frees the probe. NULL is a no-op. */
+void search_probe_destroy(SearchProbe *p);
+/* The quiescence-search value of pos from the side to move's view (centipawns; mates as
+ * mate_in/mated_in). pos is read only; its history (st->previous) is used for
+ * repetitions. Counts the nodes visited in *nodes when non-null. */
+Value search_probe_qsearch(SearchProbe *p, const Position *pos, uint64_t *nodes);
 
 #endif

@@ -85,10 +85,10 @@ struct Worker {
 
 /* Runs iterative deepening on w until the shared stop flag or a limit. */
 void worker_iterate(Worker *w);
+/* The quiescence value of w->game.pos (full window, side to move's view), for probes. */
+Value worker_qsearch(Worker *w);
 /* Clears w's history tables. */
 void history_clear(History *h);
-/* Milliseconds on the monotonic clock. */
-double search_now_ms(void);
 /* Writes the info lines of the current MultiPV set (main thread only). */
 void report_pv(Worker *w, int depth);
 

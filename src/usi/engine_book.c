@@ -270,3 +270,10 @@ BookSelectResult engine_book_select(EngineBook *b, Position *pos, const BookSele
     pthread_mutex_unlock(&b->lock);
     return r;
 }
+
+const Book *engine_book_memory(EngineBook *b) {
+    pthread_mutex_lock(&b->lock);
+    const Book *book = !b->loading && b->current.kind == KIND_MEMORY ? b->current.memory : NULL;
+    pthread_mutex_unlock(&b->lock);
+    return book;
+}

@@ -38,4 +38,9 @@ bool engine_book_take_message(EngineBook *b, char *out, size_t out_len);
 BookSelectResult engine_book_select(EngineBook *b, Position *pos, const BookSelectOptions *opt, uint64_t *rng,
                                     BookChoice *out, char *reason, size_t reason_len);
 
+/* The loaded book when it is held in memory in the book IR (DB2016 in memory, SBK,
+ * YBB), else NULL (no book, on the fly, Apery, or a load under way). The book stays valid
+ * until the next engine_book_request() or engine_book_destroy(). */
+const Book *engine_book_memory(EngineBook *b);
+
 #endif

@@ -21,6 +21,7 @@
 #include "usi/bench.h"
 #include "usi/engine_book.h"
 #include "usi/options.h"
+#include "usi/usi_mcts.h"
 
 enum { LINE_MAX_LEN = 1 << 16 };
 
@@ -35,7 +36,23 @@ typedef struct {
     EngineBook *book;
     bool unbounded;    /* the last go was infinite, ponder or mate infinite: it ends on stop only */
     uint64_t book_rng; /* BookSeed, or the clock when it is 0 */
+    MctsSearch *mcts;  /* UseMCTS: go searches with it */
+    UsiMctsProviders mcts_providers;
 } UsiEngine;
+
+/* Both searchers answer stop, ponderhit and wait; only the one that runs reacts. */
+static void engine_stop(UsiEngine *e) {
+    search_stop(e->search);
+    mcts_stop(e->mcts);
+}
+static void engine_wait(UsiEngine *e) {
+    search_wait(e->search);
+    mcts_wait(e->mcts);
+}
+static void engine_ponderhit(UsiEngine *e) {
+    search_ponderhit(e->search);
+    mcts_ponderhit(e->mcts);
+}
 
 static void usi_write(UsiEngine *e, const char *fmt, ...) {
     va_list ap;
@@ -97,6 +114,7 @@ static void declare_options(OptionTable *t) {
     options_add(t, "EvalDir", OPT_STRING, "eval", 0, 0, NULL);
     options_add(t, "EvalFile", OPT_STRING, "nn.bin", 0, 0, NULL);
     options_add(t, "FV_SCALE", OPT_SPIN, "16", 1, 128, NULL);
+    usi_mcts_declare_options(t);
 }
 
 static void search_options_from(UsiEngine *e, SearchOptions *o) {
@@ -175,7 +193,11 @@ static void flush_book_message(UsiEngine *e) {
 static void cmd_isready(UsiEngine *e) {
     char path[8400];
     OptionTable *t = &e->options;
-    if (options_bool(t, "USI_OwnBook") &&
+    if (mcts_is_running(e->mcts)) {
+        usi_write(e, "readyok"); /* the MCTS search reads the book and the net: no reload now */
+        return;
+    }
+    if ((options_bool(t, "USI_OwnBook") || options_bool(t, "Use_Book_Policy")) &&
         engine_book_resolve(options_string(t, "BookDir"), options_string(t, "BookFile"), path, sizeof path))
         engine_book_request(e->book, path, options_bool(t, "BookOnTheFly"));
     else
@@ -276,8 +298,8 @@ static void cmd_go(UsiEngine *e, char *args) {
             }
         }
     }
-    search_stop(e->search);
-    search_wait(e->search);
+    engine_stop(e);
+    engine_wait(e);
     e->unbounded = lim.infinite || lim.ponder || (lim.mate && lim.mate_ms == 0);
     if (try_book(e, &lim))
         return;
@@ -286,6 +308,12 @@ static void cmd_go(UsiEngine *e, char *args) {
     e->ponder_enabled = options_bool(&e->options, "USI_Ponder");
     atomic_store(&e->suppress_bestmove, false);
     SearchReporter rep = {on_info, on_bestmove, on_checkmate, e};
+    if (options_bool(&e->options, "UseMCTS") && !lim.mate) {
+        MctsOptions mo;
+        MctsProvider p = usi_mcts_setup(&e->options, &opt, engine_book_memory(e->book), &mo, &e->mcts_providers);
+        mcts_go(e->mcts, &e->game, &lim, &mo, p, &rep);
+        return;
+    }
     search_go(e->search, &e->game, &lim, &opt, &rep);
 }
 
@@ -350,11 +378,13 @@ int usi_main(FILE *in, FILE *out) {
     declare_options(&e->options);
     e->search = search_create((size_t)options_int(&e->options, "Hash"));
     e->book = engine_book_create();
+    e->mcts = mcts_create();
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     e->book_rng = (uint64_t)now.tv_nsec * 6364136223846793005ull + (uint64_t)now.tv_sec;
-    if (!e->search || !e->book) {
+    if (!e->search || !e->book || !e->mcts) {
         fprintf(stderr, "hayanagi: cannot allocate the hash table\n");
+        mcts_destroy(e->mcts);
         search_destroy(e->search);
         engine_book_destroy(e->book);
         game_free(&e->game);
@@ -396,6 +426,7 @@ int usi_main(FILE *in, FILE *out) {
             cmd_setoption(e, args);
         } else if (strcmp(cmd, "usinewgame") == 0) {
             search_clear(e->search);
+            mcts_clear(e->mcts);
         } else if (strcmp(cmd, "position") == 0) {
             char err[256];
             if (!game_set_from_usi(&e->game, args, err, sizeof err))
@@ -403,23 +434,23 @@ int usi_main(FILE *in, FILE *out) {
         } else if (strcmp(cmd, "go") == 0) {
             cmd_go(e, args);
         } else if (strcmp(cmd, "stop") == 0) {
-            search_stop(e->search);
+            engine_stop(e);
         } else if (strcmp(cmd, "ponderhit") == 0) {
-            search_ponderhit(e->search);
+            engine_ponderhit(e);
         } else if (strcmp(cmd, "gameover") == 0) {
             atomic_store(&e->suppress_bestmove, true);
-            search_stop(e->search);
-            search_wait(e->search);
+            engine_stop(e);
+            engine_wait(e);
         } else if (strcmp(cmd, "quit") == 0) {
-            search_stop(e->search);
+            engine_stop(e);
             break;
         } else if (strcmp(cmd, "perft") == 0) {
-            search_stop(e->search);
-            search_wait(e->search);
+            engine_stop(e);
+            engine_wait(e);
             cmd_perft(e, args);
         } else if (strcmp(cmd, "bench") == 0) {
-            search_stop(e->search);
-            search_wait(e->search);
+            engine_stop(e);
+            engine_wait(e);
             SearchOptions opt;
             search_options_from(e, &opt);
             char err[128];
@@ -447,8 +478,9 @@ int usi_main(FILE *in, FILE *out) {
     /* quit stops a running search (which still gives its answer). At the end of input a
      * bounded search is allowed to finish, so `echo "go depth 8" | hayanagi` works. */
     if (e->unbounded)
-        search_stop(e->search);
-    search_wait(e->search);
+        engine_stop(e);
+    engine_wait(e);
+    mcts_destroy(e->mcts);
     search_destroy(e->search);
     engine_book_destroy(e->book);
     free(line);
