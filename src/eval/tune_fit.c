@@ -10,7 +10,8 @@
  * so that rarely seen features stay near their prior. One block of 256 lines in ten is
  * held out, and the weights of the epoch with the lowest held-out loss are kept. Last,
  * the four king-danger weights get a coordinate descent (steps 8, 4, 2, 1). The output
- * is the complete source file src/eval/classic_weights.c.
+ * is the complete source file src/eval/classic_weights.c (--epochs 0 rewrites the
+ * installed weights unchanged).
  */
 #include <math.h>
 #include <stdio.h>
@@ -350,7 +351,7 @@ int tune_fit_main(int argc, char **argv) {
 
     /* King safety: coordinate descent on the training loss. */
     double cur = int_loss(&d, &w, k, false);
-    for (int step = 8; step >= 1; step /= 2) {
+    for (int step = epochs ? 8 : 0; step >= 1; step /= 2) {
         bool improved = true;
         for (int pass = 0; improved && pass < 4; pass++) {
             improved = false;
