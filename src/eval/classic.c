@@ -8,7 +8,8 @@
  *    and to the enemy king, seen from its owner's side, so that a gold diagonally behind
  *    its king and one in front of it are different features; plus a piece-square table
  *    by rank and distance from the edge, and the king's own square;
- *  - mobility of the sliders (lance, bishop, rook, horse, dragon);
+ *  - mobility of the sliders (lance, bishop, rook, horse, dragon), and a tempo for the
+ *    side to move;
  *  - king safety from attack maps, as strong material engines do: each square next to
  *    a king counts the enemy pieces attacking it against our defenders, the enemy's
  *    hand pieces add to the danger (they can be dropped there), and the penalty grows
@@ -78,6 +79,7 @@ int classic_features(const Position *pos, ClassicFeature *out) {
                 out[n++] = (ClassicFeature){FIELD_INDEX(hand[pt]) + (k < HAND_COUNT_NB ? k : HAND_COUNT_NB - 1), sign};
         }
     }
+    out[n++] = (ClassicFeature){FIELD_INDEX(tempo), pos->side == BLACK ? 1 : -1};
     return n;
 }
 
@@ -131,7 +133,7 @@ static void classic_terms(const ClassicWeights *w, const Position *pos, Terms *t
         else if (idx < FIELD_INDEX(mobility))
             t->placement += x;
         else
-            t->mobility += x;
+            t->mobility += x; /* and the tempo */
     }
     t->danger = classic_danger(w, pos);
 }

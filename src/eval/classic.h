@@ -30,6 +30,7 @@ typedef struct {
     int enemy_king[PIECE_TYPE_NB][KREL_DX][KREL_DY]; /* placement relative to the enemy king */
     int pst[PIECE_TYPE_NB][PST_RANKS][PST_FILES];    /* placement on the board (KING: the king's own) */
     int mobility[PIECE_TYPE_NB][MOBILITY_NB];        /* sliders: lance, bishop, rook, horse, dragon */
+    int tempo;                                       /* for the side to move */
     int danger_attack;                               /* per enemy attack on a king-zone square */
     int danger_defence;                              /* per defender of a king-zone square */
     int danger_hand;                                 /* per enemy hand piece (not pawns) */
@@ -48,8 +49,9 @@ typedef struct {
     int coef;
 } ClassicFeature;
 
-/* The most features one position can have: 40 pieces x 5, 14 hand entries, 2 kings. */
-enum { CLASSIC_MAX_FEATURES = 40 * 5 + 14 + 2 + 8 };
+/* The most features one position can have: 40 pieces x 5, 14 hand entries, 2 kings,
+ * the tempo. */
+enum { CLASSIC_MAX_FEATURES = 40 * 5 + 14 + 2 + 1 + 8 };
 
 /* The weights the engine plays with (src/eval/classic_weights.c, written by
  * `hayanagi tune fit`, see docs/eval.md). */

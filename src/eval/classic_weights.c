@@ -536,6 +536,7 @@ const ClassicWeights classic_default_weights = {
 {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 },
+.tempo = 0,
 .danger_attack = 6,
 .danger_defence = 2,
 .danger_hand = 3,

@@ -202,6 +202,7 @@ static const FieldShape SHAPES[] = {
     SHAPE(enemy_king, PIECE_TYPE_NB, KREL_DX, KREL_DY),
     SHAPE(pst, PIECE_TYPE_NB, PST_RANKS, PST_FILES),
     SHAPE(mobility, PIECE_TYPE_NB, MOBILITY_NB),
+    SHAPE(tempo, 1),
     SHAPE(danger_attack, 1),
     SHAPE(danger_defence, 1),
     SHAPE(danger_hand, 1),

@@ -39,7 +39,7 @@ static void test_startpos_is_zero(void **state) {
 
 /* Two kings on 5i and 5a and a gold in black's hand. Seen from its owner's side each king
  * stands on rank 8 (home), 4 files from the edge: the same pst entry, +1 and -1. The gold
- * in hand is hand[GOLD][1]. Nothing else. */
+ * in hand is hand[GOLD][1], and black has the move (tempo +1). Nothing else. */
 static void test_features_by_hand(void **state) {
     (void)state;
     Position pos;
@@ -47,19 +47,22 @@ static void test_features_by_hand(void **state) {
     load(&pos, &st, "4k4/9/9/9/9/9/9/9/4K4 b G 1");
     ClassicFeature f[CLASSIC_MAX_FEATURES];
     int n = classic_features(&pos, f);
-    assert_int_equal(n, 3);
+    assert_int_equal(n, 4);
     int king_pst = FIELD_INDEX(pst[KING]) + 8 * PST_FILES + 4;
-    int sum_king = 0, gold = 0;
+    int sum_king = 0, gold = 0, tempo = 0;
     for (int i = 0; i < n; i++) {
         if (f[i].index == king_pst)
             sum_king += f[i].coef;
         else if (f[i].index == FIELD_INDEX(hand[GOLD]) + 1 && f[i].coef == 1)
             gold++;
+        else if (f[i].index == FIELD_INDEX(tempo) && f[i].coef == 1)
+            tempo++;
         else
             fail_msg("unexpected feature %d (coef %d)", f[i].index, f[i].coef);
     }
     assert_int_equal(sum_king, 0);
     assert_int_equal(gold, 1);
+    assert_int_equal(tempo, 1);
 
     /* A black rook on 5e, 4 ranks in front of its king: own_king offset (0, -4),
      * enemy_king offset (0, +4), pst rank 4 file 4; mobility: 4 squares up to and
@@ -76,7 +79,7 @@ static void test_features_by_hand(void **state) {
         board |= x == FIELD_INDEX(board[ROOK]);
     }
     assert_true(own && enemy && mob && pst && board);
-    assert_int_equal(n, 2 + 5);
+    assert_int_equal(n, 2 + 5 + 1);
 }
 
 /* Board rows of an SFEN as 81 cell strings ("P", "+r", ""), rank a first, file 9 first. */
