@@ -6,7 +6,9 @@
  *       1, 0.5 or 0 for black.
  *   hayanagi tune records FILES... OUT
  *       the same kind of data from game records (CSA, KIF, KI2, USI) of finished games,
- *       for instance a stronger engine's games played with `hayanagi match`.
+ *       for instance a stronger engine's games played with `hayanagi match`; from the
+ *       CSA records `hayanagi match` writes, each line also carries the engine's score
+ *       of the position: "<result> <score> <sfen>" (score from black's side).
  *   hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT
  *       random balanced openings for matches and data generation.
  *   hayanagi tune fit ...
@@ -212,16 +214,105 @@ static int cmd_generate(int argc, char **argv) {
 
 /* ---- records ---- */
 
+/* The engines' scores in a CSA record written by `hayanagi match`: "'** N" after a move
+ * is the mover's score of the position before it, from black's side. Per game, one entry
+ * per move (SCORE_UNKNOWN when none); games in file order. */
+enum { SCORE_UNKNOWN = INT32_MIN, SCORE_LIMIT = 30000 };
+
+typedef struct {
+    int *score; /* all games' moves, concatenated */
+    size_t n, cap;
+    size_t *first; /* game i: score[first[i] .. first[i + 1]) */
+    int games, games_cap;
+} CsaScores;
+
+static bool push_int(int **a, size_t *n, size_t *cap, int v) {
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 4096;
+        int *p = realloc(*a, c * sizeof *p);
+        if (!p)
+            return false;
+        *a = p;
+        *cap = c;
+    }
+    (*a)[(*n)++] = v;
+    return true;
+}
+
+static bool start_game(CsaScores *cs) {
+    if (cs->games + 2 > cs->games_cap) {
+        int c = cs->games_cap ? cs->games_cap * 2 : 256;
+        size_t *p = realloc(cs->first, (size_t)c * sizeof *p);
+        if (!p)
+            return false;
+        cs->first = p;
+        cs->games_cap = c;
+    }
+    cs->first[cs->games] = cs->n;
+    cs->first[cs->games + 1] = cs->n;
+    return true;
+}
+
+/* Reads the scores; false (nothing to use) when the file cannot be read. */
+static bool read_csa_scores(const char *path, CsaScores *cs) {
+    memset(cs, 0, sizeof *cs);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[512];
+    bool ok = start_game(cs), in_game = false;
+    while (ok && fgets(line, sizeof line, f)) {
+        if (line[0] == '/') {
+            cs->first[++cs->games] = cs->n;
+            ok = start_game(cs);
+            in_game = false;
+        } else if ((line[0] == '+' || line[0] == '-') && line[1] >= '0' && line[1] <= '9') {
+            ok = push_int(&cs->score, &cs->n, &cs->cap, SCORE_UNKNOWN);
+            cs->first[cs->games + 1] = cs->n;
+            in_game = true;
+        } else if (strncmp(line, "'** ", 4) == 0 && in_game && cs->n > cs->first[cs->games]) {
+            char *end;
+            long v = strtol(line + 4, &end, 10);
+            if (end != line + 4 && v > -SCORE_LIMIT && v < SCORE_LIMIT)
+                cs->score[cs->n - 1] = (int)v;
+        } else if (line[0] == 'N' || line[0] == 'V' || line[0] == '$') {
+            in_game = true; /* a header: the game has started even before its first move */
+        }
+    }
+    if (ok && in_game)
+        cs->first[++cs->games] = cs->n;
+    fclose(f);
+    if (!ok) {
+        free(cs->score);
+        free(cs->first);
+        memset(cs, 0, sizeof *cs);
+    }
+    return ok;
+}
+
 typedef struct {
     GenShared *out;
     uint64_t games;
+    const CsaScores *scores; /* of the file being read, or NULL */
+    int game_index;          /* games seen in that file */
+    int mismatches;
 } RecordCtx;
 
 /* Keeps the quiet positions (not in check, the move played not a capture) after ply 16
  * of every decided or drawn game. */
 static bool on_record(void *ctx, const RecordGame *rg) {
     RecordCtx *rc = ctx;
-    if (rg->result == REC_RESULT_UNKNOWN || rg->variation)
+    if (rg->variation)
+        return true;
+    const int *scores = NULL; /* per move, when the record has them and they line up */
+    if (rc->scores) {
+        int gi = rc->game_index++;
+        if (gi < rc->scores->games && rc->scores->first[gi + 1] - rc->scores->first[gi] == (size_t)rg->n_moves)
+            scores = rc->scores->score + rc->scores->first[gi];
+        else
+            rc->mismatches++;
+    }
+    if (rg->result == REC_RESULT_UNKNOWN)
         return true;
     const char *res = rg->result == REC_BLACK_WIN ? "1" : rg->result == REC_WHITE_WIN ? "0" : "0.5";
     Game g;
@@ -230,12 +321,16 @@ static bool on_record(void *ctx, const RecordGame *rg) {
         game_free(&g);
         return true;
     }
-    char line[SFEN_MAX + 8], sfen[SFEN_MAX];
+    char line[SFEN_MAX + 24], sfen[SFEN_MAX];
     for (int i = 0; i < rg->n_moves; i++) {
         Move m = rg->moves[i];
         bool quiet = move_is_drop(m) || g.pos.board[move_to(m)] == NO_PIECE;
         if (i >= 16 && quiet && !position_in_check(&g.pos)) {
-            snprintf(line, sizeof line, "%s %s\n", res, position_to_sfen(&g.pos, sfen, true));
+            position_to_sfen(&g.pos, sfen, true);
+            if (scores && scores[i] != SCORE_UNKNOWN)
+                snprintf(line, sizeof line, "%s %d %s\n", res, scores[i], sfen);
+            else
+                snprintf(line, sizeof line, "%s %s\n", res, sfen);
             append(rc->out, line);
             rc->out->positions++;
         }
@@ -268,19 +363,32 @@ static int cmd_records(int argc, char **argv) {
     }
     GenShared g;
     memset(&g, 0, sizeof g);
-    RecordCtx rc = {&g, 0};
+    RecordCtx rc = {&g, 0, NULL, 0, 0};
     RecordReadOptions ro;
     memset(&ro, 0, sizeof ro);
     ro.on_game = on_record;
     ro.ctx = &rc;
     for (int i = 0; i < argc - 1; i++) {
         char err[512];
-        if (!record_read_file(argv[i], REC_FMT_AUTO, &ro, NULL, err, sizeof err)) {
+        size_t len = strlen(argv[i]);
+        CsaScores cs;
+        bool csa = len > 4 && strcmp(argv[i] + len - 4, ".csa") == 0 && read_csa_scores(argv[i], &cs);
+        rc.scores = csa ? &cs : NULL;
+        rc.game_index = 0;
+        bool ok = record_read_file(argv[i], REC_FMT_AUTO, &ro, NULL, err, sizeof err);
+        if (csa) {
+            free(cs.score);
+            free(cs.first);
+        }
+        if (!ok) {
             fprintf(stderr, "hayanagi tune: %s\n", err);
             free(g.out);
             return 1;
         }
     }
+    if (rc.mismatches)
+        fprintf(stderr, "tune: %d games whose scores did not line up with their moves were kept without scores\n",
+                rc.mismatches);
     bool ok = write_lines(argv[argc - 1], &g);
     if (ok)
         fprintf(stderr, "tune: wrote %d positions from %llu games to %s\n", g.positions, (unsigned long long)rc.games,

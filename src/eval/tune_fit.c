@@ -1,9 +1,11 @@
 /* tune_fit.c - `hayanagi tune fit`: fits the embedded evaluation's weights.
  *
- *   hayanagi tune fit [--epochs E] [--lr R] [--l2 L] [--out FILE] IN...
+ *   hayanagi tune fit [--epochs E] [--lr R] [--l2 L] [--lambda X] [--out FILE] IN...
  *
- * IN holds lines "<result> <sfen>" (result 1, 0.5 or 0 for black), as written by
- * `tune generate` and `tune records`. The model is the engine's own evaluation:
+ * IN holds lines "<result> [<score>] <sfen>" (result 1, 0.5 or 0 for black; score from
+ * black's side), as written by `tune generate` and `tune records`. The target is the
+ * result, or where there is a score, lambda * sigmoid(score / Ks) + (1 - lambda) * result
+ * with Ks fitted to the results. The model is the engine's own evaluation:
  * q = sigmoid(eval / K). K is fitted first to the starting weights (the installed ones).
  * The linear weights (all but king safety) are then fitted by full-batch Adam on the
  * mean squared error between result and q, with an L2 pull towards the starting weights
@@ -24,10 +26,14 @@
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
 
+enum { SCORE_NONE = INT32_MIN };
+
 typedef struct {
     int n, cap;
     Position *pos;
     float *result;
+    float *target; /* what q is fitted to: the result, mixed with the record's score */
+    int *score;    /* the record's score from black's side, or SCORE_NONE */
     bool *held_out;
     int *danger;   /* king safety under the current danger weights (black's view) */
     size_t *first; /* features of position i: feats[first[i] .. first[i + 1]) */
@@ -38,6 +44,8 @@ typedef struct {
 static void data_free(FitData *d) {
     free(d->pos);
     free(d->result);
+    free(d->target);
+    free(d->score);
     free(d->held_out);
     free(d->danger);
     free(d->first);
@@ -54,6 +62,14 @@ static bool data_grow(FitData *d) {
     if (!r)
         return false;
     d->result = r;
+    float *t = realloc(d->target, (size_t)cap * sizeof *t);
+    if (!t)
+        return false;
+    d->target = t;
+    int *sc = realloc(d->score, (size_t)cap * sizeof *sc);
+    if (!sc)
+        return false;
+    d->score = sc;
     bool *h = realloc(d->held_out, (size_t)cap * sizeof *h);
     if (!h)
         return false;
@@ -89,14 +105,23 @@ static bool load_file(const char *path, FitData *d) {
             ok = false;
             break;
         }
+        /* An optional score before the SFEN (tune records from match CSA files). */
+        char *sfen = sp + 1;
+        int score = SCORE_NONE;
+        long sv = strtol(sfen, &end, 10);
+        if (end != sfen && *end == ' ' && sv > -100000 && sv < 100000) {
+            score = (int)sv;
+            sfen = end + 1;
+        }
         StateInfo st;
         char err[128];
-        if (!position_from_sfen(&d->pos[d->n], &st, sp + 1, err, sizeof err)) {
+        if (!position_from_sfen(&d->pos[d->n], &st, sfen, err, sizeof err)) {
             fprintf(stderr, "%s:%ld: %s (skipped)\n", path, lineno, err);
             continue;
         }
         d->pos[d->n].st = NULL; /* the classical evaluation reads no state */
-        d->result[d->n] = (float)r;
+        d->result[d->n] = d->target[d->n] = (float)r;
+        d->score[d->n] = score;
         d->held_out[d->n] = (d->n / 256) % 10 == 9;
         d->n++;
     }
@@ -134,6 +159,42 @@ static bool extract_features(FitData *d, const ClassicWeights *w) {
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
+static double score_loss(const FitData *d, double k) {
+    double sum = 0;
+    for (int i = 0; i < d->n; i++)
+        if (d->score[i] != SCORE_NONE) {
+            double e = d->result[i] - sigmoid(d->score[i] / k);
+            sum += e * e;
+        }
+    return sum;
+}
+
+/* Where the records carry the engine's scores, the target becomes
+ * lambda * sigmoid(score / Ks) + (1 - lambda) * result, Ks fitted so that the scores
+ * predict the results best. Returns Ks (0 when no position has a score). */
+static double mix_scores(FitData *d, double lambda) {
+    int scored = 0;
+    for (int i = 0; i < d->n; i++)
+        scored += d->score[i] != SCORE_NONE;
+    if (!scored)
+        return 0;
+    double lo = 50, hi = 5000;
+    for (int it = 0; it < 40; it++) {
+        double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
+        if (score_loss(d, a) < score_loss(d, b))
+            hi = b;
+        else
+            lo = a;
+    }
+    double k = (lo + hi) / 2;
+    for (int i = 0; i < d->n; i++)
+        if (d->score[i] != SCORE_NONE)
+            d->target[i] = (float)(lambda * sigmoid(d->score[i] / k) + (1 - lambda) * d->result[i]);
+    fprintf(stderr, "tune: %d of %d positions have a score; their scale Ks %.1f, lambda %.2f\n", scored, d->n, k,
+            lambda);
+    return k;
+}
+
 /* Black's evaluation of position i under linear weights v (floats) and the stored danger. */
 static double linear_eval(const FitData *d, int i, const double *v) {
     double e = d->danger[i];
@@ -150,7 +211,7 @@ static double fit_loss(const FitData *d, const double *v, double k, bool held, d
     for (int i = 0; i < d->n; i++) {
         if (d->held_out[i] != held)
             continue;
-        double q = sigmoid(linear_eval(d, i, v) / k), err = d->result[i] - q;
+        double q = sigmoid(linear_eval(d, i, v) / k), err = d->target[i] - q;
         sum += err * err;
         count++;
         if (grad) {
@@ -176,7 +237,7 @@ static double int_loss(const FitData *d, const ClassicWeights *w, double k, bool
         double e = classic_danger(w, &d->pos[i]);
         for (size_t j = d->first[i]; j < d->first[i + 1]; j++)
             e += v[d->feats[j].index] * d->feats[j].coef;
-        double err = d->result[i] - sigmoid(e / k);
+        double err = d->target[i] - sigmoid(e / k);
         sum += err * err;
         count++;
     }
@@ -253,13 +314,13 @@ static void print_weights(FILE *f, const ClassicWeights *w, const char *note) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: hayanagi tune fit [--epochs E] [--lr R] [--l2 L] [--out FILE] IN...\n");
+    fprintf(stderr, "usage: hayanagi tune fit [--epochs E] [--lr R] [--l2 L] [--lambda X] [--out FILE] IN...\n");
     return 2;
 }
 
 int tune_fit_main(int argc, char **argv) {
     int epochs = 400;
-    double lr = 1.0, l2 = 1e-7;
+    double lr = 1.0, l2 = 1e-7, lambda = 0.5;
     const char *out = NULL;
     FitData d;
     memset(&d, 0, sizeof d);
@@ -271,9 +332,11 @@ int tune_fit_main(int argc, char **argv) {
             lr = atof(argv[++i]);
         else if (strcmp(argv[i], "--l2") == 0 && i + 1 < argc)
             l2 = atof(argv[++i]);
+        else if (strcmp(argv[i], "--lambda") == 0 && i + 1 < argc)
+            lambda = atof(argv[++i]);
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
             out = argv[++i];
-        else if (argv[i][0] == '-' || epochs < 0 || lr <= 0 || l2 < 0) {
+        else if (argv[i][0] == '-' || epochs < 0 || lr <= 0 || l2 < 0 || lambda < 0 || lambda > 1) {
             data_free(&d);
             return usage();
         } else {
@@ -284,10 +347,11 @@ int tune_fit_main(int argc, char **argv) {
             inputs++;
         }
     }
-    if (!inputs || epochs < 0 || lr <= 0 || l2 < 0) {
+    if (!inputs || epochs < 0 || lr <= 0 || l2 < 0 || lambda < 0 || lambda > 1) {
         data_free(&d);
         return usage();
     }
+    double score_k = mix_scores(&d, lambda);
     ClassicWeights w = classic_default_weights;
     if (d.n < 10 || !extract_features(&d, &w)) {
         fprintf(stderr, "hayanagi tune: %s\n", d.n < 10 ? "too few positions" : "out of memory");
@@ -376,9 +440,9 @@ int tune_fit_main(int argc, char **argv) {
 
     char note[512];
     snprintf(note, sizeof note,
-             " * Last fit: %d positions, K %.1f, %d epochs (best held-out at %d), lr %g, l2 %g;\n"
-             " * loss train %.6f -> %.6f, held-out %.6f -> %.6f.\n",
-             d.n, k, epochs, best_epoch, lr, l2, train0, train1, held0, held1);
+             " * Last fit: %d positions, K %.1f, %d epochs (best held-out at %d), lr %g, l2 %g,\n"
+             " * record scores: Ks %.1f, lambda %g; loss train %.6f -> %.6f, held-out %.6f -> %.6f.\n",
+             d.n, k, epochs, best_epoch, lr, l2, score_k, lambda, train0, train1, held0, held1);
     if (out) {
         AtomicFile af;
         char err[512];

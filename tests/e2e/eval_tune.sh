@@ -36,6 +36,12 @@ out=$("$HAYANAGI" tune fit --epochs 0 --out "$tmp/x.c" "$tmp/bad.txt" 2>&1)
 expect_status "tune fit with bad lines" 0 $?
 expect_contains "bad result" "$out" "bad.txt:1:"
 expect_contains "bad sfen" "$out" "bad.txt:2:"
+# A score between result and SFEN (tune records from match CSA files) is read as such.
+{ echo "1 250 lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+  cat "$tmp/data.txt"; } > "$tmp/scored.txt"
+out=$("$HAYANAGI" tune fit --epochs 0 --out "$tmp/x.c" "$tmp/scored.txt" 2>&1)
+expect_contains "scored line" "$out" "1 of $((n + 1)) positions have a score"
+expect_not_contains "scored line" "$out" "scored.txt:1:"
 out=$("$HAYANAGI" tune fit --epochs 0 "$tmp/missing.txt" 2>&1)
 [ $? -ne 0 ] || fail "tune fit on a missing file succeeded"
 expect_contains "missing file" "$out" "cannot open"
