@@ -8,7 +8,7 @@
  * with Ks fitted to the results. The model is the engine's own evaluation:
  * q = sigmoid(eval / K). K is fitted first to the starting weights (the installed ones).
  * The linear weights (all but king safety) are then fitted by full-batch Adam on the
- * mean squared error between result and q, with an L2 pull towards the starting weights
+ * mean squared error between target and q, with an L2 pull towards the starting weights
  * so that rarely seen features stay near their prior. One block of 256 lines in ten is
  * held out, and the weights of the epoch with the lowest held-out loss are kept. Last,
  * the four king-danger weights get a coordinate descent (steps 8, 4, 2, 1). The output
