@@ -20,6 +20,7 @@ struct Search {
     SearchReporter reporter;
     SearchResult result;
     DfpnSolver *root_mate; /* a small df-pn solver tried at the root, made on first use */
+    bool dirty;            /* a search has run since the last clear */
 };
 
 void search_options_default(SearchOptions *o) {
@@ -81,6 +82,9 @@ bool search_set_hash(Search *s, size_t mb) {
 void search_clear(Search *s) {
     search_stop(s);
     search_wait(s);
+    if (!s->dirty)
+        return; /* already clean: usinewgame after gameover or isready costs nothing */
+    s->dirty = false;
     tt_clear(&s->tt);
     for (int i = 0; i < s->worker_count; i++)
         history_clear(s->workers[i]->history);
@@ -300,6 +304,7 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
         w->nmp_min_ply = 0;
         w->calls_until_check = 1;
     }
+    s->dirty = true;
     sh->tt = &s->tt;
     sh->limits = *limits;
     sh->options = *opt;

@@ -78,7 +78,10 @@ void search_destroy(Search *s);
 /* Resizes the hash table, stopping a running search first. False when the memory cannot
  * be had (the old table stays). */
 bool search_set_hash(Search *s, size_t mb);
-/* Forgets everything learned (hash table, histories): for usinewgame. */
+/* Forgets everything learned (hash table, histories): for usinewgame. Does nothing but
+ * stop a running search when no search has run since the last clear, so the USI layer
+ * clears at gameover and isready, outside the clock, and usinewgame is then free (a
+ * 256 MB table takes long enough to clear under load to lose a 200 ms byoyomi move). */
 void search_clear(Search *s);
 
 /* Starts searching g's current position; returns at once. g is copied. */

@@ -186,6 +186,7 @@ static void cmd_isready(UsiEngine *e) {
     char nnue_msg[9000];
     /* The net is swapped only while no search runs (a ponder may be under way). */
     if (!search_is_running(e->search)) {
+        search_clear(e->search); /* the hash is cleared before the game, not at usinewgame */
         nnue_load_and_select(options_string(t, "EvalDir"), options_string(t, "EvalFile"),
                              (int)options_int(t, "FV_SCALE"), nnue_msg, sizeof nnue_msg);
         usi_write(e, "info string %s", nnue_msg);
@@ -408,8 +409,7 @@ int usi_main(FILE *in, FILE *out) {
             search_ponderhit(e->search);
         } else if (strcmp(cmd, "gameover") == 0) {
             atomic_store(&e->suppress_bestmove, true);
-            search_stop(e->search);
-            search_wait(e->search);
+            search_clear(e->search); /* now, not at usinewgame, where the next clock may run */
         } else if (strcmp(cmd, "quit") == 0) {
             search_stop(e->search);
             break;
