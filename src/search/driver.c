@@ -23,6 +23,8 @@ struct Search {
     bool dirty;            /* a search has run since the last clear */
 };
 
+double search_clock_ms(void) { return search_now_ms(); }
+
 void search_options_default(SearchOptions *o) {
     memset(o, 0, sizeof *o);
     o->multipv = 1;
@@ -322,7 +324,10 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
     Color us = g->pos.side;
     TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi, limits->movetime, g->pos.ply};
     sh->budget = timeman_budget(&tc, &opt->time);
-    sh->start_ms = search_now_ms();
+    /* The clock runs from the moment go was read: whatever came between (a busy
+     * machine, the previous search's join) is already spent. */
+    double now = search_now_ms();
+    sh->start_ms = limits->received_ms > 0 && limits->received_ms <= now ? limits->received_ms : now;
     atomic_store(&sh->stop, false);
     atomic_store(&sh->ponder, limits->ponder);
     return true;

@@ -34,9 +34,13 @@ typedef struct {
     int64_t time[COLOR_NB], inc[COLOR_NB], byoyomi, movetime; /* milliseconds; 0 = absent */
     Move16 searchmoves[MAX_MOVES];
     int searchmoves_count;
-    bool mate;       /* go mate: solve with df-pn instead of searching */
-    int64_t mate_ms; /* its time limit; 0 = until stop (go mate infinite) */
+    bool mate;          /* go mate: solve with df-pn instead of searching */
+    int64_t mate_ms;    /* its time limit; 0 = until stop (go mate infinite) */
+    double received_ms; /* search_clock_ms() when the go command was read; 0 = when the search starts */
 } SearchLimits;
+
+/* The monotonic clock the search measures its time with, in milliseconds. */
+double search_clock_ms(void);
 
 typedef struct {
     int multipv;
