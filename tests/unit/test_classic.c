@@ -28,13 +28,16 @@ static void load(Position *pos, StateInfo *st, const char *sfen) {
         fail_msg("%s: %s", sfen, err);
 }
 
-/* The standard position is symmetric: every feature of black's has a twin of white's. */
-static void test_startpos_is_zero(void **state) {
+/* The standard position is symmetric: every feature of black's has a twin of white's,
+ * so only the tempo is left, for whichever side is to move. */
+static void test_startpos_is_tempo(void **state) {
     (void)state;
     Position pos;
     StateInfo st;
     position_set_startpos(&pos, &st);
-    assert_int_equal(eval_classic.evaluate(&pos), 0);
+    assert_int_equal(eval_classic.evaluate(&pos), classic_default_weights.tempo);
+    load(&pos, &st, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+    assert_int_equal(eval_classic.evaluate(&pos), classic_default_weights.tempo);
 }
 
 /* Two kings on 5i and 5a and a gold in black's hand. Seen from its owner's side each king
@@ -197,7 +200,7 @@ static void test_symmetries(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_startpos_is_zero),
+        cmocka_unit_test(test_startpos_is_tempo),
         cmocka_unit_test(test_features_by_hand),
         cmocka_unit_test(test_symmetries),
     };
