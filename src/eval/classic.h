@@ -1,28 +1,67 @@
-/* classic.h - the weights of the embedded evaluation, exposed for the tuner
- * (src/eval/tune.c) and nothing else: the engine uses eval_classic from eval.h. */
+/* classic.h - the weights of the embedded evaluation and its feature list, exposed for
+ * the tuner (src/eval/tune.c) and nothing else: the engine uses eval_classic from eval.h.
+ *
+ * Apart from king safety the evaluation is linear: a sum of weights picked by the
+ * position's features (one-hot table entries, +1 for black's and -1 for white's). The
+ * tuner fits those weights by gradient descent; see docs/eval.md. */
 #ifndef HAYANAGI_EVAL_CLASSIC_H
 #define HAYANAGI_EVAL_CLASSIC_H
 
+#include <stddef.h>
+
 #include "eval/eval.h"
 
+enum {
+    KREL_DX = 9,        /* |file difference| to a king, 0..8 */
+    KREL_DY = 17,       /* rank difference + 8, in the piece owner's orientation (0..7: in front) */
+    PST_RANKS = 9,      /* rank from the owner's side: 0 = the enemy's back rank */
+    PST_FILES = 5,      /* distance from the edge file, 0..4 (the board is mirror symmetric) */
+    HAND_COUNT_NB = 19, /* 0..18 pieces of one type in hand */
+    MOBILITY_NB = 21,   /* squares a slider reaches that are not its own side's (0..20) */
+};
+
 /* Every field is an int, so the tuner may treat the struct as an array of
- * CLASSIC_WEIGHT_COUNT ints (checked by a static assertion in tune.c). */
+ * CLASSIC_WEIGHT_COUNT ints (checked by a static assertion in tune.c). Squares are
+ * seen from the piece owner's side (white's are rotated by 180 degrees). */
 typedef struct {
-    int board[PIECE_TYPE_NB]; /* material on the board (the king's is unused) */
-    int hand[PIECE_TYPE_NB];
-    int attack[PIECE_TYPE_NB][9]; /* by distance to the enemy king */
-    int defend[PIECE_TYPE_NB][9]; /* by distance to our own king */
-    int king_rank[9];             /* king's rank counted from its own side (0 = home rank) */
-    int danger_attack;            /* per enemy attack on a king-zone square */
-    int danger_defence;           /* per defender of a king-zone square */
-    int danger_hand;              /* per enemy hand piece (not pawns) */
-    int danger_scale;             /* penalty = danger^2 * scale / 64 */
+    int board[PIECE_TYPE_NB];                        /* material on the board (the king's is unused) */
+    int hand[GOLD + 1][HAND_COUNT_NB];               /* total value of holding n pieces of a type */
+    int own_king[PIECE_TYPE_NB][KREL_DX][KREL_DY];   /* placement relative to our own king */
+    int enemy_king[PIECE_TYPE_NB][KREL_DX][KREL_DY]; /* placement relative to the enemy king */
+    int pst[PIECE_TYPE_NB][PST_RANKS][PST_FILES];    /* placement on the board (KING: the king's own) */
+    int mobility[PIECE_TYPE_NB][MOBILITY_NB];        /* sliders: lance, bishop, rook, horse, dragon */
+    int tempo;                                       /* for the side to move */
+    int danger_attack;                               /* per enemy attack on a king-zone square */
+    int danger_defence;                              /* per defender of a king-zone square */
+    int danger_hand;                                 /* per enemy hand piece (not pawns) */
+    int danger_scale;                                /* penalty = danger^2 * scale / 64 */
 } ClassicWeights;
 
 enum { CLASSIC_WEIGHT_COUNT = sizeof(ClassicWeights) / sizeof(int) };
 
-/* The weights the engine plays with (fitted by `hayanagi tune`, see docs/eval.md). */
+/* Index of the first king-danger weight: the weights before it are the linear ones. */
+#define CLASSIC_LINEAR_COUNT ((int)(offsetof(ClassicWeights, danger_attack) / sizeof(int)))
+
+/* One active linear feature: the weight's index in the int array and its coefficient
+ * (+1 black, -1 white; repeated features are listed once per occurrence). */
+typedef struct {
+    int index;
+    int coef;
+} ClassicFeature;
+
+/* The most features one position can have: 40 pieces x 5, 14 hand entries, 2 kings,
+ * the tempo. */
+enum { CLASSIC_MAX_FEATURES = 40 * 5 + 14 + 2 + 1 + 8 };
+
+/* The weights the engine plays with (src/eval/classic_weights.c, written by
+ * `hayanagi tune fit`, see docs/eval.md). */
 extern const ClassicWeights classic_default_weights;
+
+/* Lists pos's linear features into out (CLASSIC_MAX_FEATURES entries); returns how many. */
+int classic_features(const Position *pos, ClassicFeature *out);
+
+/* The king-safety part (not linear in the weights), from black's point of view. */
+int classic_danger(const ClassicWeights *w, const Position *pos);
 
 /* The classical evaluation under weights w, from the side to move's point of view. */
 Value classic_evaluate_with(const ClassicWeights *w, const Position *pos);

@@ -1,4 +1,4 @@
-/* tune.c - self-play data and a Texel-style fit of ClassicWeights.
+/* tune.c - training data for the embedded evaluation (the fit is in tune_fit.c).
  *
  *   hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] OUT
  *       plays N games against itself at K nodes a move (after a few random opening
@@ -6,16 +6,16 @@
  *       1, 0.5 or 0 for black.
  *   hayanagi tune records FILES... OUT
  *       the same kind of data from game records (CSA, KIF, KI2, USI) of finished games,
- *       for instance a stronger engine's games played with `hayanagi match`.
- *   hayanagi tune fit [--seconds S] IN
- *       fits the logistic scale K to the default weights, then improves every weight by
- *       coordinate descent on the mean squared error between the result and
- *       sigmoid(eval / K); prints the loss before and after and the new weights as a C
- *       initializer for src/eval/classic.c.
+ *       for instance a stronger engine's games played with `hayanagi match`; from the
+ *       CSA records `hayanagi match` writes, each line also carries the engine's score
+ *       of the position: "<result> <score> <sfen>" (score from black's side).
+ *   hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT
+ *       random balanced openings for matches and data generation.
+ *   hayanagi tune fit ...
+ *       see tune_fit.c.
  */
 #include "eval/tune.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -30,12 +30,6 @@
 #include "util/atomic_file.h"
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* ---- generate ---- */
 
@@ -220,16 +214,105 @@ static int cmd_generate(int argc, char **argv) {
 
 /* ---- records ---- */
 
+/* The engines' scores in a CSA record written by `hayanagi match`: "'** N" after a move
+ * is the mover's score of the position before it, from black's side. Per game, one entry
+ * per move (SCORE_UNKNOWN when none); games in file order. */
+enum { SCORE_UNKNOWN = INT32_MIN, SCORE_LIMIT = 30000 };
+
+typedef struct {
+    int *score; /* all games' moves, concatenated */
+    size_t n, cap;
+    size_t *first; /* game i: score[first[i] .. first[i + 1]) */
+    int games, games_cap;
+} CsaScores;
+
+static bool push_int(int **a, size_t *n, size_t *cap, int v) {
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 4096;
+        int *p = realloc(*a, c * sizeof *p);
+        if (!p)
+            return false;
+        *a = p;
+        *cap = c;
+    }
+    (*a)[(*n)++] = v;
+    return true;
+}
+
+static bool start_game(CsaScores *cs) {
+    if (cs->games + 2 > cs->games_cap) {
+        int c = cs->games_cap ? cs->games_cap * 2 : 256;
+        size_t *p = realloc(cs->first, (size_t)c * sizeof *p);
+        if (!p)
+            return false;
+        cs->first = p;
+        cs->games_cap = c;
+    }
+    cs->first[cs->games] = cs->n;
+    cs->first[cs->games + 1] = cs->n;
+    return true;
+}
+
+/* Reads the scores; false (nothing to use) when the file cannot be read. */
+static bool read_csa_scores(const char *path, CsaScores *cs) {
+    memset(cs, 0, sizeof *cs);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[512];
+    bool ok = start_game(cs), in_game = false;
+    while (ok && fgets(line, sizeof line, f)) {
+        if (line[0] == '/') {
+            cs->first[++cs->games] = cs->n;
+            ok = start_game(cs);
+            in_game = false;
+        } else if ((line[0] == '+' || line[0] == '-') && line[1] >= '0' && line[1] <= '9') {
+            ok = push_int(&cs->score, &cs->n, &cs->cap, SCORE_UNKNOWN);
+            cs->first[cs->games + 1] = cs->n;
+            in_game = true;
+        } else if (strncmp(line, "'** ", 4) == 0 && in_game && cs->n > cs->first[cs->games]) {
+            char *end;
+            long v = strtol(line + 4, &end, 10);
+            if (end != line + 4 && v > -SCORE_LIMIT && v < SCORE_LIMIT)
+                cs->score[cs->n - 1] = (int)v;
+        } else if (line[0] == 'N' || line[0] == 'V' || line[0] == '$') {
+            in_game = true; /* a header: the game has started even before its first move */
+        }
+    }
+    if (ok && in_game)
+        cs->first[++cs->games] = cs->n;
+    fclose(f);
+    if (!ok) {
+        free(cs->score);
+        free(cs->first);
+        memset(cs, 0, sizeof *cs);
+    }
+    return ok;
+}
+
 typedef struct {
     GenShared *out;
     uint64_t games;
+    const CsaScores *scores; /* of the file being read, or NULL */
+    int game_index;          /* games seen in that file */
+    int mismatches;
 } RecordCtx;
 
 /* Keeps the quiet positions (not in check, the move played not a capture) after ply 16
  * of every decided or drawn game. */
 static bool on_record(void *ctx, const RecordGame *rg) {
     RecordCtx *rc = ctx;
-    if (rg->result == REC_RESULT_UNKNOWN || rg->variation)
+    if (rg->variation)
+        return true;
+    const int *scores = NULL; /* per move, when the record has them and they line up */
+    if (rc->scores) {
+        int gi = rc->game_index++;
+        if (gi < rc->scores->games && rc->scores->first[gi + 1] - rc->scores->first[gi] == (size_t)rg->n_moves)
+            scores = rc->scores->score + rc->scores->first[gi];
+        else
+            rc->mismatches++;
+    }
+    if (rg->result == REC_RESULT_UNKNOWN)
         return true;
     const char *res = rg->result == REC_BLACK_WIN ? "1" : rg->result == REC_WHITE_WIN ? "0" : "0.5";
     Game g;
@@ -238,12 +321,16 @@ static bool on_record(void *ctx, const RecordGame *rg) {
         game_free(&g);
         return true;
     }
-    char line[SFEN_MAX + 8], sfen[SFEN_MAX];
+    char line[SFEN_MAX + 24], sfen[SFEN_MAX];
     for (int i = 0; i < rg->n_moves; i++) {
         Move m = rg->moves[i];
         bool quiet = move_is_drop(m) || g.pos.board[move_to(m)] == NO_PIECE;
         if (i >= 16 && quiet && !position_in_check(&g.pos)) {
-            snprintf(line, sizeof line, "%s %s\n", res, position_to_sfen(&g.pos, sfen, true));
+            position_to_sfen(&g.pos, sfen, true);
+            if (scores && scores[i] != SCORE_UNKNOWN)
+                snprintf(line, sizeof line, "%s %d %s\n", res, scores[i], sfen);
+            else
+                snprintf(line, sizeof line, "%s %s\n", res, sfen);
             append(rc->out, line);
             rc->out->positions++;
         }
@@ -276,19 +363,32 @@ static int cmd_records(int argc, char **argv) {
     }
     GenShared g;
     memset(&g, 0, sizeof g);
-    RecordCtx rc = {&g, 0};
+    RecordCtx rc = {&g, 0, NULL, 0, 0};
     RecordReadOptions ro;
     memset(&ro, 0, sizeof ro);
     ro.on_game = on_record;
     ro.ctx = &rc;
     for (int i = 0; i < argc - 1; i++) {
         char err[512];
-        if (!record_read_file(argv[i], REC_FMT_AUTO, &ro, NULL, err, sizeof err)) {
+        size_t len = strlen(argv[i]);
+        CsaScores cs;
+        bool csa = len > 4 && strcmp(argv[i] + len - 4, ".csa") == 0 && read_csa_scores(argv[i], &cs);
+        rc.scores = csa ? &cs : NULL;
+        rc.game_index = 0;
+        bool ok = record_read_file(argv[i], REC_FMT_AUTO, &ro, NULL, err, sizeof err);
+        if (csa) {
+            free(cs.score);
+            free(cs.first);
+        }
+        if (!ok) {
             fprintf(stderr, "hayanagi tune: %s\n", err);
             free(g.out);
             return 1;
         }
     }
+    if (rc.mismatches)
+        fprintf(stderr, "tune: %d games whose scores did not line up with their moves were kept without scores\n",
+                rc.mismatches);
     bool ok = write_lines(argv[argc - 1], &g);
     if (ok)
         fprintf(stderr, "tune: wrote %d positions from %llu games to %s\n", g.positions, (unsigned long long)rc.games,
@@ -297,178 +397,88 @@ static int cmd_records(int argc, char **argv) {
     return ok ? 0 : 1;
 }
 
-/* ---- fit ---- */
+/* ---- openings ---- */
 
-typedef struct {
-    Position *pos;
-    float *result;
-    int n;
-} Data;
-
-typedef struct {
-    const Data *d;
-    const ClassicWeights *w;
-    double k;
-    int from, to;
-    double sum;
-} LossJob;
-
-static void *loss_worker(void *arg) {
-    LossJob *j = arg;
-    double sum = 0;
-    for (int i = j->from; i < j->to; i++) {
-        const Position *p = &j->d->pos[i];
-        double v = classic_evaluate_with(j->w, p);
-        if (p->side == WHITE)
-            v = -v;
-        double q = 1.0 / (1.0 + exp(-v / j->k));
-        double e = j->d->result[i] - q;
-        sum += e * e;
-    }
-    j->sum = sum;
-    return NULL;
-}
-
-static double loss(const Data *d, const ClassicWeights *w, double k) {
-    enum { THREADS = 2 };
-    LossJob jobs[THREADS];
-    pthread_t t[THREADS];
-    for (int i = 0; i < THREADS; i++) {
-        jobs[i] = (LossJob){d, w, k, d->n * i / THREADS, d->n * (i + 1) / THREADS, 0};
-        pthread_create(&t[i], NULL, loss_worker, &jobs[i]);
-    }
-    double sum = 0;
-    for (int i = 0; i < THREADS; i++) {
-        pthread_join(t[i], NULL);
-        sum += jobs[i].sum;
-    }
-    return sum / d->n;
-}
-
-static bool load_data(const char *path, Data *d) {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "hayanagi tune: cannot open %s\n", path);
-        return false;
-    }
-    int cap = 1 << 16;
-    d->pos = malloc((size_t)cap * sizeof *d->pos);
-    d->result = malloc((size_t)cap * sizeof *d->result);
-    d->n = 0;
-    char line[512];
-    long lineno = 0;
-    bool oom = !d->pos || !d->result;
-    while (!oom && fgets(line, sizeof line, f)) {
-        lineno++;
-        char *sp = strchr(line, ' ');
-        if (!sp)
-            continue;
-        *sp = '\0';
-        sp[1 + strcspn(sp + 1, "\n")] = '\0';
-        if (d->n == cap) {
-            cap *= 2;
-            Position *p = realloc(d->pos, (size_t)cap * sizeof *p);
-            if (p)
-                d->pos = p;
-            float *r = realloc(d->result, (size_t)cap * sizeof *r);
-            if (r)
-                d->result = r;
-            if (!p || !r) {
-                oom = true;
-                break;
-            }
-        }
-        StateInfo st;
-        char err[128];
-        if (!position_from_sfen(&d->pos[d->n], &st, sp + 1, err, sizeof err)) {
-            fprintf(stderr, "%s:%ld: %s (skipped)\n", path, lineno, err);
-            continue;
-        }
-        d->pos[d->n].st = NULL; /* the classical evaluation reads no state */
-        d->result[d->n++] = (float)atof(line);
-    }
-    fclose(f);
-    if (oom) {
-        fprintf(stderr, "hayanagi tune: out of memory\n");
-        free(d->pos);
-        free(d->result);
-        return false;
-    }
-    return d->n > 0;
-}
-
-static void print_weights(const ClassicWeights *w) {
-    const int *v = (const int *)w;
-    printf("/* %d weights in ClassicWeights order */\n", CLASSIC_WEIGHT_COUNT);
-    for (int i = 0; i < CLASSIC_WEIGHT_COUNT; i++)
-        printf("%d,%s", v[i], i % 15 == 14 ? "\n" : " ");
-    printf("\n");
-}
-
-static int cmd_fit(int argc, char **argv) {
-    double seconds = 600;
-    const char *in = NULL;
+/* Random openings for matches and data: A..B random legal plies from the start
+ * position, kept when a K-node search scores the result within +-max_score, so
+ * both sides get a playable game. One "startpos moves ..." line each. */
+static int cmd_openings(int argc, char **argv) {
+    int count = 500, min_plies = 4, max_plies = 8, nodes = 20000, max_score = 150;
+    uint64_t seed = 1;
+    const char *out = NULL;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
-            seconds = atof(argv[++i]);
-        else if (argv[i][0] != '-' && !in)
-            in = argv[i];
-        else {
-            fprintf(stderr, "usage: hayanagi tune fit [--seconds S] IN\n");
-            return 2;
-        }
+        if (strcmp(argv[i], "--count") == 0 && i + 1 < argc)
+            count = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--plies") == 0 && i + 1 < argc) {
+            if (sscanf(argv[++i], "%d-%d", &min_plies, &max_plies) != 2)
+                min_plies = -1;
+        } else if (strcmp(argv[i], "--nodes") == 0 && i + 1 < argc)
+            nodes = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--max-score") == 0 && i + 1 < argc)
+            max_score = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 10);
+        else if (argv[i][0] != '-' && !out)
+            out = argv[i];
+        else
+            min_plies = -1;
     }
-    if (!in) {
-        fprintf(stderr, "usage: hayanagi tune fit [--seconds S] IN\n");
+    if (!out || count < 1 || min_plies < 0 || max_plies < min_plies || max_plies > 60 || nodes < 1) {
+        fprintf(stderr, "usage: hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] "
+                        "[--seed S] OUT\n");
         return 2;
     }
-    Data d;
-    if (!load_data(in, &d))
+    Search *s = search_create(16);
+    if (!s)
         return 1;
-    ClassicWeights w = classic_default_weights;
-    /* The scale K by golden-section search on the default weights. */
-    double lo = 50, hi = 3000;
-    for (int it = 0; it < 40; it++) {
-        double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
-        if (loss(&d, &w, a) < loss(&d, &w, b))
-            hi = b;
-        else
-            lo = a;
-    }
-    double k = (lo + hi) / 2;
-    double best = loss(&d, &w, k);
-    fprintf(stderr, "tune: %d positions, K %.1f, loss %.6f\n", d.n, k, best);
-    double start = now_s();
-    int *v = (int *)&w;
-    /* The king's board value and the unused rows stay fixed at zero. */
-    bool fixed[CLASSIC_WEIGHT_COUNT] = {false};
-    fixed[KING] = true;
-    for (int step = 16; step >= 1 && now_s() - start < seconds; step /= 2) {
-        bool improved = true;
-        for (int pass = 0; improved && pass < 4 && now_s() - start < seconds; pass++) {
-            improved = false;
-            for (int i = 0; i < CLASSIC_WEIGHT_COUNT && now_s() - start < seconds; i++) {
-                if (fixed[i])
-                    continue;
-                for (int dir = -1; dir <= 1; dir += 2) {
-                    v[i] += dir * step;
-                    double l = loss(&d, &w, k);
-                    if (l < best - 1e-9) {
-                        best = l;
-                        improved = true;
-                        break;
-                    }
-                    v[i] -= dir * step;
-                }
+    GenShared g;
+    memset(&g, 0, sizeof g);
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 7;
+    SearchOptions opt;
+    search_options_default(&opt);
+    SearchLimits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.nodes = (uint64_t)nodes;
+    int tries = 0;
+    while (g.positions < count && tries < count * 50) {
+        tries++;
+        Game game;
+        game_init(&game);
+        int plies = min_plies + (int)(next_rand(&rng) % (uint64_t)(max_plies - min_plies + 1));
+        char line[1024] = "startpos moves";
+        bool ok = true;
+        for (int p = 0; p < plies && ok; p++) {
+            ExtMove list[MAX_MOVES];
+            int n = generate_moves(&game.pos, GEN_LEGAL, list);
+            if (n == 0) {
+                ok = false;
+                break;
             }
-            fprintf(stderr, "tune: step %d pass %d loss %.6f (%.0f s)\n", step, pass + 1, best, now_s() - start);
+            Move m = list[next_rand(&rng) % (uint64_t)n].move;
+            char buf[USI_MOVE_MAX];
+            strcat(line, " ");
+            strcat(line, move_to_usi(m, buf));
+            ok = game_push(&game, m);
         }
+        if (ok && position_game_state(&game.pos, 0) == GAME_ONGOING) {
+            search_clear(s);
+            SearchResult r = search_run(s, &game, &lim, &opt, NULL);
+            if (r.score >= -max_score && r.score <= max_score) {
+                strcat(line, "\n");
+                append(&g, line);
+                g.positions++;
+                if (g.positions % 100 == 0)
+                    fprintf(stderr, "tune: %d/%d openings (%d tried)\n", g.positions, count, tries);
+            }
+        }
+        game_free(&game);
     }
-    print_weights(&w);
-    fprintf(stderr, "tune: final loss %.6f\n", best);
-    free(d.pos);
-    free(d.result);
-    return 0;
+    search_destroy(s);
+    bool ok = write_lines(out, &g);
+    if (ok)
+        fprintf(stderr, "tune: wrote %d openings (%d tried) to %s\n", g.positions, tries, out);
+    free(g.out);
+    return ok ? 0 : 1;
 }
 
 int tune_main(int argc, char **argv) {
@@ -478,9 +488,13 @@ int tune_main(int argc, char **argv) {
     if (argc >= 1 && strcmp(argv[0], "records") == 0)
         return cmd_records(argc - 1, argv + 1);
     if (argc >= 1 && strcmp(argv[0], "fit") == 0)
-        return cmd_fit(argc - 1, argv + 1);
-    fprintf(stderr, "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] OUT\n"
-                    "       hayanagi tune records FILES... OUT\n"
-                    "       hayanagi tune fit [--seconds S] IN\n");
+        return tune_fit_main(argc - 1, argv + 1);
+    if (argc >= 1 && strcmp(argv[0], "openings") == 0)
+        return cmd_openings(argc - 1, argv + 1);
+    fprintf(stderr,
+            "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] OUT\n"
+            "       hayanagi tune records FILES... OUT\n"
+            "       hayanagi tune fit [--seconds S] IN\n"
+            "       hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT\n");
     return 2;
 }

@@ -20,7 +20,10 @@ struct Search {
     SearchReporter reporter;
     SearchResult result;
     DfpnSolver *root_mate; /* a small df-pn solver tried at the root, made on first use */
+    bool dirty;            /* a search has run since the last clear */
 };
+
+double search_clock_ms(void) { return search_now_ms(); }
 
 void search_options_default(SearchOptions *o) {
     memset(o, 0, sizeof *o);
@@ -81,6 +84,9 @@ bool search_set_hash(Search *s, size_t mb) {
 void search_clear(Search *s) {
     search_stop(s);
     search_wait(s);
+    if (!s->dirty)
+        return; /* already clean: usinewgame after gameover or isready costs nothing */
+    s->dirty = false;
     tt_clear(&s->tt);
     for (int i = 0; i < s->worker_count; i++)
         history_clear(s->workers[i]->history);
@@ -300,6 +306,7 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
         w->nmp_min_ply = 0;
         w->calls_until_check = 1;
     }
+    s->dirty = true;
     sh->tt = &s->tt;
     sh->limits = *limits;
     sh->options = *opt;
@@ -317,7 +324,10 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
     Color us = g->pos.side;
     TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi, limits->movetime, g->pos.ply};
     sh->budget = timeman_budget(&tc, &opt->time);
-    sh->start_ms = search_now_ms();
+    /* The clock runs from the moment go was read: whatever came between (a busy
+     * machine, the previous search's join) is already spent. */
+    double now = search_now_ms();
+    sh->start_ms = limits->received_ms > 0 && limits->received_ms <= now ? limits->received_ms : now;
     atomic_store(&sh->stop, false);
     atomic_store(&sh->ponder, limits->ponder);
     return true;

@@ -624,8 +624,12 @@ void worker_iterate(Worker *w) {
             last_best = w->root_moves[0].move;
             last_best_change_ms = search_now_ms();
         }
-        /* Time: stop when the optimum is spent, sooner when the best move is stable. */
-        if (!atomic_load(&sh->ponder) && !sh->limits.infinite && sh->budget.optimum_ms != INT64_MAX) {
+        /* Time: stop when the optimum is spent, sooner when the best move is stable. When
+         * the optimum is the maximum (byoyomi alone, movetime) nothing saved would carry
+         * over, so the search goes on until the clock check stops it: an iteration cut
+         * short still keeps every root move it finished. */
+        bool spend_all = sh->budget.optimum_ms >= sh->budget.maximum_ms;
+        if (!atomic_load(&sh->ponder) && !sh->limits.infinite && sh->budget.optimum_ms != INT64_MAX && !spend_all) {
             double elapsed = search_now_ms() - sh->start_ms;
             double stability = w->best_move_changes > 0 ? 1.0 + 0.3 * w->best_move_changes : 0.7;
             if (search_now_ms() - last_best_change_ms < elapsed / 4)

@@ -34,9 +34,13 @@ typedef struct {
     int64_t time[COLOR_NB], inc[COLOR_NB], byoyomi, movetime; /* milliseconds; 0 = absent */
     Move16 searchmoves[MAX_MOVES];
     int searchmoves_count;
-    bool mate;       /* go mate: solve with df-pn instead of searching */
-    int64_t mate_ms; /* its time limit; 0 = until stop (go mate infinite) */
+    bool mate;          /* go mate: solve with df-pn instead of searching */
+    int64_t mate_ms;    /* its time limit; 0 = until stop (go mate infinite) */
+    double received_ms; /* search_clock_ms() when the go command was read; 0 = when the search starts */
 } SearchLimits;
+
+/* The monotonic clock the search measures its time with, in milliseconds. */
+double search_clock_ms(void);
 
 typedef struct {
     int multipv;
@@ -78,7 +82,10 @@ void search_destroy(Search *s);
 /* Resizes the hash table, stopping a running search first. False when the memory cannot
  * be had (the old table stays). */
 bool search_set_hash(Search *s, size_t mb);
-/* Forgets everything learned (hash table, histories): for usinewgame. */
+/* Forgets everything learned (hash table, histories): for usinewgame. Does nothing but
+ * stop a running search when no search has run since the last clear, so the USI layer
+ * clears at gameover and isready, outside the clock, and usinewgame is then free (a
+ * 256 MB table takes long enough to clear under load to lose a 200 ms byoyomi move). */
 void search_clear(Search *s);
 
 /* Starts searching g's current position; returns at once. g is copied. */

@@ -208,6 +208,7 @@ static void cmd_isready(UsiEngine *e) {
     char nnue_msg[9000];
     /* The net is swapped only while no search runs (a ponder may be under way). */
     if (!search_is_running(e->search)) {
+        search_clear(e->search); /* the hash is cleared before the game, not at usinewgame */
         nnue_load_and_select(options_string(t, "EvalDir"), options_string(t, "EvalFile"),
                              (int)options_int(t, "FV_SCALE"), nnue_msg, sizeof nnue_msg);
         usi_write(e, "info string %s", nnue_msg);
@@ -240,6 +241,7 @@ static bool try_book(UsiEngine *e, const SearchLimits *lim) {
 static void cmd_go(UsiEngine *e, char *args) {
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
+    lim.received_ms = search_clock_ms();
     char *save = NULL;
     for (char *tok = strtok_r(args, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         int64_t v = 0;
@@ -441,6 +443,7 @@ int usi_main(FILE *in, FILE *out) {
             atomic_store(&e->suppress_bestmove, true);
             engine_stop(e);
             engine_wait(e);
+            search_clear(e->search); /* now, not at usinewgame, where the next clock may run */
         } else if (strcmp(cmd, "quit") == 0) {
             engine_stop(e);
             break;

@@ -64,7 +64,8 @@ expect_status "think" 0 $?
 expect_contains "think summary" "$(cat "$T/think.out")" "5 positions needed a search (0 done before, 5 searched now"
 [ -e "$T/t.db.journal" ] && fail "think left its journal"
 out=$("$HAYANAGI" book lookup "$T/t.db" sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2 2>&1)
-expect_contains "think added candidates" "$out" "3 move(s)"
+# The input entry has 1 move (3c3d); MultiPV 2 adds one or two (the search may pick 3c3d).
+case "$out" in *"2 move(s)"* | *"3 move(s)"*) ;; *) fail "think added no candidate: $out" ;; esac
 "$HAYANAGI" book think $R/db/rshogi/book_backprop_yo_in.db "$T/k.db" --nodes 100000000 --multipv 2 --quiet > "$T/kill.out" 2>&1 &
 pid=$!; sleep 1; kill -INT $pid; wait $pid; expect_status "think interrupted" 130 $?
 [ -e "$T/k.db" ] && fail "an interrupted think wrote its output"

@@ -170,7 +170,9 @@ check_csa "crash" "$tmp/crash.csa" 2
 "$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --games 1000 --nodes 200 --max-moves 10 \
     --out "$tmp/int.csa" > "$tmp/int.txt" 2>&1 &
 pid=$!
-sleep 1.5
+# Interrupt once a game has finished: the engines' start-up (hash allocation) takes
+# seconds on a loaded or sanitized build, so a fixed sleep may strike before any game.
+for _ in $(seq 600); do grep -q '^game 1/' "$tmp/int.txt" 2>/dev/null && break; sleep 0.2; done
 kill -INT "$pid"
 wait "$pid"
 expect_status "interrupted" 130 $?

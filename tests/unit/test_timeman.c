@@ -37,10 +37,12 @@ static void test_byoyomi(void **state) {
     TimeBudget b = budget(0, 0, 10000, 0, 40, &DEFAULTS);
     assert_int_equal(b.maximum_ms, 10000 - 1120);
     assert_true(b.optimum_ms >= 8000 && b.optimum_ms <= b.maximum_ms);
-    /* A short byoyomi: the delays are capped so that most of it is still used. */
+    /* A short byoyomi: the delays are capped at 30% so that most of it is still used. */
     b = budget(0, 0, 100, 0, 40, &DEFAULTS);
-    assert_int_equal(b.maximum_ms, 80);
-    assert_true(b.optimum_ms >= 60 && b.optimum_ms <= 80);
+    assert_int_equal(b.maximum_ms, 70);
+    assert_true(b.optimum_ms >= 60 && b.optimum_ms <= 70);
+    b = budget(0, 0, 200, 0, 40, &DEFAULTS);
+    assert_int_equal(b.maximum_ms, 140);
 }
 
 /* Sudden death: about a thirtieth of the clock, never more than a third. */

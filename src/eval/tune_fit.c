@@ -1,0 +1,471 @@
+/* tune_fit.c - `hayanagi tune fit`: fits the embedded evaluation's weights.
+ *
+ *   hayanagi tune fit [--epochs E] [--lr R] [--l2 L] [--lambda X] [--out FILE] IN...
+ *
+ * IN holds lines "<result> [<score>] <sfen>" (result 1, 0.5 or 0 for black; score from
+ * black's side), as written by `tune generate` and `tune records`. The target is the
+ * result, or where there is a score, lambda * sigmoid(score / Ks) + (1 - lambda) * result
+ * with Ks fitted to the results. The model is the engine's own evaluation:
+ * q = sigmoid(eval / K). K is fitted first to the starting weights (the installed ones).
+ * The linear weights (all but king safety) are then fitted by full-batch Adam on the
+ * mean squared error between target and q, with an L2 pull towards the starting weights
+ * so that rarely seen features stay near their prior. One block of 256 lines in ten is
+ * held out, and the weights of the epoch with the lowest held-out loss are kept. Last,
+ * the four king-danger weights get a coordinate descent (steps 8, 4, 2, 1). The output
+ * is the complete source file src/eval/classic_weights.c (--epochs 0 rewrites the
+ * installed weights unchanged).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval/classic.h"
+#include "eval/tune.h"
+#include "util/atomic_file.h"
+
+_Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
+
+enum { SCORE_NONE = INT32_MIN };
+
+typedef struct {
+    int n, cap;
+    Position *pos;
+    float *result;
+    float *target; /* what q is fitted to: the result, mixed with the record's score */
+    int *score;    /* the record's score from black's side, or SCORE_NONE */
+    bool *held_out;
+    int *danger;   /* king safety under the current danger weights (black's view) */
+    size_t *first; /* features of position i: feats[first[i] .. first[i + 1]) */
+    ClassicFeature *feats;
+    size_t nfeats, feats_cap;
+} FitData;
+
+static void data_free(FitData *d) {
+    free(d->pos);
+    free(d->result);
+    free(d->target);
+    free(d->score);
+    free(d->held_out);
+    free(d->danger);
+    free(d->first);
+    free(d->feats);
+}
+
+static bool data_grow(FitData *d) {
+    int cap = d->cap ? d->cap * 2 : 1 << 16;
+    Position *p = realloc(d->pos, (size_t)cap * sizeof *p);
+    if (!p)
+        return false;
+    d->pos = p;
+    float *r = realloc(d->result, (size_t)cap * sizeof *r);
+    if (!r)
+        return false;
+    d->result = r;
+    float *t = realloc(d->target, (size_t)cap * sizeof *t);
+    if (!t)
+        return false;
+    d->target = t;
+    int *sc = realloc(d->score, (size_t)cap * sizeof *sc);
+    if (!sc)
+        return false;
+    d->score = sc;
+    bool *h = realloc(d->held_out, (size_t)cap * sizeof *h);
+    if (!h)
+        return false;
+    d->held_out = h;
+    d->cap = cap;
+    return true;
+}
+
+/* Reads one data file; lines that do not parse are reported with file:line and skipped. */
+static bool load_file(const char *path, FitData *d) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "hayanagi tune: cannot open %s\n", path);
+        return false;
+    }
+    char line[512];
+    long lineno = 0;
+    bool ok = true;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *sp = strchr(line, ' ');
+        if (!sp)
+            continue;
+        *sp = '\0';
+        sp[1 + strcspn(sp + 1, "\r\n")] = '\0';
+        char *end;
+        double r = strtod(line, &end);
+        if (*end || !(r == 0 || r == 0.5 || r == 1)) {
+            fprintf(stderr, "%s:%ld: result must be 1, 0.5 or 0 (skipped)\n", path, lineno);
+            continue;
+        }
+        if (d->n == d->cap && !data_grow(d)) {
+            ok = false;
+            break;
+        }
+        /* An optional score before the SFEN (tune records from match CSA files). */
+        char *sfen = sp + 1;
+        int score = SCORE_NONE;
+        long sv = strtol(sfen, &end, 10);
+        if (end != sfen && *end == ' ' && sv > -100000 && sv < 100000) {
+            score = (int)sv;
+            sfen = end + 1;
+        }
+        StateInfo st;
+        char err[128];
+        if (!position_from_sfen(&d->pos[d->n], &st, sfen, err, sizeof err)) {
+            fprintf(stderr, "%s:%ld: %s (skipped)\n", path, lineno, err);
+            continue;
+        }
+        d->pos[d->n].st = NULL; /* the classical evaluation reads no state */
+        d->result[d->n] = d->target[d->n] = (float)r;
+        d->score[d->n] = score;
+        d->held_out[d->n] = (d->n / 256) % 10 == 9;
+        d->n++;
+    }
+    fclose(f);
+    if (!ok)
+        fprintf(stderr, "hayanagi tune: out of memory\n");
+    return ok;
+}
+
+/* Lists every position's features once (they do not depend on the weights). */
+static bool extract_features(FitData *d, const ClassicWeights *w) {
+    d->first = malloc(((size_t)d->n + 1) * sizeof *d->first);
+    d->danger = malloc((size_t)d->n * sizeof *d->danger);
+    d->feats_cap = (size_t)d->n * 120;
+    d->feats = malloc(d->feats_cap * sizeof *d->feats);
+    if (!d->first || !d->danger || !d->feats)
+        return false;
+    d->nfeats = 0;
+    for (int i = 0; i < d->n; i++) {
+        if (d->nfeats + CLASSIC_MAX_FEATURES > d->feats_cap) {
+            size_t cap = d->feats_cap * 2;
+            ClassicFeature *f = realloc(d->feats, cap * sizeof *f);
+            if (!f)
+                return false;
+            d->feats = f;
+            d->feats_cap = cap;
+        }
+        d->first[i] = d->nfeats;
+        d->nfeats += (size_t)classic_features(&d->pos[i], d->feats + d->nfeats);
+        d->danger[i] = classic_danger(w, &d->pos[i]);
+    }
+    d->first[d->n] = d->nfeats;
+    return true;
+}
+
+static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+static double score_loss(const FitData *d, double k) {
+    double sum = 0;
+    for (int i = 0; i < d->n; i++)
+        if (d->score[i] != SCORE_NONE) {
+            double e = d->result[i] - sigmoid(d->score[i] / k);
+            sum += e * e;
+        }
+    return sum;
+}
+
+/* Where the records carry the engine's scores, the target becomes
+ * lambda * sigmoid(score / Ks) + (1 - lambda) * result, Ks fitted so that the scores
+ * predict the results best. Returns Ks (0 when no position has a score). */
+static double mix_scores(FitData *d, double lambda) {
+    int scored = 0;
+    for (int i = 0; i < d->n; i++)
+        scored += d->score[i] != SCORE_NONE;
+    if (!scored)
+        return 0;
+    double lo = 50, hi = 5000;
+    for (int it = 0; it < 40; it++) {
+        double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
+        if (score_loss(d, a) < score_loss(d, b))
+            hi = b;
+        else
+            lo = a;
+    }
+    double k = (lo + hi) / 2;
+    for (int i = 0; i < d->n; i++)
+        if (d->score[i] != SCORE_NONE)
+            d->target[i] = (float)(lambda * sigmoid(d->score[i] / k) + (1 - lambda) * d->result[i]);
+    fprintf(stderr, "tune: %d of %d positions have a score; their scale Ks %.1f, lambda %.2f\n", scored, d->n, k,
+            lambda);
+    return k;
+}
+
+/* Black's evaluation of position i under linear weights v (floats) and the stored danger. */
+static double linear_eval(const FitData *d, int i, const double *v) {
+    double e = d->danger[i];
+    for (size_t j = d->first[i]; j < d->first[i + 1]; j++)
+        e += v[d->feats[j].index] * d->feats[j].coef;
+    return e;
+}
+
+/* Mean squared error over the training (held == false) or held-out positions; with
+ * grad, also accumulates the training gradient d loss / d v. */
+static double fit_loss(const FitData *d, const double *v, double k, bool held, double *grad) {
+    double sum = 0;
+    int count = 0;
+    for (int i = 0; i < d->n; i++) {
+        if (d->held_out[i] != held)
+            continue;
+        double q = sigmoid(linear_eval(d, i, v) / k), err = d->target[i] - q;
+        sum += err * err;
+        count++;
+        if (grad) {
+            double g = -2 * err * q * (1 - q) / k;
+            for (size_t j = d->first[i]; j < d->first[i + 1]; j++)
+                grad[d->feats[j].index] += g * d->feats[j].coef;
+        }
+    }
+    if (grad && count)
+        for (int j = 0; j < CLASSIC_LINEAR_COUNT; j++)
+            grad[j] /= count;
+    return count ? sum / count : 0;
+}
+
+/* Loss of integer weights w with king safety recomputed (for the danger weights). */
+static double int_loss(const FitData *d, const ClassicWeights *w, double k, bool held) {
+    const int *v = (const int *)w;
+    double sum = 0;
+    int count = 0;
+    for (int i = 0; i < d->n; i++) {
+        if (d->held_out[i] != held)
+            continue;
+        double e = classic_danger(w, &d->pos[i]);
+        for (size_t j = d->first[i]; j < d->first[i + 1]; j++)
+            e += v[d->feats[j].index] * d->feats[j].coef;
+        double err = d->target[i] - sigmoid(e / k);
+        sum += err * err;
+        count++;
+    }
+    return count ? sum / count : 0;
+}
+
+/* ---- output: the complete classic_weights.c ---- */
+
+typedef struct {
+    const char *name;
+    size_t offset;
+    int dims[3]; /* zero-terminated */
+} FieldShape;
+
+#define SHAPE(f, ...)                                                                                                  \
+    {                                                                                                                  \
+#f, offsetof(ClassicWeights, f), { __VA_ARGS__ }                                                               \
+    }
+static const FieldShape SHAPES[] = {
+    SHAPE(board, PIECE_TYPE_NB),
+    SHAPE(hand, GOLD + 1, HAND_COUNT_NB),
+    SHAPE(own_king, PIECE_TYPE_NB, KREL_DX, KREL_DY),
+    SHAPE(enemy_king, PIECE_TYPE_NB, KREL_DX, KREL_DY),
+    SHAPE(pst, PIECE_TYPE_NB, PST_RANKS, PST_FILES),
+    SHAPE(mobility, PIECE_TYPE_NB, MOBILITY_NB),
+    SHAPE(tempo, 1),
+    SHAPE(danger_attack, 1),
+    SHAPE(danger_defence, 1),
+    SHAPE(danger_hand, 1),
+    SHAPE(danger_scale, 1),
+};
+
+static void print_block(FILE *f, const int *v, const int *dims, int nd) {
+    if (nd == 1) {
+        fputc('{', f);
+        for (int i = 0; i < dims[0]; i++)
+            fprintf(f, "%s%d", i ? ", " : "", v[i]);
+        fputc('}', f);
+        return;
+    }
+    int stride = 1;
+    for (int i = 1; i < nd; i++)
+        stride *= dims[i];
+    fputs("{\n", f);
+    for (int i = 0; i < dims[0]; i++) {
+        print_block(f, v + i * stride, dims + 1, nd - 1);
+        fputs(i + 1 < dims[0] ? ",\n" : "\n", f);
+    }
+    fputc('}', f);
+}
+
+static void print_weights(FILE *f, const ClassicWeights *w, const char *note) {
+    fprintf(f,
+            "/* classic_weights.c - the embedded evaluation's weights, written by `hayanagi tune fit`\n"
+            " * (docs/eval.md has the procedure); edit by refitting, not by hand.\n%s */\n"
+            "#include \"eval/classic.h\"\n\n"
+            "// clang-format off\n"
+            "const ClassicWeights classic_default_weights = {\n",
+            note);
+    for (size_t s = 0; s < sizeof SHAPES / sizeof SHAPES[0]; s++) {
+        const FieldShape *sh = &SHAPES[s];
+        int nd = 0;
+        while (nd < 3 && sh->dims[nd])
+            nd++;
+        const int *v = (const int *)((const char *)w + sh->offset);
+        fprintf(f, ".%s = ", sh->name);
+        if (nd == 1 && sh->dims[0] == 1)
+            fprintf(f, "%d", v[0]);
+        else
+            print_block(f, v, sh->dims, nd);
+        fputs(",\n", f);
+    }
+    fputs("};\n// clang-format on\n", f);
+}
+
+static int usage(void) {
+    fprintf(stderr, "usage: hayanagi tune fit [--epochs E] [--lr R] [--l2 L] [--lambda X] [--out FILE] IN...\n");
+    return 2;
+}
+
+int tune_fit_main(int argc, char **argv) {
+    int epochs = 400;
+    double lr = 1.0, l2 = 1e-7, lambda = 0.5;
+    const char *out = NULL;
+    FitData d;
+    memset(&d, 0, sizeof d);
+    int inputs = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--epochs") == 0 && i + 1 < argc)
+            epochs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--lr") == 0 && i + 1 < argc)
+            lr = atof(argv[++i]);
+        else if (strcmp(argv[i], "--l2") == 0 && i + 1 < argc)
+            l2 = atof(argv[++i]);
+        else if (strcmp(argv[i], "--lambda") == 0 && i + 1 < argc)
+            lambda = atof(argv[++i]);
+        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] == '-' || epochs < 0 || lr <= 0 || l2 < 0 || lambda < 0 || lambda > 1) {
+            data_free(&d);
+            return usage();
+        } else {
+            if (!load_file(argv[i], &d)) {
+                data_free(&d);
+                return 1;
+            }
+            inputs++;
+        }
+    }
+    if (!inputs || epochs < 0 || lr <= 0 || l2 < 0 || lambda < 0 || lambda > 1) {
+        data_free(&d);
+        return usage();
+    }
+    double score_k = mix_scores(&d, lambda);
+    ClassicWeights w = classic_default_weights;
+    if (d.n < 10 || !extract_features(&d, &w)) {
+        fprintf(stderr, "hayanagi tune: %s\n", d.n < 10 ? "too few positions" : "out of memory");
+        data_free(&d);
+        return 1;
+    }
+    double *v = calloc(CLASSIC_LINEAR_COUNT, sizeof *v), *v0 = calloc(CLASSIC_LINEAR_COUNT, sizeof *v0);
+    double *best_v = calloc(CLASSIC_LINEAR_COUNT, sizeof *best_v), *g = calloc(CLASSIC_LINEAR_COUNT, sizeof *g);
+    double *m1 = calloc(CLASSIC_LINEAR_COUNT, sizeof *m1), *m2 = calloc(CLASSIC_LINEAR_COUNT, sizeof *m2);
+    int rc = 1;
+    if (!v || !v0 || !best_v || !g || !m1 || !m2)
+        goto done;
+    for (int j = 0; j < CLASSIC_LINEAR_COUNT; j++)
+        v[j] = v0[j] = best_v[j] = ((const int *)&w)[j];
+
+    /* The scale K by golden-section search on the starting weights. */
+    double lo = 50, hi = 3000;
+    for (int it = 0; it < 40; it++) {
+        double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
+        if (fit_loss(&d, v, a, false, NULL) < fit_loss(&d, v, b, false, NULL))
+            hi = b;
+        else
+            lo = a;
+    }
+    double k = (lo + hi) / 2;
+    double train0 = fit_loss(&d, v, k, false, NULL), held0 = fit_loss(&d, v, k, true, NULL);
+    double best_held = held0;
+    int best_epoch = 0;
+    fprintf(stderr, "tune: %d positions (%zu features), K %.1f, loss train %.6f held-out %.6f\n", d.n, d.nfeats, k,
+            train0, held0);
+    const double beta1 = 0.9, beta2 = 0.999;
+    for (int epoch = 1; epoch <= epochs; epoch++) {
+        memset(g, 0, CLASSIC_LINEAR_COUNT * sizeof *g);
+        double train = fit_loss(&d, v, k, false, g);
+        double b1 = 1 - pow(beta1, epoch), b2 = 1 - pow(beta2, epoch);
+        for (int j = 0; j < CLASSIC_LINEAR_COUNT; j++) {
+            double gj = g[j] + 2 * l2 * (v[j] - v0[j]);
+            if (gj == 0 && m1[j] == 0)
+                continue; /* a feature the data never shows keeps its weight */
+            m1[j] = beta1 * m1[j] + (1 - beta1) * gj;
+            m2[j] = beta2 * m2[j] + (1 - beta2) * gj * gj;
+            v[j] -= lr * (m1[j] / b1) / (sqrt(m2[j] / b2) + 1e-12);
+        }
+        double held = fit_loss(&d, v, k, true, NULL);
+        if (held < best_held) {
+            best_held = held;
+            best_epoch = epoch;
+            memcpy(best_v, v, CLASSIC_LINEAR_COUNT * sizeof *v);
+        }
+        if (epoch % 25 == 0 || epoch == epochs)
+            fprintf(stderr, "tune: epoch %d/%d loss train %.6f held-out %.6f (best %.6f at %d)\n", epoch, epochs, train,
+                    held, best_held, best_epoch);
+    }
+    bool any_held = false;
+    for (int i = 0; i < d.n && !any_held; i++)
+        any_held = d.held_out[i];
+    if (!any_held) /* too little data to hold any out: the last epoch it is */
+        memcpy(best_v, v, CLASSIC_LINEAR_COUNT * sizeof *v);
+    int *wi = (int *)&w;
+    for (int j = 0; j < CLASSIC_LINEAR_COUNT; j++)
+        wi[j] = (int)lround(best_v[j]);
+
+    /* King safety: coordinate descent on the training loss. */
+    double cur = int_loss(&d, &w, k, false);
+    for (int step = epochs ? 8 : 0; step >= 1; step /= 2) {
+        bool improved = true;
+        for (int pass = 0; improved && pass < 4; pass++) {
+            improved = false;
+            for (int j = CLASSIC_LINEAR_COUNT; j < CLASSIC_WEIGHT_COUNT; j++) {
+                for (int dir = -1; dir <= 1; dir += 2) {
+                    wi[j] += dir * step;
+                    double l = wi[j] >= 0 ? int_loss(&d, &w, k, false) : INFINITY;
+                    if (l < cur - 1e-9) {
+                        cur = l;
+                        improved = true;
+                        break;
+                    }
+                    wi[j] -= dir * step;
+                }
+            }
+        }
+    }
+    double train1 = int_loss(&d, &w, k, false), held1 = int_loss(&d, &w, k, true);
+    fprintf(stderr, "tune: final loss train %.6f held-out %.6f (danger %d %d %d %d)\n", train1, held1, w.danger_attack,
+            w.danger_defence, w.danger_hand, w.danger_scale);
+
+    char note[512];
+    snprintf(note, sizeof note,
+             " * Last fit: %d positions, K %.1f, %d epochs (best held-out at %d), lr %g, l2 %g,\n"
+             " * record scores: Ks %.1f, lambda %g; loss train %.6f -> %.6f, held-out %.6f -> %.6f.\n",
+             d.n, k, epochs, best_epoch, lr, l2, score_k, lambda, train0, train1, held0, held1);
+    if (out) {
+        AtomicFile af;
+        char err[512];
+        if (!atomic_file_open(&af, out, err, sizeof err)) {
+            fprintf(stderr, "hayanagi tune: %s\n", err);
+            goto done;
+        }
+        print_weights(af.f, &w, note);
+        if (!atomic_file_commit(&af, err, sizeof err)) {
+            fprintf(stderr, "hayanagi tune: %s\n", err);
+            goto done;
+        }
+    } else {
+        print_weights(stdout, &w, note);
+    }
+    rc = 0;
+done:
+    free(v);
+    free(v0);
+    free(best_v);
+    free(g);
+    free(m1);
+    free(m2);
+    data_free(&d);
+    return rc;
+}

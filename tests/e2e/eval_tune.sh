@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# hayanagi tune: data from self-play, the fit's output file, its round trip, openings.
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Self-play data: "<result> <sfen>" lines.
+"$HAYANAGI" tune generate --games 4 --nodes 300 --seed 3 "$tmp/data.txt" 2> "$tmp/gen.log"
+expect_status "tune generate" 0 $?
+n=$(wc -l < "$tmp/data.txt")
+[ "$n" -gt 50 ] || fail "tune generate wrote only $n positions"
+bad=$(grep -cvE '^(1|0|0\.5) [^ ]+ [bw] [^ ]+ [0-9]+$' "$tmp/data.txt")
+[ "$bad" -eq 0 ] || fail "tune generate: $bad malformed lines"
+
+# --epochs 0 writes the installed weights back: the same file below its header note.
+"$HAYANAGI" tune fit --epochs 0 --out "$tmp/same.c" "$tmp/data.txt" 2> "$tmp/fit0.log"
+expect_status "tune fit --epochs 0" 0 $?
+if ! diff <(sed -n '/^#include/,$p' src/eval/classic_weights.c) <(sed -n '/^#include/,$p' "$tmp/same.c") > /dev/null
+then
+    fail "tune fit --epochs 0 does not reproduce src/eval/classic_weights.c"
+fi
+
+# A real fit lowers the training loss (recorded in the output's header).
+"$HAYANAGI" tune fit --epochs 30 --out "$tmp/fit.c" "$tmp/data.txt" 2> "$tmp/fit.log"
+expect_status "tune fit" 0 $?
+line=$(grep -o 'loss train [0-9.]* -> [0-9.]*' "$tmp/fit.c")
+expect_contains "tune fit header" "$line" "loss train"
+echo "$line" | awk '{ if (!($5 < $3)) exit 1 }' || fail "tune fit did not lower the loss: $line"
+cmp -s "$tmp/fit.c" "$tmp/same.c" && fail "tune fit --epochs 30 changed nothing"
+
+# Malformed lines are reported with file:line and skipped.
+{ echo "2 lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+  echo "1 not-a-sfen b - 1"
+  cat "$tmp/data.txt"; } > "$tmp/bad.txt"
+out=$("$HAYANAGI" tune fit --epochs 0 --out "$tmp/x.c" "$tmp/bad.txt" 2>&1)
+expect_status "tune fit with bad lines" 0 $?
+expect_contains "bad result" "$out" "bad.txt:1:"
+expect_contains "bad sfen" "$out" "bad.txt:2:"
+# A score between result and SFEN (tune records from match CSA files) is read as such.
+{ echo "1 250 lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+  cat "$tmp/data.txt"; } > "$tmp/scored.txt"
+out=$("$HAYANAGI" tune fit --epochs 0 --out "$tmp/x.c" "$tmp/scored.txt" 2>&1)
+expect_contains "scored line" "$out" "1 of $((n + 1)) positions have a score"
+expect_not_contains "scored line" "$out" "scored.txt:1:"
+out=$("$HAYANAGI" tune fit --epochs 0 "$tmp/missing.txt" 2>&1)
+[ $? -ne 0 ] || fail "tune fit on a missing file succeeded"
+expect_contains "missing file" "$out" "cannot open"
+
+# Openings: each line replays through the engine's position command.
+"$HAYANAGI" tune openings --count 5 --nodes 500 --plies 3-6 --seed 2 "$tmp/open.txt" 2> /dev/null
+expect_status "tune openings" 0 $?
+[ "$(grep -c '^startpos moves ' "$tmp/open.txt")" -eq 5 ] || fail "tune openings: expected 5 lines"
+while read -r l; do
+    out=$(printf 'position %s\nsfen\nquit\n' "$l" | "$HAYANAGI" 2>&1)
+    expect_not_contains "opening replays" "$out" "info string"
+done < "$tmp/open.txt"
+finish
