@@ -36,15 +36,9 @@
 #include "record/reader.h"
 #include "shogi/movegen.h"
 #include "util/atomic_file.h"
+#include "util/random.h"
 
 enum { BUILD_RUNS = 3 };
-
-static uint64_t rnd(uint64_t *s) {
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545F4914F6CDD1Dull;
-}
 
 static bool write_games(const char *path, long games) {
     char err[256];
@@ -58,20 +52,21 @@ static bool write_games(const char *path, long games) {
     uint64_t seed = 20261202;
     for (long g = 0; g < games; g++) {
         fprintf(af.f, "%sV2.2\nN+player%02d\nN-player%02d\n'black_rate:player:%d\nPI\n+\n", g ? "/\n" : "",
-                (int)(rnd(&seed) % 30), (int)(rnd(&seed) % 30), 2500 + (int)(rnd(&seed) % 1500));
+                (int)(random_xorshift64star(&seed) % 30), (int)(random_xorshift64star(&seed) % 30),
+                2500 + (int)(random_xorshift64star(&seed) % 1500));
         Position pos;
         position_set_startpos(&pos, &st[0]);
-        int length = 60 + (int)(rnd(&seed) % 101), ply = 0;
+        int length = 60 + (int)(random_xorshift64star(&seed) % 101), ply = 0;
         for (; ply < length; ply++) {
             int n = generate_moves(&pos, GEN_LEGAL, moves);
             if (!n)
                 break;
             int r = 0;
-            while (r < n - 1 && rnd(&seed) % 4 == 0)
+            while (r < n - 1 && random_xorshift64star(&seed) % 4 == 0)
                 r++;
             Move m = moves[(position_key(&pos) % (uint64_t)n + (uint64_t)r) % (uint64_t)n].move;
             char buf[CSA_MOVE_MAX];
-            fprintf(af.f, "%s\nT%d\n", csa_move(&pos, m, buf), 1 + (int)(rnd(&seed) % 30));
+            fprintf(af.f, "%s\nT%d\n", csa_move(&pos, m, buf), 1 + (int)(random_xorshift64star(&seed) % 30));
             position_do_move(&pos, m, &st[ply + 1]);
         }
         fprintf(af.f, "%%TORYO\n");

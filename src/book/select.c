@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/random.h"
+
 static int probe_memory(void *ctx, const Position *pos, BookMoveList *out, char *err, size_t err_len) {
     (void)err;
     (void)err_len;
@@ -37,18 +39,8 @@ static void say(char *buf, size_t len, const char *fmt, ...) {
     va_end(ap);
 }
 
-/* xorshift64*: small, fast and fully determined by the caller's state. */
-static uint64_t next_random(uint64_t *s) {
-    if (*s == 0)
-        *s = 0x9E3779B97F4A7C15ull;
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545F4914F6CDD1Dull;
-}
-
 /* Uniform in [0, n), n > 0. */
-static uint64_t random_below(uint64_t *s, uint64_t n) { return next_random(s) % n; }
+static uint64_t random_below(uint64_t *s, uint64_t n) { return random_xorshift64star(s) % n; }
 
 int book_probe(const BookSource *src, const Position *pos, const BookSelectOptions *opt, BookMoveList *out,
                bool *flipped, char *err, size_t err_len) {

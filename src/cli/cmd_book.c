@@ -19,6 +19,7 @@
 #include "shogi/notation.h"
 #include "util/atomic_file.h"
 #include "util/progress.h"
+#include "util/random.h"
 
 typedef enum { FMT_UNKNOWN, FMT_DB, FMT_YBB, FMT_APERY, FMT_SBK } Format;
 
@@ -227,14 +228,24 @@ static int parse_flags(int argc, char **argv, LoadOptions *lo, Format *from, For
 }
 
 static void book_usage(FILE *f) {
-    fprintf(f, "usage: hayanagi book info [--from FMT] FILE\n"
-               "       hayanagi book lookup [--from FMT] [--on-the-fly] FILE (startpos | sfen <SFEN>) [moves <m>...]\n"
-               "       hayanagi book sort IN OUT\n"
-               "       hayanagi book check [--shogihome-columns] FILE\n"
-               "       hayanagi book convert [--from FMT] [--to db|sbk] [--no-comments] IN OUT\n"
-               "FMT is db (YaneuraOu DB2016), ybb (YANE-BINBOOK-V1), apery (book.bin) or sbk (ShogiGUI/ShogiHome);\n"
-               "by default it comes from the extension (.db, .ybb, .bin, .sbk) or the content. Long jobs show\n"
-               "progress on stderr.\n");
+    fprintf(f,
+            "usage: hayanagi book info [--from FMT] FILE\n"
+            "       hayanagi book lookup [--from FMT] [--on-the-fly] FILE (startpos | sfen <SFEN>) [moves <m>...]\n"
+            "       hayanagi book sort IN OUT\n"
+            "       hayanagi book check [--shogihome-columns] FILE\n"
+            "       hayanagi book convert [--from FMT] [--to db|sbk] [--no-comments] IN OUT\n"
+            "Book making (docs/book_making.md, docs/mcts.md; each verb prints its options when run without them):\n"
+            "       hayanagi book build --from RECORDS... [--max-ply N] [--min-count K] ... OUT\n"
+            "       hayanagi book merge A B ... [--weights w1,w2,...] [--policy sum|prefer-deeper|prefer-first] OUT\n"
+            "       hayanagi book minimax [--converge] [--flipped] [--threads T] IN OUT\n"
+            "       hayanagi book think IN OUT (--depth D | --nodes N | --movetime MS) --multipv K ...\n"
+            "       hayanagi book expand IN [OUT] [--playouts P] [--top N] [--min-candidates K] [--rounds R] ...\n"
+            "       hayanagi book import-losses --opponent NAME [--max-ply N] RECORDS... BOOK\n"
+            "       hayanagi book records [--moves] [--variations] FILES...\n"
+            "       hayanagi book openings --count N [--plies MIN-MAX] [--seed S] OUT\n"
+            "FMT is db (YaneuraOu DB2016), ybb (YANE-BINBOOK-V1), apery (book.bin) or sbk (ShogiGUI/ShogiHome);\n"
+            "by default it comes from the extension (.db, .ybb, .bin, .sbk) or the content. Long jobs show\n"
+            "progress on stderr.\n");
 }
 
 /* ---- info ---- */
@@ -609,13 +620,6 @@ static int book_check(int argc, char **argv) {
 
 /* ---- gen-synthetic (hidden, for the benchmarks) ---- */
 
-static uint64_t rnd(uint64_t *s) {
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545F4914F6CDD1Dull;
-}
-
 static int book_gen_synthetic(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: hayanagi book gen-synthetic N OUT [SEED]\n");
@@ -636,7 +640,7 @@ static int book_gen_synthetic(int argc, char **argv) {
     while (ok && book_position_count(b) < target) {
         Position pos;
         position_set_startpos(&pos, &states[0]);
-        int length = 24 + (int)(rnd(&seed) % 96);
+        int length = 24 + (int)(random_xorshift64star(&seed) % 96);
         for (int ply = 0; ply < length && ok; ply++) {
             int n = generate_moves(&pos, GEN_LEGAL, moves);
             if (n == 0)
@@ -648,30 +652,30 @@ static int book_gen_synthetic(int argc, char **argv) {
                 ok = false;
                 break;
             }
-            int k = 2 + (int)(rnd(&seed) % 4); /* 2..5 candidates, 3.5 on average */
+            int k = 2 + (int)(random_xorshift64star(&seed) % 4); /* 2..5 candidates, 3.5 on average */
             if (k > n)
                 k = n;
             int already = book_position_move_count(b, id);
             for (int c = 0; c < k && already == 0; c++) {
-                int j = c + (int)(rnd(&seed) % (uint64_t)(n - c));
+                int j = c + (int)(random_xorshift64star(&seed) % (uint64_t)(n - c));
                 ExtMove t = moves[c];
                 moves[c] = moves[j];
                 moves[j] = t;
                 BookMove bm = {.move = move_to_move16(moves[c].move),
-                               .score = (int)(rnd(&seed) % 401) - 200 - c * 20,
+                               .score = (int)(random_xorshift64star(&seed) % 401) - 200 - c * 20,
                                .has_score = true,
-                               .depth = 8 + (int)(rnd(&seed) % 24),
+                               .depth = 8 + (int)(random_xorshift64star(&seed) % 24),
                                .has_depth = true,
-                               .count = 1 + rnd(&seed) % 1000};
+                               .count = 1 + random_xorshift64star(&seed) % 1000};
                 StateInfo st;
                 position_do_move(&pos, moves[c].move, &st);
                 int nr = generate_moves(&pos, GEN_LEGAL, replies);
                 if (nr)
-                    bm.ponder = move_to_move16(replies[rnd(&seed) % (uint64_t)nr].move);
+                    bm.ponder = move_to_move16(replies[random_xorshift64star(&seed) % (uint64_t)nr].move);
                 position_undo_move(&pos, moves[c].move);
                 ok = book_add_move(b, id, &bm, NULL);
             }
-            position_do_move(&pos, moves[rnd(&seed) % (uint64_t)(k ? k : 1)].move, &states[ply + 1]);
+            position_do_move(&pos, moves[random_xorshift64star(&seed) % (uint64_t)(k ? k : 1)].move, &states[ply + 1]);
             progress_update(&pr, book_position_count(b));
         }
     }
@@ -711,7 +715,7 @@ int cmd_book(int argc, char **argv) {
         return book_check(argc - 1, argv + 1);
     if (!strcmp(verb, "gen-synthetic"))
         return book_gen_synthetic(argc - 1, argv + 1);
-    int made = cmd_book_make(argc, argv); /* build, merge, minimax, think, import-losses, records */
+    int made = cmd_book_make(argc, argv); /* the book-making verbs */
     if (made >= 0)
         return made;
     fprintf(stderr, "hayanagi book: unknown verb '%s'\n", verb);

@@ -24,6 +24,7 @@
 #include "shogi/notation.h"
 #include "util/atomic_file.h"
 #include "util/progress.h"
+#include "util/random.h"
 
 /* What the record callbacks share. */
 typedef struct {
@@ -644,14 +645,6 @@ done:
 
 /* ---- openings: random short start lines for `hayanagi match` ---- */
 
-/* xorshift64*: the openings depend only on the seed. */
-static uint64_t openings_random(uint64_t *s) {
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545F4914F6CDD1Dull;
-}
-
 static int verb_openings(int argc, char **argv) {
     long count = 0, lo = 2, hi = 4, v;
     uint64_t seed = 1;
@@ -695,12 +688,12 @@ static int verb_openings(int argc, char **argv) {
         Move line[40];
         Position pos;
         position_set_startpos(&pos, &st[0]);
-        int plies = (int)(lo + (long)(openings_random(&seed) % (uint64_t)(hi - lo + 1))), n = 0;
+        int plies = (int)(lo + (long)(random_xorshift64star(&seed) % (uint64_t)(hi - lo + 1))), n = 0;
         for (; n < plies; n++) {
             int k = generate_moves(&pos, GEN_LEGAL, moves);
             if (!k)
                 break;
-            line[n] = moves[openings_random(&seed) % (uint64_t)k].move;
+            line[n] = moves[random_xorshift64star(&seed) % (uint64_t)k].move;
             position_do_move(&pos, line[n], &st[n + 1]);
         }
         if (n < plies || !position_has_legal_move(&pos))

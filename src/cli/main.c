@@ -12,12 +12,15 @@
 #include "usi/usi.h"
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: hayanagi [usi]\n"
-               "       hayanagi perft [--divide] [--stats] (startpos | sfen <SFEN>) <depth>\n"
-               "       hayanagi book (info | lookup | sort | check | convert) ...   (hayanagi book help)\n"
-               "       hayanagi match --engine CMD --engine CMD [options]   (hayanagi match --help)\n"
-               "       hayanagi tune (generate | fit) ...   (fits the embedded evaluation, docs/eval.md)\n"
-               "       hayanagi help\n");
+    fprintf(f,
+            "usage: hayanagi [usi]\n"
+            "       hayanagi perft [--divide] [--stats] (startpos | sfen <SFEN>) <depth>\n"
+            "       hayanagi book (info | lookup | sort | check | convert) ...   (hayanagi book help)\n"
+            "       hayanagi book (build | merge | minimax | think | expand | import-losses | records | openings) ...\n"
+            "       hayanagi match --engine CMD --engine CMD [options]   (hayanagi match --help)\n"
+            "       hayanagi tune (generate | records | openings | fit) ...   (fits the embedded evaluation, "
+            "docs/eval.md)\n"
+            "       hayanagi help\n");
 }
 
 static double now_ms(void) {

@@ -28,6 +28,7 @@
 #include "search/search.h"
 #include "shogi/notation.h"
 #include "util/atomic_file.h"
+#include "util/random.h"
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
 
@@ -62,13 +63,6 @@ static bool append(GenShared *g, const char *s) {
 
 static bool write_lines(const char *path, const GenShared *g);
 
-static uint64_t next_rand(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 enum { GAME_PLY_LIMIT = 300, MAX_SAMPLES = 400 };
 
 /* Plays one game; returns black's result (1, 0.5, 0) and the sampled quiet positions. */
@@ -81,7 +75,7 @@ static double play_game(Search *s, uint64_t seed, int nodes, char (*samples)[SFE
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
     lim.nodes = (uint64_t)nodes;
-    int random_plies = 6 + (int)(next_rand(&rng) % 5);
+    int random_plies = 6 + (int)(random_xorshift64(&rng) % 5);
     double result = 0.5;
     int decisive = 0;
     *nsamples = 0;
@@ -104,7 +98,7 @@ static double play_game(Search *s, uint64_t seed, int nodes, char (*samples)[SFE
         if (ply < random_plies) {
             ExtMove list[MAX_MOVES];
             int n = generate_moves(&g.pos, GEN_LEGAL, list);
-            m = list[next_rand(&rng) % (uint64_t)n].move;
+            m = list[random_xorshift64(&rng) % (uint64_t)n].move;
         } else {
             SearchResult r = search_run(s, &g, &lim, &opt, NULL);
             if (r.best == MOVE_WIN) {
@@ -444,7 +438,7 @@ static int cmd_openings(int argc, char **argv) {
         tries++;
         Game game;
         game_init(&game);
-        int plies = min_plies + (int)(next_rand(&rng) % (uint64_t)(max_plies - min_plies + 1));
+        int plies = min_plies + (int)(random_xorshift64(&rng) % (uint64_t)(max_plies - min_plies + 1));
         char line[1024] = "startpos moves";
         bool ok = true;
         for (int p = 0; p < plies && ok; p++) {
@@ -454,7 +448,7 @@ static int cmd_openings(int argc, char **argv) {
                 ok = false;
                 break;
             }
-            Move m = list[next_rand(&rng) % (uint64_t)n].move;
+            Move m = list[random_xorshift64(&rng) % (uint64_t)n].move;
             char buf[USI_MOVE_MAX];
             strcat(line, " ");
             strcat(line, move_to_usi(m, buf));

@@ -10,6 +10,7 @@
 #include "shogi/game.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
+#include "util/random.h"
 
 /* ---- Openings ---- */
 
@@ -183,17 +184,10 @@ bool openings_load(Openings *o, const char *path, char *err, size_t err_len) {
     return ok;
 }
 
-static uint64_t splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 void openings_shuffle(Openings *o, uint64_t seed) {
     uint64_t state = seed;
     for (int i = o->n - 1; i > 0; i--) {
-        int j = (int)(splitmix64(&state) % (uint64_t)(i + 1));
+        int j = (int)(random_splitmix64(&state) % (uint64_t)(i + 1));
         char *t = o->lines[i];
         o->lines[i] = o->lines[j];
         o->lines[j] = t;

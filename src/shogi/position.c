@@ -2,6 +2,7 @@
  * move legality. */
 #include "shogi/position.h"
 #include "util/error.h"
+#include "util/random.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -24,22 +25,15 @@ static struct {
 Key zobrist_piece(Piece pc, Square sq) { return zobrist.piece[pc][sq]; }
 Key zobrist_hand(Color c, PieceType pt) { return zobrist.hand[c][pt]; }
 
-static uint64_t splitmix64(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static void init_once(void) {
     bitboard_init();
     uint64_t seed = 20261202; /* fixed: keys are part of the bench signature */
     for (int pc = 0; pc < PIECE_NB; pc++)
         for (Square sq = 0; sq < SQ_NB; sq++)
-            zobrist.piece[pc][sq] = pc == NO_PIECE ? 0 : splitmix64(&seed) & ~ZOBRIST_SIDE;
+            zobrist.piece[pc][sq] = pc == NO_PIECE ? 0 : random_splitmix64(&seed) & ~ZOBRIST_SIDE;
     for (Color c = BLACK; c <= WHITE; c++)
         for (PieceType pt = PAWN; pt <= GOLD; pt++)
-            zobrist.hand[c][pt] = splitmix64(&seed) & ~ZOBRIST_SIDE;
+            zobrist.hand[c][pt] = random_splitmix64(&seed) & ~ZOBRIST_SIDE;
 }
 
 void shogi_init(void) {

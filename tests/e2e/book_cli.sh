@@ -90,4 +90,13 @@ if [ -z "${HAYANAGI_SANITIZED:-}" ]; then
     out=$("$HAYANAGI" book info "$T/big.db" 2>&1)
     expect_contains "synthetic book" "$out" "sorted     yes"
 fi
+# help: every verb the book command accepts is listed, and each listed verb is known
+help=$("$HAYANAGI" book help 2>&1); expect_status "book help" 0 $?
+for v in info lookup sort check convert build merge minimax think expand import-losses records openings; do
+    expect_contains "book help lists $v" "$help" "hayanagi book $v "
+    out=$("$HAYANAGI" book "$v" 2>&1)
+    expect_not_contains "book $v is a verb" "$out" "unknown verb"
+done
+out=$("$HAYANAGI" book frobnicate 2>&1); expect_status "unknown verb" 2 $?
+expect_contains "unknown verb message" "$out" "unknown verb 'frobnicate'"
 finish
