@@ -215,19 +215,11 @@ static int bench_build(long games) {
 }
 
 static int bench_minimax(long n) {
-    char path[256], count[32];
-    snprintf(path, sizeof path, "/tmp/hayanagi_bench_book_%ld.db", n);
-    snprintf(count, sizeof count, "%ld", n);
-    struct stat sb;
-    if (stat(path, &sb) != 0) {
-        printf("generating %s (%ld positions)...\n", path, n);
-        fflush(stdout);
-        char *argv[] = {"gen-synthetic", count, path, NULL};
-        if (cmd_book(3, argv) != 0)
-            return 1;
-        stat(path, &sb);
-    }
-    printf("book %s: %.0f MB\n", path, (double)sb.st_size / 1e6);
+    char path[256];
+    long long size = bench_synthetic_book(n, path, sizeof path);
+    if (size < 0)
+        return 1;
+    printf("book %s: %.0f MB\n", path, (double)size / 1e6);
     const char *env = getenv("BOOK_MAKE_BENCH_THREADS");
     threads_arg = env ? atoi(env) : 2;
     env = getenv("BOOK_MAKE_BENCH_CONVERGE");

@@ -98,18 +98,11 @@ int main(void) {
     bench_print_machine("bench_sbk");
     const char *env = getenv("SBK_BENCH_POSITIONS");
     long n = env ? atol(env) : 1000000;
-    char db[256], sbk[256], count[32];
-    snprintf(db, sizeof db, "/tmp/hayanagi_bench_book_%ld.db", n);
+    char db[256], sbk[256];
+    if (bench_synthetic_book(n, db, sizeof db) < 0)
+        return 1;
     snprintf(sbk, sizeof sbk, "/tmp/hayanagi_bench_book_%ld.sbk", n);
-    snprintf(count, sizeof count, "%ld", n);
     struct stat sb;
-    if (stat(db, &sb) != 0) {
-        printf("generating %s (%ld positions)...\n", db, n);
-        fflush(stdout);
-        char *argv[] = {"gen-synthetic", count, db, NULL};
-        if (cmd_book(3, argv) != 0)
-            return 1;
-    }
     if (stat(sbk, &sb) != 0) {
         printf("writing %s...\n", sbk);
         fflush(stdout);

@@ -2,11 +2,15 @@
 #include "common.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "cli/commands.h"
 
 double bench_now_ms(void) {
     struct timespec ts;
@@ -98,4 +102,19 @@ long bench_status_kb(const char *field) {
     if (f)
         fclose(f);
     return kb;
+}
+
+long long bench_synthetic_book(long n, char *path, size_t len) {
+    char count[32];
+    snprintf(path, len, "/tmp/hayanagi_bench_book_%ld.db", n);
+    snprintf(count, sizeof count, "%ld", n);
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        printf("generating %s (%ld positions)...\n", path, n);
+        fflush(stdout);
+        char *argv[] = {"gen-synthetic", count, path, NULL};
+        if (cmd_book(3, argv) != 0 || stat(path, &sb) != 0)
+            return -1;
+    }
+    return (long long)sb.st_size;
 }

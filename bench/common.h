@@ -16,6 +16,11 @@ void bench_print_machine(const char *name);
 /* A field of /proc/self/status in kB ("VmRSS:" now, "VmHWM:" the peak), -1 if absent. */
 long bench_status_kb(const char *field);
 
+/* The synthetic DB2016 book of n positions (`hayanagi book gen-synthetic`), made once and
+ * cached as /tmp/hayanagi_bench_book_<n>.db; its path goes to path. Returns the file's
+ * size in bytes, or -1 when it cannot be made. */
+long long bench_synthetic_book(long n, char *path, size_t len);
+
 /* A peer engine on two pipes. */
 typedef struct {
     pid_t pid;
