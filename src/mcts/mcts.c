@@ -488,7 +488,9 @@ static bool prepare(MctsSearch *m, const Game *g, const SearchLimits *limits, co
     Color us = g->pos.side;
     TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi, limits->movetime, g->pos.ply};
     m->budget = timeman_budget(&tc, &o->time);
-    m->start_ms = search_now_ms();
+    /* As the alpha-beta driver: the clock runs from the moment go was read. */
+    double now = search_now_ms();
+    m->start_ms = limits->received_ms > 0 && limits->received_ms <= now ? limits->received_ms : now;
     atomic_store(&m->playouts, 0);
     atomic_store(&m->evaluated, 0);
     atomic_store(&m->max_depth, 0);

@@ -23,8 +23,6 @@ struct Search {
     bool dirty;            /* a search has run since the last clear */
 };
 
-double search_clock_ms(void) { return search_now_ms(); }
-
 void search_options_default(SearchOptions *o) {
     memset(o, 0, sizeof *o);
     o->multipv = 1;

@@ -36,11 +36,8 @@ typedef struct {
     int searchmoves_count;
     bool mate;          /* go mate: solve with df-pn instead of searching */
     int64_t mate_ms;    /* its time limit; 0 = until stop (go mate infinite) */
-    double received_ms; /* search_clock_ms() when the go command was read; 0 = when the search starts */
+    double received_ms; /* search_now_ms() when the go command was read; 0 = when the search starts */
 } SearchLimits;
-
-/* The monotonic clock the search measures its time with, in milliseconds. */
-double search_clock_ms(void);
 
 typedef struct {
     int multipv;

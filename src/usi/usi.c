@@ -241,7 +241,7 @@ static bool try_book(UsiEngine *e, const SearchLimits *lim) {
 static void cmd_go(UsiEngine *e, char *args) {
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
-    lim.received_ms = search_clock_ms();
+    lim.received_ms = search_now_ms();
     char *save = NULL;
     for (char *tok = strtok_r(args, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         int64_t v = 0;
