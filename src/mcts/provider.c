@@ -1,5 +1,6 @@
 /* provider.c - the value scale and softmax shared by every provider (provider.h). */
 #include <math.h>
+#include <stdlib.h>
 
 #include "mcts/provider.h"
 
@@ -22,3 +23,26 @@ void mcts_softmax(const double *logits, int n, float *priors) {
     for (int i = 0; i < n; i++)
         priors[i] = (float)(exp(logits[i] - max) / sum);
 }
+
+static double uniform_evaluate(MctsEvaluator *self, Position *pos, const Move *moves, int n, float *priors) {
+    (void)pos;
+    (void)moves;
+    self->nodes++;
+    for (int i = 0; i < n; i++)
+        priors[i] = 1.0f / (float)n;
+    return 0.5;
+}
+
+static void uniform_destroy(MctsEvaluator *self) { free(self); }
+
+static MctsEvaluator *uniform_new(void *ctx) {
+    (void)ctx;
+    MctsEvaluator *e = calloc(1, sizeof *e);
+    if (e) {
+        e->evaluate = uniform_evaluate;
+        e->destroy = uniform_destroy;
+    }
+    return e;
+}
+
+MctsProvider mcts_provider_uniform(void) { return (MctsProvider){uniform_new, NULL}; }

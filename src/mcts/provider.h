@@ -48,4 +48,8 @@ typedef struct {
  * divides by its temperature first). */
 void mcts_softmax(const double *logits, int n, float *priors);
 
+/* A provider that knows nothing: uniform priors and a value of 0.5 for every position.
+ * A baseline, and the provider whose answers tests can work out by hand. */
+MctsProvider mcts_provider_uniform(void);
+
 #endif

@@ -169,24 +169,7 @@ static void test_count_and_pick(void **state) {
     game_free(&g);
 }
 
-/* ---- one whole round with a provider whose answers are known ---- */
-
-static double uniform_evaluate(MctsEvaluator *self, Position *pos, const Move *moves, int n, float *priors) {
-    (void)pos;
-    (void)moves;
-    self->nodes++;
-    for (int i = 0; i < n; i++)
-        priors[i] = 1.0f / (float)n;
-    return 0.5;
-}
-static void uniform_destroy(MctsEvaluator *self) { free(self); }
-static MctsEvaluator *uniform_new(void *ctx) {
-    (void)ctx;
-    MctsEvaluator *e = calloc(1, sizeof *e);
-    e->evaluate = uniform_evaluate;
-    e->destroy = uniform_destroy;
-    return e;
-}
+/* ---- one whole round with a provider whose answers are known (mcts_provider_uniform) ---- */
 
 /* The book: the start position with 2 moves (< K = 4, so the start is the root). Uniform
  * priors (1/30) and every value 0.5, at the root (fpu reduction 0):
@@ -211,7 +194,7 @@ static void test_one_round(void **state) {
     o.top = 5;
     o.min_candidates = 4;
     o.rounds = 1;
-    o.provider = (MctsProvider){uniform_new, NULL};
+    o.provider = mcts_provider_uniform();
     mcts_options_default(&o.mcts);
     o.mcts.tree_mb = 1;
     o.think.depth = 1;

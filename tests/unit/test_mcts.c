@@ -190,25 +190,7 @@ static void test_proofs(void **state) {
     mcts_tree_free(&t);
 }
 
-/* ---- a provider with known answers: uniform priors, value 0.5 ---- */
-
-static double uniform_evaluate(MctsEvaluator *self, Position *pos, const Move *moves, int n, float *priors) {
-    (void)pos;
-    (void)moves;
-    self->nodes++;
-    for (int i = 0; i < n; i++)
-        priors[i] = 1.0f / (float)n;
-    return 0.5;
-}
-static void uniform_destroy(MctsEvaluator *self) { free(self); }
-static MctsEvaluator *uniform_new(void *ctx) {
-    (void)ctx;
-    MctsEvaluator *e = calloc(1, sizeof *e);
-    e->evaluate = uniform_evaluate;
-    e->destroy = uniform_destroy;
-    return e;
-}
-static const MctsProvider UNIFORM = {uniform_new, NULL};
+/* ---- searches with a provider whose answers are known: mcts_provider_uniform() ---- */
 
 static bool is_legal(const Position *pos, Move m) {
     ExtMove list[MAX_MOVES];
@@ -233,7 +215,7 @@ static void test_memory_bound(void **state) {
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
     lim.nodes = 100000;
-    MctsResult r = mcts_run(m, &g, &lim, &o, UNIFORM, NULL);
+    MctsResult r = mcts_run(m, &g, &lim, &o, mcts_provider_uniform(), NULL);
     MctsTree *t = mcts_tree(m);
     assert_int_equal(t->node_cap, 64);
     assert_true(mcts_tree_full(t));
@@ -258,7 +240,7 @@ static void test_reuse(void **state) {
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
     lim.nodes = 300;
-    MctsResult r = mcts_run(m, &g, &lim, &o, UNIFORM, NULL);
+    MctsResult r = mcts_run(m, &g, &lim, &o, mcts_provider_uniform(), NULL);
     MctsTree *t = mcts_tree(m);
     int e = mcts_best_edge(t, t->root);
     MctsEdge *edge = &mcts_edges(t, mcts_node(t, t->root))[e];
@@ -288,14 +270,14 @@ static void test_reuse_skips_rule_proven_root(void **state) {
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
     lim.nodes = 100;
-    mcts_run(m, &g, &lim, &o, UNIFORM, NULL);
+    mcts_run(m, &g, &lim, &o, mcts_provider_uniform(), NULL);
     MctsTree *t = mcts_tree(m);
     MctsEdge *e = &mcts_edges(t, mcts_node(t, t->root))[0];
     uint32_t c = atomic_load(&e->child);
     assert_int_not_equal(c, MCTS_NULL);
     mcts_node_set_terminal(t, c, MCTS_PROVEN_DRAW, 0.5f);
     assert_true(game_push(&g, e->move));
-    MctsResult r = mcts_run(m, &g, &lim, &o, UNIFORM, NULL);
+    MctsResult r = mcts_run(m, &g, &lim, &o, mcts_provider_uniform(), NULL);
     assert_int_equal(r.playouts, 100);
     assert_true(is_legal(&g.pos, r.best));
     mcts_destroy(m);
@@ -366,7 +348,7 @@ static void test_policybook_provider(void **state) {
     Book *b = book_create();
     char err[256];
     assert_true(db2016_read_memory("mem", text, strlen(text), b, NULL, NULL, err, sizeof err));
-    PolicyBookProvider pb = {UNIFORM, b, 0.5};
+    PolicyBookProvider pb = {mcts_provider_uniform(), b, 0.5};
     MctsProvider p = policybook_provider(&pb);
     MctsEvaluator *ev = p.new_evaluator(p.ctx);
     Game g;
@@ -404,7 +386,7 @@ static void test_policybook_sbk(void **state) {
     Book *b = book_create();
     assert_true(sbk_to_book(sb, b, NULL, NULL, err, sizeof err));
     sbk_close(sb);
-    PolicyBookProvider pb = {UNIFORM, b, 0.5};
+    PolicyBookProvider pb = {mcts_provider_uniform(), b, 0.5};
     MctsProvider p = policybook_provider(&pb);
     MctsEvaluator *ev = p.new_evaluator(p.ctx);
     Game g;
