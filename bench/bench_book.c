@@ -107,27 +107,6 @@ static void child_otf(const char *path, int fd) {
     _exit(0);
 }
 
-typedef void (*ChildFn)(const char *, int);
-
-static bool run_child(ChildFn fn, const char *path, char *out, size_t len, long *maxrss_kb) {
-    int p[2];
-    if (pipe(p))
-        return false;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(p[0]);
-        fn(path, p[1]);
-    }
-    close(p[1]);
-    ssize_t n = read(p[0], out, len - 1);
-    close(p[0]);
-    int status;
-    waitpid(pid, &status, 0);
-    out[n > 0 ? n : 0] = '\0';
-    *maxrss_kb = atol(out); /* the child's VmHWM comes first */
-    return n > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 int main(void) {
     shogi_init();
     bench_print_machine("bench_book");
@@ -140,10 +119,11 @@ int main(void) {
     printf("book %s: %.0f MB\n", path, (double)size / 1e6);
     char out[256];
     long rss;
-    if (!run_child(child_memory, path, out, sizeof out, &rss)) {
+    if (!bench_run_child(child_memory, path, out, sizeof out)) {
         fprintf(stderr, "in-memory run failed\n");
         return 1;
     }
+    rss = atol(out); /* the child's VmHWM comes first */
     double load, med, per;
     int hits;
     size_t npos, bytes;
@@ -151,7 +131,7 @@ int main(void) {
     printf("in memory : load %.2f s, peak RSS %.0f MB, book %.0f MB (%.1f bytes/position), %zu positions\n",
            load / 1000.0, rss / 1024.0, (double)bytes / 1e6, per, npos);
     printf("            median lookup %.3f us (%d/%d hits)\n", med, hits, LOOKUPS);
-    if (!run_child(child_otf, path, out, sizeof out, &rss)) {
+    if (!bench_run_child(child_otf, path, out, sizeof out)) {
         fprintf(stderr, "on-the-fly run failed\n");
         return 1;
     }

@@ -153,27 +153,6 @@ static void child_minimax(const char *path, int fd) {
     _exit(0);
 }
 
-typedef void (*ChildFn)(const char *, int);
-
-static bool run_child(ChildFn fn, const char *path, char *out, size_t len) {
-    int p[2];
-    if (pipe(p))
-        return false;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(p[0]);
-        fn(path, p[1]);
-    }
-    close(p[1]);
-    ssize_t n = read(p[0], out, len - 1);
-    close(p[0]);
-    int status;
-    waitpid(pid, &status, 0);
-    out[n > 0 ? n : 0] = '\0';
-    return n > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 static int bench_build(long games) {
     char path[256];
     snprintf(path, sizeof path, "/tmp/hayanagi_bench_games_%ld.csa", games);
@@ -194,7 +173,7 @@ static int bench_build(long games) {
         size_t npos = 0, nmoves = 0;
         for (int r = 0; r < BUILD_RUNS; r++) {
             char out[256];
-            if (!run_child(child_build, path, out, sizeof out)) {
+            if (!bench_run_child(child_build, path, out, sizeof out)) {
                 fprintf(stderr, "build run failed\n");
                 return 1;
             }
@@ -227,7 +206,7 @@ static int bench_minimax(long n) {
     for (int k = 0; k < runs; k++) {
         converge_arg = k == 1;
         char out[256];
-        if (!run_child(child_minimax, path, out, sizeof out)) {
+        if (!bench_run_child(child_minimax, path, out, sizeof out)) {
             fprintf(stderr, "minimax run failed\n");
             return 1;
         }

@@ -118,3 +118,22 @@ long long bench_synthetic_book(long n, char *path, size_t len) {
     }
     return (long long)sb.st_size;
 }
+
+bool bench_run_child(BenchChildFn fn, const char *path, char *out, size_t len) {
+    int p[2];
+    if (pipe(p))
+        return false;
+    fflush(stdout); /* or the child's exit would print our buffered output again */
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        fn(path, p[1]);
+    }
+    close(p[1]);
+    ssize_t n = read(p[0], out, len - 1);
+    close(p[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    out[n > 0 ? n : 0] = '\0';
+    return n > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}

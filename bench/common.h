@@ -21,6 +21,12 @@ long bench_status_kb(const char *field);
  * size in bytes, or -1 when it cannot be made. */
 long long bench_synthetic_book(long n, char *path, size_t len);
 
+/* Runs fn(path, fd) in a forked child (which must _exit) so that its peak RSS is its
+ * own, and reads what it writes to fd into out (NUL-terminated). True when it wrote
+ * something and exited with status 0. */
+typedef void (*BenchChildFn)(const char *path, int fd);
+bool bench_run_child(BenchChildFn fn, const char *path, char *out, size_t len);
+
 /* A peer engine on two pipes. */
 typedef struct {
     pid_t pid;
