@@ -68,6 +68,13 @@ bool book_key_from_sfen(const char *sfen, BookKey *key, int *ply, char *err, siz
     return true;
 }
 
+void book_key_after_move(Position *pos, Move m, BookKey *key) {
+    StateInfo st;
+    position_do_move(pos, m, &st);
+    book_key_from_position(pos, key);
+    position_undo_move(pos, m);
+}
+
 bool book_key_to_position(const BookKey *key, Position *pos, StateInfo *st, int ply) {
     return packed_sfen_decode(key, pos, st, ply, NULL, 0);
 }

@@ -159,7 +159,6 @@ static bool push_edge(Part *p, Edge e) {
  * memory runs out. */
 static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *list, ExtMove *gen) {
     const Book *in = p->b;
-    StateInfo st2;
     Node *node = &p->nodes[id];
     size_t first = p->ne;
     node->first = (uint32_t)first;
@@ -179,10 +178,8 @@ static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *li
     }
     for (int i = 0; i < cnt; i++) {
         Move m = gen[i].move;
-        position_do_move(pos, m, &st2);
         BookKey ck;
-        book_key_from_position(pos, &ck);
-        position_undo_move(pos, m);
+        book_key_after_move(pos, m, &ck);
         uint32_t child;
         bool mirror = false;
         if (!book_find(in, &ck, &child)) {

@@ -236,11 +236,8 @@ static bool expand(SbkBook *b, uint32_t i, const uint8_t *payload, size_t len, Q
             st->ply_overflow++;
             continue;
         }
-        StateInfo ns;
         BookKey ck;
-        position_do_move(&pos, m, &ns);
-        book_key_from_position(&pos, &ck);
-        position_undo_move(&pos, m);
+        book_key_after_move(&pos, m, &ck);
         if (cflags & REC_RESOLVED) {
             if (memcmp(crec, ck.data, 32) != 0)
                 st->contradictions++;
@@ -585,11 +582,8 @@ static int64_t child_record(const SbkBook *b, Position *pos, const SbkMove *m) {
     Move mv = position_legal_move_from16(pos, m->move);
     if (!mv)
         return -1;
-    StateInfo ns;
     BookKey key;
-    position_do_move(pos, mv, &ns);
-    book_key_from_position(pos, &key);
-    position_undo_move(pos, mv);
+    book_key_after_move(pos, mv, &key);
     for (size_t r = sbki_rec_lower_bound(b, &key); r < b->n_rec && !memcmp(b->rec + r * REC_BYTES, key.data, 32); r++)
         if (rec_index(b->rec + r * REC_BYTES) == index)
             return (int64_t)r;

@@ -237,11 +237,8 @@ static int64_t child_by_key(const PatchCtx *c, Position *pos, Move16 m16) {
     Move m = position_legal_move_from16(pos, m16);
     if (!m)
         return -1;
-    StateInfo ns;
     BookKey key;
-    position_do_move(pos, m, &ns);
-    book_key_from_position(pos, &key);
-    position_undo_move(pos, m);
+    book_key_after_move(pos, m, &key);
     return out_of_key(c, &key);
 }
 

@@ -126,11 +126,8 @@ uint32_t sbki_child_of(const Book *book, Position *pos, Move16 m16) {
     Move m = position_legal_move_from16(pos, m16);
     if (!m)
         return UINT32_MAX;
-    StateInfo ns;
     BookKey key;
-    position_do_move(pos, m, &ns);
-    book_key_from_position(pos, &key);
-    position_undo_move(pos, m);
+    book_key_after_move(pos, m, &key);
     uint32_t id;
     return book_find(book, &key, &id) ? id : UINT32_MAX;
 }

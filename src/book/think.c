@@ -227,7 +227,7 @@ static bool mark_scope(const Book *b, const ThinkOptions *o, Book *scope, BookMo
         uint32_t id = queue[head++];
         BookKey k;
         Position pos;
-        StateInfo st, st2;
+        StateInfo st;
         book_position_key(b, id, &k);
         int ply = book_position_ply(b, id);
         if (!book_key_to_position(&k, &pos, &st, ply ? ply : 1))
@@ -237,11 +237,9 @@ static bool mark_scope(const Book *b, const ThinkOptions *o, Book *scope, BookMo
             Move m = position_legal_move_from16(&pos, list->moves[i].move);
             if (m == MOVE_NONE)
                 continue;
-            position_do_move(&pos, m, &st2);
             BookKey ck;
-            book_key_from_position(&pos, &ck);
-            int cply = pos.ply;
-            position_undo_move(&pos, m);
+            book_key_after_move(&pos, m, &ck);
+            int cply = pos.ply + 1;
             size_t before = book_position_count(scope);
             uint32_t sid, cid;
             ok = book_add_position(scope, &ck, cply, &sid);
