@@ -185,7 +185,7 @@ int cmd_book_expand(int argc, char **argv) {
                 done + st.rounds_done, out, journal);
         rc = 130;
     } else {
-        MinimaxOptions mo = {.converge = false, .flipped = false, .threads = 2, .progress = NULL};
+        MinimaxOptions mo = {.converge = false, .flipped = false, .threads = eo.think.threads, .progress = NULL};
         MinimaxStats ms;
         Book *mm = b; /* minimax in place: no second copy of the book */
         if (!book_minimax_in_place(mm, &mo, &ms, err, sizeof err)) {
