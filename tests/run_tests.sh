@@ -7,6 +7,12 @@ set -u
 label=$1; shift
 e2e=1
 if [ "${1:-}" = --no-e2e ]; then e2e=0; shift; fi
+# Many tests compare against files other programs made, kept beside the clone.
+if [ ! -d ../shared/refdata ]; then
+    echo "$label: ../shared/refdata not found (from $(pwd)): the tests read the reference files there;" >&2
+    echo "clone Hayanagi into a directory next to shared/ (see ../shared/refdata/SOURCES.md)." >&2
+    exit 1
+fi
 passed=0; failed=0; failures=()
 mkdir -p build/logs
 run_one() { # $1 = log name, rest = command
