@@ -93,10 +93,11 @@ static int king_danger(const ClassicWeights *w, const Position *pos, Color c) {
     int danger = 0;
     while (zone) {
         Square s = bb_pop(&zone);
-        int att = bb_count(position_attackers_to(pos, them, s, occ));
+        Bitboard attackers = position_attackers_to_both(pos, s, occ);
+        int att = bb_count(attackers & pos->by_color[them]);
         if (!att)
             continue;
-        int def = bb_count(position_attackers_to(pos, c, s, occ) & ~own_king);
+        int def = bb_count(attackers & pos->by_color[c] & ~own_king);
         int d = att * w->danger_attack - def * w->danger_defence;
         if (bb_test(pos->by_color[them], s))
             d += w->danger_attack; /* an enemy piece already standing next to the king */

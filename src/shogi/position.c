@@ -57,6 +57,23 @@ Bitboard position_attackers_to(const Position *pos, Color c, Square sq, Bitboard
     return a & pos->by_color[c];
 }
 
+Bitboard position_attackers_to_both(const Position *pos, Square sq, Bitboard occ) {
+    Bitboard golds = pos->by_type[GOLD] | pos->by_type[PRO_PAWN] | pos->by_type[PRO_LANCE] | pos->by_type[PRO_KNIGHT] |
+                     pos->by_type[PRO_SILVER];
+    Bitboard a = (bb_king_attacks(sq) & (pos->by_type[KING] | pos->by_type[HORSE] | pos->by_type[DRAGON])) |
+                 (bb_bishop_attacks(sq, occ) & (pos->by_type[BISHOP] | pos->by_type[HORSE])) |
+                 (bb_rook_attacks(sq, occ) & (pos->by_type[ROOK] | pos->by_type[DRAGON]));
+    for (Color c = BLACK; c <= WHITE; c++) {
+        Color t = color_flip(c); /* c's steppers reach sq from where t's would from sq */
+        Bitboard steppers = (bb_pawn_attacks(t, sq) & pos->by_type[PAWN]) |
+                            (bb_knight_attacks(t, sq) & pos->by_type[KNIGHT]) |
+                            (bb_silver_attacks(t, sq) & pos->by_type[SILVER]) | (bb_gold_attacks(t, sq) & golds) |
+                            (bb_lance_attacks(t, sq, occ) & pos->by_type[LANCE]);
+        a |= steppers & pos->by_color[c];
+    }
+    return a;
+}
+
 /* Pieces shielding c's king from the other side's sliders; the sliders doing the
  * pinning (when the shield is c's own piece) go to *pinners. */
 static Bitboard slider_blockers(const Position *pos, Color c, Bitboard *pinners) {

@@ -104,6 +104,9 @@ static inline Key position_key(const Position *pos) { return pos->st->board_key 
 /* Pieces of colour c attacking sq, with occ as the occupancy (sliders see through
  * squares removed from it). */
 Bitboard position_attackers_to(const Position *pos, Color c, Square sq, Bitboard occ);
+/* The pieces of both colours that attack sq under occupancy occ (one slider lookup for
+ * the two): mask with by_color to split them. */
+Bitboard position_attackers_to_both(const Position *pos, Square sq, Bitboard occ);
 static inline bool position_attacked(const Position *pos, Color c, Square sq) {
     return position_attackers_to(pos, c, sq, position_occupied(pos)) != 0;
 }
