@@ -6,8 +6,10 @@
  *    the first);
  *  - placement: every piece but the king scores by its (|dx|, dy) offset to its own king
  *    and to the enemy king, seen from its owner's side, so that a gold diagonally behind
- *    its king and one in front of it are different features; plus a piece-square table
- *    by rank and distance from the edge, and the king's own square;
+ *    its king and one in front of it are different features; the same offsets again,
+ *    signed towards the centre, in a table per region of that king (edge, side or centre
+ *    file; home rank, the one before it, or further out); plus a piece-square table by
+ *    rank and distance from the edge, and the king's own square;
  *  - mobility of the sliders (lance, bishop, rook, horse, dragon), and a tempo for the
  *    side to move;
  *  - king safety from attack maps, as strong material engines do: each square next to
@@ -43,6 +45,25 @@ static inline int king_offset(Square s, Square k) {
     return (dx < 0 ? -dx : dx) * KREL_DY + dy;
 }
 
+/* The region of oriented king square k, whose home rank is rank `home` (8 for our own
+ * king, 0 for the enemy's, both seen from the piece owner's side). */
+static inline int king_region(Square k, int home) {
+    int edge = edge_distance(square_file(k)), away = square_rank(k) - home;
+    if (away < 0)
+        away = -away;
+    return (edge < 2 ? 0 : edge < 4 ? 1 : 2) * 3 + (away < 2 ? away : 2);
+}
+
+/* The index of the offset from oriented king square k to s within one region's table:
+ * the file difference is signed so that positive points to the centre file (on the
+ * centre file itself the board's mirror symmetry leaves only |dx|). */
+static inline int king_region_offset(Square s, Square k) {
+    int kf = square_file(k), dx = square_file(s) - kf, dy = square_rank(s) - square_rank(k) + 8;
+    if (kf > 4 || (kf == 4 && dx < 0))
+        dx = -dx;
+    return (dx + 8) * KREL_DY + dy;
+}
+
 int classic_features(const Position *pos, ClassicFeature *out) {
     int n = 0;
     Bitboard occ = position_occupied(pos);
@@ -52,6 +73,10 @@ int classic_features(const Position *pos, ClassicFeature *out) {
         bool has_own_k = pos->king_sq[c] < SQ_NB, has_their_k = pos->king_sq[them] < SQ_NB;
         Square own_k = has_own_k ? oriented(c, pos->king_sq[c]) : 0;
         Square their_k = has_their_k ? oriented(c, pos->king_sq[them]) : 0;
+        const int piece_stride = KREG_DX * KREL_DY, region_stride = PIECE_TYPE_NB * piece_stride;
+        int own_region = FIELD_INDEX(own_king_region) + (has_own_k ? king_region(own_k, 8) : 0) * region_stride;
+        int their_region =
+            FIELD_INDEX(enemy_king_region) + (has_their_k ? king_region(their_k, 0) : 0) * region_stride;
         Bitboard b = pos->by_color[c];
         while (b) {
             Square sq = bb_pop(&b);
@@ -63,10 +88,14 @@ int classic_features(const Position *pos, ClassicFeature *out) {
             if (pt == KING)
                 continue;
             out[n++] = (ClassicFeature){FIELD_INDEX(board[pt]), sign};
-            if (has_own_k)
+            if (has_own_k) {
                 out[n++] = (ClassicFeature){FIELD_INDEX(own_king[pt]) + king_offset(s, own_k), sign};
-            if (has_their_k)
+                out[n++] = (ClassicFeature){own_region + pt * piece_stride + king_region_offset(s, own_k), sign};
+            }
+            if (has_their_k) {
                 out[n++] = (ClassicFeature){FIELD_INDEX(enemy_king[pt]) + king_offset(s, their_k), sign};
+                out[n++] = (ClassicFeature){their_region + pt * piece_stride + king_region_offset(s, their_k), sign};
+            }
             if (pt == LANCE || pt == BISHOP || pt == ROOK || pt == HORSE || pt == DRAGON) {
                 int mob = bb_count(bb_piece_attacks(pc, sq, occ) & ~pos->by_color[c]);
                 out[n++] =

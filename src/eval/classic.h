@@ -18,6 +18,8 @@ enum {
     PST_FILES = 5,      /* distance from the edge file, 0..4 (the board is mirror symmetric) */
     HAND_COUNT_NB = 19, /* 0..18 pieces of one type in hand */
     MOBILITY_NB = 21,   /* squares a slider reaches that are not its own side's (0..20) */
+    KREG_NB = 9,        /* king regions: 3 by distance from the edge file x 3 by distance from home */
+    KREG_DX = 17,       /* file difference + 8, positive towards the centre (|dx| on the centre file) */
 };
 
 /* Every field is an int, so the tuner may treat the struct as an array of
@@ -28,6 +30,10 @@ typedef struct {
     int hand[GOLD + 1][HAND_COUNT_NB];               /* total value of holding n pieces of a type */
     int own_king[PIECE_TYPE_NB][KREL_DX][KREL_DY];   /* placement relative to our own king */
     int enemy_king[PIECE_TYPE_NB][KREL_DX][KREL_DY]; /* placement relative to the enemy king */
+    /* The same two, refined by where that king stands (a castle on the edge is not one in
+     * the centre): added to the tables above, and fitted from zero. */
+    int own_king_region[KREG_NB][PIECE_TYPE_NB][KREG_DX][KREL_DY];
+    int enemy_king_region[KREG_NB][PIECE_TYPE_NB][KREG_DX][KREL_DY];
     int pst[PIECE_TYPE_NB][PST_RANKS][PST_FILES];    /* placement on the board (KING: the king's own) */
     int mobility[PIECE_TYPE_NB][MOBILITY_NB];        /* sliders: lance, bishop, rook, horse, dragon */
     int tempo;                                       /* for the side to move */
@@ -49,9 +55,9 @@ typedef struct {
     int coef;
 } ClassicFeature;
 
-/* The most features one position can have: 40 pieces x 5, 14 hand entries, 2 kings,
+/* The most features one position can have: 40 pieces x 7, 14 hand entries, 2 kings,
  * the tempo. */
-enum { CLASSIC_MAX_FEATURES = 40 * 5 + 14 + 2 + 1 + 8 };
+enum { CLASSIC_MAX_FEATURES = 40 * 7 + 14 + 2 + 1 + 8 };
 
 /* The weights the engine plays with (src/eval/classic_weights.c, written by
  * `hayanagi tune fit`, see docs/eval.md). */

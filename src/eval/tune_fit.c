@@ -249,7 +249,7 @@ static double int_loss(const FitData *d, const ClassicWeights *w, double k, bool
 typedef struct {
     const char *name;
     size_t offset;
-    int dims[3]; /* zero-terminated */
+    int dims[5]; /* zero-terminated */
 } FieldShape;
 
 #define SHAPE(f, ...)                                                                                                  \
@@ -261,6 +261,8 @@ static const FieldShape SHAPES[] = {
     SHAPE(hand, GOLD + 1, HAND_COUNT_NB),
     SHAPE(own_king, PIECE_TYPE_NB, KREL_DX, KREL_DY),
     SHAPE(enemy_king, PIECE_TYPE_NB, KREL_DX, KREL_DY),
+    SHAPE(own_king_region, KREG_NB, PIECE_TYPE_NB, KREG_DX, KREL_DY),
+    SHAPE(enemy_king_region, KREG_NB, PIECE_TYPE_NB, KREG_DX, KREL_DY),
     SHAPE(pst, PIECE_TYPE_NB, PST_RANKS, PST_FILES),
     SHAPE(mobility, PIECE_TYPE_NB, MOBILITY_NB),
     SHAPE(tempo, 1),
@@ -300,7 +302,7 @@ static void print_weights(FILE *f, const ClassicWeights *w, const char *note) {
     for (size_t s = 0; s < sizeof SHAPES / sizeof SHAPES[0]; s++) {
         const FieldShape *sh = &SHAPES[s];
         int nd = 0;
-        while (nd < 3 && sh->dims[nd])
+        while (nd < 4 && sh->dims[nd])
             nd++;
         const int *v = (const int *)((const char *)w + sh->offset);
         fprintf(f, ".%s = ", sh->name);

@@ -82,7 +82,38 @@ static void test_features_by_hand(void **state) {
         board |= x == FIELD_INDEX(board[ROOK]);
     }
     assert_true(own && enemy && mob && pst && board);
-    assert_int_equal(n, 2 + 5 + 1);
+    assert_int_equal(n, 2 + 7 + 1);
+}
+
+/* The king-region tables. Black's king on 8h: 1 file from the edge (region column 0),
+ * one rank above home (row 1), region 1. Its gold on 7h is one file towards the centre:
+ * signed dx +1, dy 0. White's king on 5a, seen from black, is on the centre file (column
+ * 2) at its own home rank (row 0), region 6; the gold is 2 files and 7 ranks from it. */
+static void test_king_region_features(void **state) {
+    (void)state;
+    Position pos;
+    StateInfo st;
+    load(&pos, &st, "4k4/9/9/9/9/9/9/1KG6/9 b - 1");
+    ClassicFeature f[CLASSIC_MAX_FEATURES];
+    int n = classic_features(&pos, f);
+    const int piece_stride = KREG_DX * KREL_DY, region_stride = PIECE_TYPE_NB * piece_stride;
+    int own = FIELD_INDEX(own_king_region) + 1 * region_stride + GOLD * piece_stride + (8 + 1) * KREL_DY + 8;
+    int enemy = FIELD_INDEX(enemy_king_region) + 6 * region_stride + GOLD * piece_stride + (8 + 2) * KREL_DY + 8 + 7;
+    int found_own = 0, found_enemy = 0;
+    for (int i = 0; i < n; i++) {
+        found_own += f[i].index == own && f[i].coef == 1;
+        found_enemy += f[i].index == enemy && f[i].coef == 1;
+    }
+    assert_int_equal(found_own, 1);
+    assert_int_equal(found_enemy, 1);
+
+    /* Mirrored (king 2h, gold 3h) the gold is still one file towards the centre. */
+    load(&pos, &st, "4k4/9/9/9/9/9/9/6GK1/9 b - 1");
+    n = classic_features(&pos, f);
+    found_own = 0;
+    for (int i = 0; i < n; i++)
+        found_own += f[i].index == own && f[i].coef == 1;
+    assert_int_equal(found_own, 1);
 }
 
 /* Board rows of an SFEN as 81 cell strings ("P", "+r", ""), rank a first, file 9 first. */
@@ -198,11 +229,47 @@ static void test_symmetries(void **state) {
     assert_true(checked > 1000);
 }
 
+/* The king-safety term counts attackers with position_attackers_to_both: along random
+ * games it must equal, square by square, the pieces whose own attack sets hold it. */
+static void test_attackers_to_both(void **state) {
+    (void)state;
+    uint64_t rng = 777;
+    int checked = 0;
+    for (int game = 0; game < 20; game++) {
+        Game g;
+        game_init(&g);
+        for (int ply = 0; ply < 150; ply++) {
+            const Position *pos = &g.pos;
+            Bitboard occ = position_occupied(pos);
+            for (Square sq = 0; sq < SQ_NB; sq++) {
+                Bitboard expect = 0, pieces = occ;
+                while (pieces) {
+                    Square from = bb_pop(&pieces);
+                    if (bb_test(bb_piece_attacks(pos->board[from], from, occ), sq))
+                        expect |= bb_square(from);
+                }
+                Bitboard got = position_attackers_to_both(pos, sq, occ);
+                if (got != expect)
+                    fail_msg("square %d after %d plies of game %d", sq, ply, game);
+                checked++;
+            }
+            ExtMove list[MAX_MOVES];
+            int n = generate_moves(&g.pos, GEN_LEGAL, list);
+            if (n == 0 || !game_push(&g, list[next_rand(&rng) % (uint64_t)n].move))
+                break;
+        }
+        game_free(&g);
+    }
+    assert_true(checked > 100000);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_startpos_is_tempo),
         cmocka_unit_test(test_features_by_hand),
+        cmocka_unit_test(test_king_region_features),
         cmocka_unit_test(test_symmetries),
+        cmocka_unit_test(test_attackers_to_both),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
