@@ -75,8 +75,7 @@ int classic_features(const Position *pos, ClassicFeature *out) {
         Square their_k = has_their_k ? oriented(c, pos->king_sq[them]) : 0;
         const int piece_stride = KREG_DX * KREL_DY, region_stride = PIECE_TYPE_NB * piece_stride;
         int own_region = FIELD_INDEX(own_king_region) + (has_own_k ? king_region(own_k, 8) : 0) * region_stride;
-        int their_region =
-            FIELD_INDEX(enemy_king_region) + (has_their_k ? king_region(their_k, 0) : 0) * region_stride;
+        int their_region = FIELD_INDEX(enemy_king_region) + (has_their_k ? king_region(their_k, 0) : 0) * region_stride;
         Bitboard b = pos->by_color[c];
         while (b) {
             Square sq = bb_pop(&b);

@@ -34,13 +34,13 @@ typedef struct {
      * the centre): added to the tables above, and fitted from zero. */
     int own_king_region[KREG_NB][PIECE_TYPE_NB][KREG_DX][KREL_DY];
     int enemy_king_region[KREG_NB][PIECE_TYPE_NB][KREG_DX][KREL_DY];
-    int pst[PIECE_TYPE_NB][PST_RANKS][PST_FILES];    /* placement on the board (KING: the king's own) */
-    int mobility[PIECE_TYPE_NB][MOBILITY_NB];        /* sliders: lance, bishop, rook, horse, dragon */
-    int tempo;                                       /* for the side to move */
-    int danger_attack;                               /* per enemy attack on a king-zone square */
-    int danger_defence;                              /* per defender of a king-zone square */
-    int danger_hand;                                 /* per enemy hand piece (not pawns) */
-    int danger_scale;                                /* penalty = danger^2 * scale / 64 */
+    int pst[PIECE_TYPE_NB][PST_RANKS][PST_FILES]; /* placement on the board (KING: the king's own) */
+    int mobility[PIECE_TYPE_NB][MOBILITY_NB];     /* sliders: lance, bishop, rook, horse, dragon */
+    int tempo;                                    /* for the side to move */
+    int danger_attack;                            /* per enemy attack on a king-zone square */
+    int danger_defence;                           /* per defender of a king-zone square */
+    int danger_hand;                              /* per enemy hand piece (not pawns) */
+    int danger_scale;                             /* penalty = danger^2 * scale / 64 */
 } ClassicWeights;
 
 enum { CLASSIC_WEIGHT_COUNT = sizeof(ClassicWeights) / sizeof(int) };

@@ -265,10 +265,8 @@ static void test_attackers_to_both(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_startpos_is_tempo),
-        cmocka_unit_test(test_features_by_hand),
-        cmocka_unit_test(test_king_region_features),
-        cmocka_unit_test(test_symmetries),
+        cmocka_unit_test(test_startpos_is_tempo),    cmocka_unit_test(test_features_by_hand),
+        cmocka_unit_test(test_king_region_features), cmocka_unit_test(test_symmetries),
         cmocka_unit_test(test_attackers_to_both),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
