@@ -43,35 +43,33 @@ void shogi_init(void) {
 
 /* ---- attacks and check information ---- */
 
-Bitboard position_attackers_to(const Position *pos, Color c, Square sq, Bitboard occ) {
-    Color t = color_flip(c); /* a piece of c attacks sq iff a piece of t on sq would attack it back */
-    Bitboard bishops = pos->by_type[BISHOP] | pos->by_type[HORSE];
-    Bitboard rooks = pos->by_type[ROOK] | pos->by_type[DRAGON];
+/* Pieces of either colour that attack sq the same way for both: king steps (king,
+ * horse, dragon) and bishop and rook lines. */
+static inline Bitboard symmetric_attackers_to(const Position *pos, Square sq, Bitboard occ) {
+    return (bb_king_attacks(sq) & (pos->by_type[KING] | pos->by_type[HORSE] | pos->by_type[DRAGON])) |
+           (bb_bishop_attacks(sq, occ) & (pos->by_type[BISHOP] | pos->by_type[HORSE])) |
+           (bb_rook_attacks(sq, occ) & (pos->by_type[ROOK] | pos->by_type[DRAGON]));
+}
+
+/* Pieces whose attack depends on their colour (pawn, lance, knight, silver, gold and the
+ * gold-movers), of any colour, that would attack sq if they were c's: a piece of c
+ * attacks sq iff a piece of the other colour on sq would attack it back. */
+static inline Bitboard directed_attackers_to(const Position *pos, Color c, Square sq, Bitboard occ) {
+    Color t = color_flip(c);
     Bitboard golds = pos->by_type[GOLD] | pos->by_type[PRO_PAWN] | pos->by_type[PRO_LANCE] | pos->by_type[PRO_KNIGHT] |
                      pos->by_type[PRO_SILVER];
-    Bitboard kings = pos->by_type[KING] | pos->by_type[HORSE] | pos->by_type[DRAGON];
-    Bitboard a = (bb_pawn_attacks(t, sq) & pos->by_type[PAWN]) | (bb_knight_attacks(t, sq) & pos->by_type[KNIGHT]) |
-                 (bb_silver_attacks(t, sq) & pos->by_type[SILVER]) | (bb_gold_attacks(t, sq) & golds) |
-                 (bb_king_attacks(sq) & kings) | (bb_lance_attacks(t, sq, occ) & pos->by_type[LANCE]) |
-                 (bb_bishop_attacks(sq, occ) & bishops) | (bb_rook_attacks(sq, occ) & rooks);
-    return a & pos->by_color[c];
+    return (bb_pawn_attacks(t, sq) & pos->by_type[PAWN]) | (bb_knight_attacks(t, sq) & pos->by_type[KNIGHT]) |
+           (bb_silver_attacks(t, sq) & pos->by_type[SILVER]) | (bb_gold_attacks(t, sq) & golds) |
+           (bb_lance_attacks(t, sq, occ) & pos->by_type[LANCE]);
+}
+
+Bitboard position_attackers_to(const Position *pos, Color c, Square sq, Bitboard occ) {
+    return (directed_attackers_to(pos, c, sq, occ) | symmetric_attackers_to(pos, sq, occ)) & pos->by_color[c];
 }
 
 Bitboard position_attackers_to_both(const Position *pos, Square sq, Bitboard occ) {
-    Bitboard golds = pos->by_type[GOLD] | pos->by_type[PRO_PAWN] | pos->by_type[PRO_LANCE] | pos->by_type[PRO_KNIGHT] |
-                     pos->by_type[PRO_SILVER];
-    Bitboard a = (bb_king_attacks(sq) & (pos->by_type[KING] | pos->by_type[HORSE] | pos->by_type[DRAGON])) |
-                 (bb_bishop_attacks(sq, occ) & (pos->by_type[BISHOP] | pos->by_type[HORSE])) |
-                 (bb_rook_attacks(sq, occ) & (pos->by_type[ROOK] | pos->by_type[DRAGON]));
-    for (Color c = BLACK; c <= WHITE; c++) {
-        Color t = color_flip(c); /* c's steppers reach sq from where t's would from sq */
-        Bitboard steppers = (bb_pawn_attacks(t, sq) & pos->by_type[PAWN]) |
-                            (bb_knight_attacks(t, sq) & pos->by_type[KNIGHT]) |
-                            (bb_silver_attacks(t, sq) & pos->by_type[SILVER]) | (bb_gold_attacks(t, sq) & golds) |
-                            (bb_lance_attacks(t, sq, occ) & pos->by_type[LANCE]);
-        a |= steppers & pos->by_color[c];
-    }
-    return a;
+    return symmetric_attackers_to(pos, sq, occ) | (directed_attackers_to(pos, BLACK, sq, occ) & pos->by_color[BLACK]) |
+           (directed_attackers_to(pos, WHITE, sq, occ) & pos->by_color[WHITE]);
 }
 
 /* Pieces shielding c's king from the other side's sliders; the sliders doing the
