@@ -195,72 +195,70 @@ static uint64_t next_rand(uint64_t *s) {
     return *s;
 }
 
-/* Along random games, the evaluation (side to move's view) equals that of the colour-
- * flipped and of the mirrored position: the features are relative to each side. */
-static void test_symmetries(void **state) {
-    (void)state;
-    uint64_t rng = 12345;
-    int checked = 0;
-    for (int game = 0; game < 40; game++) {
+/* Calls visit on every position of `games` random games of at most `plies` moves
+ * (the last position of each included) and returns how many it visited. */
+static int walk_random_games(uint64_t seed, int games, int plies, void (*visit)(const Position *, void *), void *ctx) {
+    uint64_t rng = seed;
+    int visited = 0;
+    for (int game = 0; game < games; game++) {
         Game g;
         game_init(&g);
-        for (int ply = 0; ply < 120; ply++) {
+        for (int ply = 0; ply <= plies; ply++) {
+            visit(&g.pos, ctx);
+            visited++;
             ExtMove list[MAX_MOVES];
             int n = generate_moves(&g.pos, GEN_LEGAL, list);
-            if (n == 0)
-                break;
-            char sfen[SFEN_MAX], other[SFEN_MAX];
-            position_to_sfen(&g.pos, sfen, false);
-            Value v = eval_classic.evaluate(&g.pos);
-            for (int t = 0; t < 2; t++) {
-                transform_sfen(sfen, t == 0, other, sizeof other);
-                Position p2;
-                StateInfo st2;
-                load(&p2, &st2, other);
-                if (eval_classic.evaluate(&p2) != v)
-                    fail_msg("%s: %d, but %d for %s", sfen, v, eval_classic.evaluate(&p2), other);
-            }
-            checked++;
-            if (!game_push(&g, list[next_rand(&rng) % (uint64_t)n].move))
+            if (ply == plies || n == 0 || !game_push(&g, list[next_rand(&rng) % (uint64_t)n].move))
                 break;
         }
         game_free(&g);
     }
-    assert_true(checked > 1000);
+    return visited;
 }
 
-/* The king-safety term counts attackers with position_attackers_to_both: along random
- * games it must equal, square by square, the pieces whose own attack sets hold it. */
+/* The evaluation (side to move's view) equals that of the colour-flipped and of the
+ * mirrored position: the features are relative to each side. */
+static void check_symmetries(const Position *pos, void *ctx) {
+    (void)ctx;
+    char sfen[SFEN_MAX], other[SFEN_MAX];
+    position_to_sfen(pos, sfen, false);
+    Value v = eval_classic.evaluate(pos);
+    for (int t = 0; t < 2; t++) {
+        transform_sfen(sfen, t == 0, other, sizeof other);
+        Position p2;
+        StateInfo st2;
+        load(&p2, &st2, other);
+        if (eval_classic.evaluate(&p2) != v)
+            fail_msg("%s: %d, but %d for %s", sfen, v, eval_classic.evaluate(&p2), other);
+    }
+}
+
+static void test_symmetries(void **state) {
+    (void)state;
+    assert_true(walk_random_games(12345, 40, 120, check_symmetries, NULL) > 1000);
+}
+
+/* The king-safety term counts attackers with position_attackers_to_both: it must equal,
+ * square by square, the pieces whose own attack sets hold the square. */
+static void check_attackers_to_both(const Position *pos, void *ctx) {
+    (void)ctx;
+    Bitboard occ = position_occupied(pos);
+    for (Square sq = 0; sq < SQ_NB; sq++) {
+        Bitboard expect = 0, pieces = occ;
+        while (pieces) {
+            Square from = bb_pop(&pieces);
+            if (bb_test(bb_piece_attacks(pos->board[from], from, occ), sq))
+                expect |= bb_square(from);
+        }
+        char sfen[SFEN_MAX];
+        if (position_attackers_to_both(pos, sq, occ) != expect)
+            fail_msg("square %d of %s", sq, position_to_sfen(pos, sfen, false));
+    }
+}
+
 static void test_attackers_to_both(void **state) {
     (void)state;
-    uint64_t rng = 777;
-    int checked = 0;
-    for (int game = 0; game < 20; game++) {
-        Game g;
-        game_init(&g);
-        for (int ply = 0; ply < 150; ply++) {
-            const Position *pos = &g.pos;
-            Bitboard occ = position_occupied(pos);
-            for (Square sq = 0; sq < SQ_NB; sq++) {
-                Bitboard expect = 0, pieces = occ;
-                while (pieces) {
-                    Square from = bb_pop(&pieces);
-                    if (bb_test(bb_piece_attacks(pos->board[from], from, occ), sq))
-                        expect |= bb_square(from);
-                }
-                Bitboard got = position_attackers_to_both(pos, sq, occ);
-                if (got != expect)
-                    fail_msg("square %d after %d plies of game %d", sq, ply, game);
-                checked++;
-            }
-            ExtMove list[MAX_MOVES];
-            int n = generate_moves(&g.pos, GEN_LEGAL, list);
-            if (n == 0 || !game_push(&g, list[next_rand(&rng) % (uint64_t)n].move))
-                break;
-        }
-        game_free(&g);
-    }
-    assert_true(checked > 100000);
+    assert_true(walk_random_games(777, 20, 150, check_attackers_to_both, NULL) * SQ_NB > 100000);
 }
 
 int main(void) {
