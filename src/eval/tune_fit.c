@@ -1,6 +1,6 @@
 /* tune_fit.c - `hayanagi tune fit`: fits the embedded evaluation's weights.
  *
- *   hayanagi tune fit [--epochs E] [--lr R] [--l2 L] [--lambda X] [--out FILE] IN...
+ *   hayanagi tune fit [--epochs E] [--lr R] [--lr-end R] [--l2 L] [--lambda X] [--out FILE] IN...
  *
  * IN holds lines "<result> [<score>] <sfen>" (result 1, 0.5 or 0 for black; score from
  * black's side), as written by `tune generate` and `tune records`. The target is the
@@ -9,7 +9,8 @@
  * q = sigmoid(eval / K). K is fitted first to the starting weights (the installed ones).
  * The linear weights (all but king safety) are then fitted by full-batch Adam on the
  * mean squared error between target and q, with an L2 pull towards the starting weights
- * so that rarely seen features stay near their prior. One block of 256 lines in ten is
+ * so that rarely seen features stay near their prior. The step size falls geometrically
+ * from --lr to --lr-end over the epochs (the default keeps it constant). One block of 256 lines in ten is
  * held out, and the weights of the epoch with the lowest held-out loss are kept. Last,
  * the four king-danger weights get a coordinate descent (steps 8, 4, 2, 1). The output
  * is the complete source file src/eval/classic_weights.c (--epochs 0 rewrites the
@@ -249,7 +250,7 @@ static double int_loss(const FitData *d, const ClassicWeights *w, double k, bool
 typedef struct {
     const char *name;
     size_t offset;
-    int dims[5]; /* zero-terminated */
+    int dims[6]; /* zero-terminated */
 } FieldShape;
 
 #define SHAPE(f, ...)                                                                                                  \
@@ -266,6 +267,7 @@ static const FieldShape SHAPES[] = {
     SHAPE(pst, PIECE_TYPE_NB, PST_RANKS, PST_FILES),
     SHAPE(mobility, PIECE_TYPE_NB, MOBILITY_NB),
     SHAPE(tempo, 1),
+    SHAPE(king_zone, KREG_NB, ZONE_SQ, ZONE_COUNT, ZONE_COUNT, ZONE_OCC),
     SHAPE(danger_attack, 1),
     SHAPE(danger_defence, 1),
     SHAPE(danger_hand, 1),
@@ -302,7 +304,7 @@ static void print_weights(FILE *f, const ClassicWeights *w, const char *note) {
     for (size_t s = 0; s < sizeof SHAPES / sizeof SHAPES[0]; s++) {
         const FieldShape *sh = &SHAPES[s];
         int nd = 0;
-        while (nd < 4 && sh->dims[nd])
+        while (nd < 5 && sh->dims[nd])
             nd++;
         const int *v = (const int *)((const char *)w + sh->offset);
         fprintf(f, ".%s = ", sh->name);
@@ -316,13 +318,14 @@ static void print_weights(FILE *f, const ClassicWeights *w, const char *note) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: hayanagi tune fit [--epochs E] [--lr R] [--l2 L] [--lambda X] [--out FILE] IN...\n");
+    fprintf(stderr,
+            "usage: hayanagi tune fit [--epochs E] [--lr R] [--lr-end R] [--l2 L] [--lambda X] [--out FILE] IN...\n");
     return 2;
 }
 
 int tune_fit_main(int argc, char **argv) {
     int epochs = 400;
-    double lr = 1.0, l2 = 1e-7, lambda = 0.5;
+    double lr = 1.0, lr_end = -1, l2 = 1e-7, lambda = 0.5;
     const char *out = NULL;
     FitData d;
     memset(&d, 0, sizeof d);
@@ -332,7 +335,13 @@ int tune_fit_main(int argc, char **argv) {
             epochs = atoi(argv[++i]);
         else if (strcmp(argv[i], "--lr") == 0 && i + 1 < argc)
             lr = atof(argv[++i]);
-        else if (strcmp(argv[i], "--l2") == 0 && i + 1 < argc)
+        else if (strcmp(argv[i], "--lr-end") == 0 && i + 1 < argc) {
+            lr_end = atof(argv[++i]);
+            if (lr_end <= 0) {
+                data_free(&d);
+                return usage();
+            }
+        } else if (strcmp(argv[i], "--l2") == 0 && i + 1 < argc)
             l2 = atof(argv[++i]);
         else if (strcmp(argv[i], "--lambda") == 0 && i + 1 < argc)
             lambda = atof(argv[++i]);
@@ -353,6 +362,8 @@ int tune_fit_main(int argc, char **argv) {
         data_free(&d);
         return usage();
     }
+    if (lr_end <= 0)
+        lr_end = lr;
     double score_k = mix_scores(&d, lambda);
     ClassicWeights w = classic_default_weights;
     if (d.n < 10 || !extract_features(&d, &w)) {
@@ -389,13 +400,14 @@ int tune_fit_main(int argc, char **argv) {
         memset(g, 0, CLASSIC_LINEAR_COUNT * sizeof *g);
         double train = fit_loss(&d, v, k, false, g);
         double b1 = 1 - pow(beta1, epoch), b2 = 1 - pow(beta2, epoch);
+        double step = epochs > 1 ? lr * pow(lr_end / lr, (double)(epoch - 1) / (epochs - 1)) : lr;
         for (int j = 0; j < CLASSIC_LINEAR_COUNT; j++) {
             double gj = g[j] + 2 * l2 * (v[j] - v0[j]);
             if (gj == 0 && m1[j] == 0)
                 continue; /* a feature the data never shows keeps its weight */
             m1[j] = beta1 * m1[j] + (1 - beta1) * gj;
             m2[j] = beta2 * m2[j] + (1 - beta2) * gj * gj;
-            v[j] -= lr * (m1[j] / b1) / (sqrt(m2[j] / b2) + 1e-12);
+            v[j] -= step * (m1[j] / b1) / (sqrt(m2[j] / b2) + 1e-12);
         }
         double held = fit_loss(&d, v, k, true, NULL);
         if (held < best_held) {
@@ -404,8 +416,8 @@ int tune_fit_main(int argc, char **argv) {
             memcpy(best_v, v, CLASSIC_LINEAR_COUNT * sizeof *v);
         }
         if (epoch % 25 == 0 || epoch == epochs)
-            fprintf(stderr, "tune: epoch %d/%d loss train %.6f held-out %.6f (best %.6f at %d)\n", epoch, epochs, train,
-                    held, best_held, best_epoch);
+            fprintf(stderr, "tune: epoch %d/%d lr %.3g loss train %.6f held-out %.6f (best %.6f at %d)\n", epoch,
+                    epochs, step, train, held, best_held, best_epoch);
     }
     bool any_held = false;
     for (int i = 0; i < d.n && !any_held; i++)
@@ -442,9 +454,9 @@ int tune_fit_main(int argc, char **argv) {
 
     char note[512];
     snprintf(note, sizeof note,
-             " * Last fit: %d positions, K %.1f, %d epochs (best held-out at %d), lr %g, l2 %g,\n"
+             " * Last fit: %d positions, K %.1f, %d epochs (best held-out at %d), lr %g to %g, l2 %g,\n"
              " * record scores: Ks %.1f, lambda %g; loss train %.6f -> %.6f, held-out %.6f -> %.6f.\n",
-             d.n, k, epochs, best_epoch, lr, l2, score_k, lambda, train0, train1, held0, held1);
+             d.n, k, epochs, best_epoch, lr, lr_end, l2, score_k, lambda, train0, train1, held0, held1);
     if (out) {
         AtomicFile af;
         char err[512];
