@@ -15,10 +15,15 @@
  *  - king safety from attack maps, as strong material engines do: each square next to
  *    a king counts the enemy pieces attacking it against our defenders, the enemy's
  *    hand pieces add to the danger (they can be dropped there), and the penalty grows
- *    with the square of the danger.
- * All but king safety is linear in the weights (classic_features lists the features),
- * which is what the tuner fits; see docs/eval.md for the procedure.
+ *    with the square of the danger; and, linearly, a weight per zone square by the
+ *    king's region, the square's offset, its attacker and defender counts (0-3) and
+ *    what stands on it.
+ * All but the squared danger is linear in the weights (classic_features lists the
+ * features), which is what the tuner fits; see docs/eval.md for the procedure. The
+ * engine evaluates through classic_evaluate(), which folds the per-piece weights into
+ * two tables and must give exactly classic_evaluate_with()'s value (a test checks it).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,9 +69,48 @@ static inline int king_region_offset(Square s, Square k) {
     return (dx + 8) * KREL_DY + dy;
 }
 
-int classic_features(const Position *pos, ClassicFeature *out) {
+/* The squares next to one king: what stands there and who attacks them. Computed once
+ * per evaluation and shared by the king-zone features and the king-danger term. */
+typedef struct {
+    int n;
+    int index[8];     /* weight index of the square's king_zone entry, counts aside */
+    int attackers[8]; /* enemy pieces attacking the square */
+    int defenders[8]; /* our pieces defending it, the king not counted */
+    bool enemy_on[8]; /* an enemy piece stands there */
+} KingZone;
+
+/* Scans colour c's king zone. The attackers of each square are found for both colours
+ * with one lookup. */
+static void king_zone_scan(const Position *pos, Color c, Bitboard occ, KingZone *z) {
+    z->n = 0;
+    Square ksq = pos->king_sq[c];
+    if (ksq >= SQ_NB)
+        return;
+    Color them = color_flip(c);
+    Square k = oriented(c, ksq);
+    int kf = square_file(k),
+        base = FIELD_INDEX(king_zone) + king_region(k, 8) * ZONE_SQ * ZONE_COUNT * ZONE_COUNT * ZONE_OCC;
+    Bitboard zone = bb_king_attacks(ksq), own_king = bb_square(ksq);
+    while (zone) {
+        Square sq = bb_pop(&zone);
+        Bitboard attackers = position_attackers_to_both(pos, sq, occ);
+        int i = z->n++;
+        z->attackers[i] = bb_count(attackers & pos->by_color[them]);
+        z->defenders[i] = bb_count(attackers & pos->by_color[c] & ~own_king);
+        z->enemy_on[i] = bb_test(pos->by_color[them], sq);
+        Square s = oriented(c, sq);
+        int dx = square_file(s) - kf, dy = square_rank(s) - square_rank(k);
+        if (kf > 4 || (kf == 4 && dx < 0))
+            dx = -dx; /* positive towards the centre, as in king_region_offset */
+        int at = z->attackers[i] < ZONE_COUNT ? z->attackers[i] : ZONE_COUNT - 1;
+        int de = z->defenders[i] < ZONE_COUNT ? z->defenders[i] : ZONE_COUNT - 1;
+        int on = z->enemy_on[i] ? 2 : bb_test(pos->by_color[c], sq) ? 1 : 0;
+        z->index[i] = base + (((dx + 1) * 3 + dy + 1) * ZONE_COUNT + at) * ZONE_COUNT * ZONE_OCC + de * ZONE_OCC + on;
+    }
+}
+
+static int features_with_zones(const Position *pos, Bitboard occ, const KingZone zones[COLOR_NB], ClassicFeature *out) {
     int n = 0;
-    Bitboard occ = position_occupied(pos);
     for (Color c = BLACK; c <= WHITE; c++) {
         int sign = c == BLACK ? 1 : -1;
         Color them = color_flip(c);
@@ -108,31 +152,33 @@ int classic_features(const Position *pos, ClassicFeature *out) {
         }
     }
     out[n++] = (ClassicFeature){FIELD_INDEX(tempo), pos->side == BLACK ? 1 : -1};
+    for (Color c = BLACK; c <= WHITE; c++)
+        for (int i = 0; i < zones[c].n; i++)
+            out[n++] = (ClassicFeature){zones[c].index[i], c == BLACK ? 1 : -1};
     return n;
 }
 
-/* The king-safety penalty for colour c's king. The attackers of each zone square are
- * counted once per colour with one occupancy. */
-static int king_danger(const ClassicWeights *w, const Position *pos, Color c) {
-    Color them = color_flip(c);
-    Square ksq = pos->king_sq[c];
-    Bitboard zone = bb_king_attacks(ksq);
-    Bitboard occ = position_occupied(pos), own_king = bb_square(ksq);
+int classic_features(const Position *pos, ClassicFeature *out) {
+    Bitboard occ = position_occupied(pos);
+    KingZone zones[COLOR_NB];
+    king_zone_scan(pos, BLACK, occ, &zones[BLACK]);
+    king_zone_scan(pos, WHITE, occ, &zones[WHITE]);
+    return features_with_zones(pos, occ, zones, out);
+}
+
+/* The king-safety penalty for colour c's king, from its scanned zone. */
+static int king_danger(const ClassicWeights *w, const Position *pos, Color c, const KingZone *z) {
     int danger = 0;
-    while (zone) {
-        Square s = bb_pop(&zone);
-        Bitboard attackers = position_attackers_to_both(pos, s, occ);
-        int att = bb_count(attackers & pos->by_color[them]);
-        if (!att)
+    for (int i = 0; i < z->n; i++) {
+        if (!z->attackers[i])
             continue;
-        int def = bb_count(attackers & pos->by_color[c] & ~own_king);
-        int d = att * w->danger_attack - def * w->danger_defence;
-        if (bb_test(pos->by_color[them], s))
+        int d = z->attackers[i] * w->danger_attack - z->defenders[i] * w->danger_defence;
+        if (z->enemy_on[i])
             d += w->danger_attack; /* an enemy piece already standing next to the king */
         if (d > 0)
             danger += d;
     }
-    Hand h = pos->hand[them];
+    Hand h = pos->hand[color_flip(c)];
     int hand_pieces = hand_count(h, LANCE) + hand_count(h, KNIGHT) + hand_count(h, SILVER) + hand_count(h, GOLD) +
                       2 * (hand_count(h, BISHOP) + hand_count(h, ROOK));
     danger += hand_pieces * w->danger_hand;
@@ -140,7 +186,11 @@ static int king_danger(const ClassicWeights *w, const Position *pos, Color c) {
 }
 
 int classic_danger(const ClassicWeights *w, const Position *pos) {
-    return king_danger(w, pos, WHITE) - king_danger(w, pos, BLACK);
+    Bitboard occ = position_occupied(pos);
+    KingZone zones[COLOR_NB];
+    king_zone_scan(pos, BLACK, occ, &zones[BLACK]);
+    king_zone_scan(pos, WHITE, occ, &zones[WHITE]);
+    return king_danger(w, pos, WHITE, &zones[WHITE]) - king_danger(w, pos, BLACK, &zones[BLACK]);
 }
 
 /* Sums of the weights of pos's features, by term, from black's point of view. */
@@ -161,23 +211,114 @@ static void classic_terms(const ClassicWeights *w, const Position *pos, Terms *t
             t->hand += x;
         else if (idx < FIELD_INDEX(mobility))
             t->placement += x;
-        else
+        else if (idx < FIELD_INDEX(king_zone))
             t->mobility += x; /* and the tempo */
+        else
+            t->danger += x;
     }
-    t->danger = classic_danger(w, pos);
+    t->danger += classic_danger(w, pos);
 }
 
 Value classic_evaluate_with(const ClassicWeights *w, const Position *pos) {
+    Bitboard occ = position_occupied(pos);
+    KingZone zones[COLOR_NB];
+    king_zone_scan(pos, BLACK, occ, &zones[BLACK]);
+    king_zone_scan(pos, WHITE, occ, &zones[WHITE]);
     ClassicFeature f[CLASSIC_MAX_FEATURES];
-    int n = classic_features(pos, f);
+    int n = features_with_zones(pos, occ, zones, f);
     const int *v = (const int *)w;
-    int sum = classic_danger(w, pos);
+    int sum = king_danger(w, pos, WHITE, &zones[WHITE]) - king_danger(w, pos, BLACK, &zones[BLACK]);
     for (int i = 0; i < n; i++)
         sum += v[f[i].index] * f[i].coef;
     return pos->side == BLACK ? sum : -sum;
 }
 
-static Value classic_evaluate(const Position *pos) { return classic_evaluate_with(&classic_default_weights, pos); }
+/* ---- The engine's fast path: the same value as classic_evaluate_with() under the
+ * installed weights, with the six per-piece placement weights folded into two tables
+ * (one by the position of the piece's own king, one by the enemy king's), so that a piece
+ * costs two loads instead of six index computations and loads. */
+
+typedef struct {
+    /* board + pst + own_king + own_king_region, by oriented own king square, type, square */
+    int16_t own[SQ_NB][PIECE_TYPE_NB][SQ_NB];
+    /* enemy_king + enemy_king_region, by oriented enemy king square, type, square */
+    int16_t enemy[SQ_NB][PIECE_TYPE_NB][SQ_NB];
+} PieceTables;
+
+/* An engine singleton: written once by build_piece_tables() under pthread_once, read-only
+ * afterwards. piece_tables_ok is false when a sum does not fit in 16 bits (then the engine
+ * keeps the general path). */
+static PieceTables piece_tables;
+static bool piece_tables_ok;
+static pthread_once_t piece_tables_once = PTHREAD_ONCE_INIT;
+
+static void build_piece_tables(void) {
+    const ClassicWeights *w = &classic_default_weights;
+    bool ok = true;
+    for (Square k = 0; k < SQ_NB; k++) {
+        int own_region = king_region(k, 8), their_region = king_region(k, 0);
+        for (PieceType pt = PAWN; pt < PIECE_TYPE_NB; pt++) {
+            if (pt == KING)
+                continue;
+            for (Square s = 0; s < SQ_NB; s++) {
+                int own = w->board[pt] + w->pst[pt][square_rank(s)][edge_distance(square_file(s))];
+                own += ((const int *)w->own_king[pt])[king_offset(s, k)];
+                own += ((const int *)w->own_king_region[own_region][pt])[king_region_offset(s, k)];
+                int enemy = ((const int *)w->enemy_king[pt])[king_offset(s, k)];
+                enemy += ((const int *)w->enemy_king_region[their_region][pt])[king_region_offset(s, k)];
+                ok = ok && own >= INT16_MIN && own <= INT16_MAX && enemy >= INT16_MIN && enemy <= INT16_MAX;
+                piece_tables.own[k][pt][s] = (int16_t)own;
+                piece_tables.enemy[k][pt][s] = (int16_t)enemy;
+            }
+        }
+    }
+    piece_tables_ok = ok;
+}
+
+static Value classic_evaluate(const Position *pos) {
+    const ClassicWeights *w = &classic_default_weights;
+    pthread_once(&piece_tables_once, build_piece_tables);
+    if (!piece_tables_ok || pos->king_sq[BLACK] >= SQ_NB || pos->king_sq[WHITE] >= SQ_NB)
+        return classic_evaluate_with(w, pos);
+    Bitboard occ = position_occupied(pos);
+    KingZone zones[COLOR_NB];
+    king_zone_scan(pos, BLACK, occ, &zones[BLACK]);
+    king_zone_scan(pos, WHITE, occ, &zones[WHITE]);
+    const int *v = (const int *)w;
+    int sum = king_danger(w, pos, WHITE, &zones[WHITE]) - king_danger(w, pos, BLACK, &zones[BLACK]);
+    for (Color c = BLACK; c <= WHITE; c++) {
+        Color them = color_flip(c);
+        const int16_t *own = &piece_tables.own[oriented(c, pos->king_sq[c])][0][0];
+        const int16_t *enemy = &piece_tables.enemy[oriented(c, pos->king_sq[them])][0][0];
+        int side = 0;
+        Bitboard b = pos->by_color[c];
+        while (b) {
+            Square sq = bb_pop(&b);
+            Piece pc = pos->board[sq];
+            PieceType pt = piece_type(pc);
+            Square s = oriented(c, sq);
+            if (pt == KING) {
+                side += w->pst[KING][square_rank(s)][edge_distance(square_file(s))];
+                continue;
+            }
+            side += own[pt * SQ_NB + s] + enemy[pt * SQ_NB + s];
+            if (pt == LANCE || pt == BISHOP || pt == ROOK || pt == HORSE || pt == DRAGON) {
+                int mob = bb_count(bb_piece_attacks(pc, sq, occ) & ~pos->by_color[c]);
+                side += w->mobility[pt][mob < MOBILITY_NB ? mob : MOBILITY_NB - 1];
+            }
+        }
+        for (PieceType pt = PAWN; pt <= GOLD; pt++) {
+            int k = hand_count(pos->hand[c], pt);
+            if (k)
+                side += w->hand[pt][k < HAND_COUNT_NB ? k : HAND_COUNT_NB - 1];
+        }
+        for (int i = 0; i < zones[c].n; i++)
+            side += v[zones[c].index[i]];
+        sum += c == BLACK ? side : -side;
+    }
+    sum += pos->side == BLACK ? w->tempo : -w->tempo;
+    return pos->side == BLACK ? sum : -sum;
+}
 
 void eval_classic_explain(const Position *pos, char *buf, size_t len) {
     Terms t;

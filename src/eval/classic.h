@@ -20,6 +20,9 @@ enum {
     MOBILITY_NB = 21,   /* squares a slider reaches that are not its own side's (0..20) */
     KREG_NB = 9,        /* king regions: 3 by distance from the edge file x 3 by distance from home */
     KREG_DX = 17,       /* file difference + 8, positive towards the centre (|dx| on the centre file) */
+    ZONE_SQ = 9,        /* a king's 3x3 zone: (dx + 1) * 3 + dy + 1, dx as in KREG_DX */
+    ZONE_COUNT = 4,     /* attackers or defenders of a zone square: 0, 1, 2, 3 or more */
+    ZONE_OCC = 3,       /* what stands on a zone square: nothing, one of ours, one of theirs */
 };
 
 /* Every field is an int, so the tuner may treat the struct as an array of
@@ -37,10 +40,14 @@ typedef struct {
     int pst[PIECE_TYPE_NB][PST_RANKS][PST_FILES]; /* placement on the board (KING: the king's own) */
     int mobility[PIECE_TYPE_NB][MOBILITY_NB];     /* sliders: lance, bishop, rook, horse, dragon */
     int tempo;                                    /* for the side to move */
-    int danger_attack;                            /* per enemy attack on a king-zone square */
-    int danger_defence;                           /* per defender of a king-zone square */
-    int danger_hand;                              /* per enemy hand piece (not pawns) */
-    int danger_scale;                             /* penalty = danger^2 * scale / 64 */
+    /* Each square next to a king, from that king's side: by the king's region, the
+     * square's offset, its enemy attackers, its defenders (the king not counted) and
+     * what stands on it. */
+    int king_zone[KREG_NB][ZONE_SQ][ZONE_COUNT][ZONE_COUNT][ZONE_OCC];
+    int danger_attack;  /* per enemy attack on a king-zone square */
+    int danger_defence; /* per defender of a king-zone square */
+    int danger_hand;    /* per enemy hand piece (not pawns) */
+    int danger_scale;   /* penalty = danger^2 * scale / 64 */
 } ClassicWeights;
 
 enum { CLASSIC_WEIGHT_COUNT = sizeof(ClassicWeights) / sizeof(int) };
@@ -56,8 +63,8 @@ typedef struct {
 } ClassicFeature;
 
 /* The most features one position can have: 40 pieces x 7, 14 hand entries, 2 kings,
- * the tempo. */
-enum { CLASSIC_MAX_FEATURES = 40 * 7 + 14 + 2 + 1 + 8 };
+ * the tempo, 2 x 8 king-zone squares. */
+enum { CLASSIC_MAX_FEATURES = 40 * 7 + 14 + 2 + 1 + 16 + 8 };
 
 /* The weights the engine plays with (src/eval/classic_weights.c, written by
  * `hayanagi tune fit`, see docs/eval.md). */

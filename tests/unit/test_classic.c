@@ -40,9 +40,18 @@ static void test_startpos_is_tempo(void **state) {
     assert_int_equal(eval_classic.evaluate(&pos), classic_default_weights.tempo);
 }
 
+/* The king_zone index of one square next to a king: king region, zone square
+ * (dx + 1) * 3 + dy + 1, attackers, defenders, occupant (0 none, 1 ours, 2 theirs). */
+static int zone_index(int region, int zone_sq, int att, int def, int occ) {
+    return FIELD_INDEX(king_zone) + (((region * ZONE_SQ + zone_sq) * ZONE_COUNT + att) * ZONE_COUNT + def) * ZONE_OCC +
+           occ;
+}
+
 /* Two kings on 5i and 5a and a gold in black's hand. Seen from its owner's side each king
  * stands on rank 8 (home), 4 files from the edge: the same pst entry, +1 and -1. The gold
- * in hand is hand[GOLD][1], and black has the move (tempo +1). Nothing else. */
+ * in hand is hand[GOLD][1], and black has the move (tempo +1). Each king has five empty,
+ * unattacked zone squares (region 6, centre file: 5h is square 3, 4h and 6h square 6,
+ * 4i and 6i square 7), the same for both colours. Nothing else. */
 static void test_features_by_hand(void **state) {
     (void)state;
     Position pos;
@@ -50,13 +59,18 @@ static void test_features_by_hand(void **state) {
     load(&pos, &st, "4k4/9/9/9/9/9/9/9/4K4 b G 1");
     ClassicFeature f[CLASSIC_MAX_FEATURES];
     int n = classic_features(&pos, f);
-    assert_int_equal(n, 4);
+    assert_int_equal(n, 14);
     int king_pst = FIELD_INDEX(pst[KING]) + 8 * PST_FILES + 4;
-    int sum_king = 0, gold = 0, tempo = 0;
+    int sum_king = 0, gold = 0, tempo = 0, zone[3] = {0, 0, 0}, zone_sum = 0;
     for (int i = 0; i < n; i++) {
         if (f[i].index == king_pst)
             sum_king += f[i].coef;
-        else if (f[i].index == FIELD_INDEX(hand[GOLD]) + 1 && f[i].coef == 1)
+        else if (f[i].index == zone_index(6, 3, 0, 0, 0) || f[i].index == zone_index(6, 6, 0, 0, 0) ||
+                 f[i].index == zone_index(6, 7, 0, 0, 0)) {
+            zone_sum += f[i].coef;
+            if (f[i].coef == 1)
+                zone[f[i].index == zone_index(6, 3, 0, 0, 0) ? 0 : f[i].index == zone_index(6, 6, 0, 0, 0) ? 1 : 2]++;
+        } else if (f[i].index == FIELD_INDEX(hand[GOLD]) + 1 && f[i].coef == 1)
             gold++;
         else if (f[i].index == FIELD_INDEX(tempo) && f[i].coef == 1)
             tempo++;
@@ -66,6 +80,10 @@ static void test_features_by_hand(void **state) {
     assert_int_equal(sum_king, 0);
     assert_int_equal(gold, 1);
     assert_int_equal(tempo, 1);
+    assert_int_equal(zone_sum, 0);
+    assert_int_equal(zone[0], 1);
+    assert_int_equal(zone[1], 2);
+    assert_int_equal(zone[2], 2);
 
     /* A black rook on 5e, 4 ranks in front of its king: own_king offset (0, -4),
      * enemy_king offset (0, +4), pst rank 4 file 4; mobility: 4 squares up to and
@@ -82,7 +100,7 @@ static void test_features_by_hand(void **state) {
         board |= x == FIELD_INDEX(board[ROOK]);
     }
     assert_true(own && enemy && mob && pst && board);
-    assert_int_equal(n, 2 + 7 + 1);
+    assert_int_equal(n, 2 + 7 + 1 + 10); /* kings, rook, tempo, two king zones */
 }
 
 /* The king-region tables. Black's king on 8h: 1 file from the edge (region column 0),
@@ -114,6 +132,47 @@ static void test_king_region_features(void **state) {
     for (int i = 0; i < n; i++)
         found_own += f[i].index == own && f[i].coef == 1;
     assert_int_equal(found_own, 1);
+}
+
+/* Counts the features of f[0..n) with this index and coefficient. */
+static int count_feature(const ClassicFeature *f, int n, int index, int coef) {
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += f[i].index == index && f[i].coef == coef;
+    return k;
+}
+
+/* The king-zone features with attacks. A white rook on 5h gives check to black's king on
+ * 5i. Black's zone: 5h holds the rook (square 3, no attacker, no defender but the king,
+ * which is not counted, an enemy piece); the rook attacks 4h and 6h (square 6, one
+ * attacker each); 4i and 6i are quiet (square 7). White's zone: the rook defends 5b
+ * (square 3, one defender) along the file; 4b, 6b, 4a, 6a are quiet. */
+static void test_king_zone_features(void **state) {
+    (void)state;
+    Position pos;
+    StateInfo st;
+    load(&pos, &st, "4k4/9/9/9/9/9/9/4r4/4K4 b - 1");
+    ClassicFeature f[CLASSIC_MAX_FEATURES];
+    int n = classic_features(&pos, f);
+    assert_int_equal(count_feature(f, n, zone_index(6, 3, 0, 0, 2), 1), 1);
+    assert_int_equal(count_feature(f, n, zone_index(6, 6, 1, 0, 0), 1), 2);
+    assert_int_equal(count_feature(f, n, zone_index(6, 7, 0, 0, 0), 1), 2);
+    assert_int_equal(count_feature(f, n, zone_index(6, 3, 0, 1, 0), -1), 1);
+    assert_int_equal(count_feature(f, n, zone_index(6, 6, 0, 0, 0), -1), 2);
+    assert_int_equal(count_feature(f, n, zone_index(6, 7, 0, 0, 0), -1), 2);
+    int zone_features = 0;
+    for (int i = 0; i < n; i++)
+        zone_features += f[i].index >= FIELD_INDEX(king_zone) && f[i].index < FIELD_INDEX(danger_attack);
+    assert_int_equal(zone_features, 10);
+
+    /* A king on 9i (edge file, home rank: region 0) has three zone squares; 8i is one
+     * file towards the centre (dx +1, dy 0: square 7), 9h is square 3, 8h square 6. A
+     * black gold on 8h stands on square 6 (ours). */
+    load(&pos, &st, "4k4/9/9/9/9/9/9/1G7/K8 b - 1");
+    n = classic_features(&pos, f);
+    assert_int_equal(count_feature(f, n, zone_index(0, 6, 0, 0, 1), 1), 1);
+    assert_int_equal(count_feature(f, n, zone_index(0, 3, 0, 1, 0), 1), 1);
+    assert_int_equal(count_feature(f, n, zone_index(0, 7, 0, 1, 0), 1), 1);
 }
 
 /* Board rows of an SFEN as 81 cell strings ("P", "+r", ""), rank a first, file 9 first. */
@@ -261,11 +320,43 @@ static void test_attackers_to_both(void **state) {
     assert_true(walk_random_games(777, 20, 150, check_attackers_to_both, NULL) * SQ_NB > 100000);
 }
 
+/* The engine's evaluation (folded per-piece tables) equals the feature sum that the tuner
+ * fits, term for term, under the installed weights. */
+static void check_fast_path(const Position *pos, void *ctx) {
+    (void)ctx;
+    char sfen[SFEN_MAX];
+    if (eval_classic.evaluate(pos) != classic_evaluate_with(&classic_default_weights, pos))
+        fail_msg("fast %d, features %d: %s", eval_classic.evaluate(pos),
+                 classic_evaluate_with(&classic_default_weights, pos), position_to_sfen(pos, sfen, false));
+}
+
+static void test_fast_path_matches_features(void **state) {
+    (void)state;
+    assert_true(walk_random_games(4242, 40, 200, check_fast_path, NULL) > 2000);
+    /* Kings far from home, promoted pieces, full hands, and a tsume position without
+     * black's king (the general path). */
+    const char *sfens[] = {
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn2p 122",
+        "9/9/9/9/4K4/9/9/9/4k4 w RB2G 1",
+        "4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1",
+    };
+    for (size_t i = 0; i < sizeof sfens / sizeof sfens[0]; i++) {
+        Position pos;
+        StateInfo st;
+        char err[128];
+        if (!position_from_sfen_ex(&pos, &st, sfens[i], SFEN_ALLOW_MISSING_KING, err, sizeof err))
+            fail_msg("%s: %s", sfens[i], err);
+        check_fast_path(&pos, NULL);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_startpos_is_tempo),    cmocka_unit_test(test_features_by_hand),
-        cmocka_unit_test(test_king_region_features), cmocka_unit_test(test_symmetries),
-        cmocka_unit_test(test_attackers_to_both),
+        cmocka_unit_test(test_startpos_is_tempo),          cmocka_unit_test(test_features_by_hand),
+        cmocka_unit_test(test_king_region_features),       cmocka_unit_test(test_symmetries),
+        cmocka_unit_test(test_attackers_to_both),          cmocka_unit_test(test_king_zone_features),
+        cmocka_unit_test(test_fast_path_matches_features),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
