@@ -216,6 +216,7 @@ static Value qsearch(Worker *w, Stack *ss, Value alpha, Value beta, int depth, b
         }
         ss->current_move = m;
         ss->cont_hist = w->history->cont[cont_index(m)];
+        tt_prefetch(w->shared->tt, position_key_after(pos, m));
         position_do_move(pos, m, st);
         nnue_push(w->nnue, pos);
         atomic_fetch_add_explicit(&w->nodes, 1, memory_order_relaxed);
@@ -432,6 +433,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
 
         ss->current_move = m;
         ss->cont_hist = w->history->cont[cont_index(m)];
+        tt_prefetch(w->shared->tt, position_key_after(pos, m));
         position_do_move(pos, m, st);
         nnue_push(w->nnue, pos);
         atomic_fetch_add_explicit(&w->nodes, 1, memory_order_relaxed);

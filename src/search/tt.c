@@ -47,6 +47,8 @@ static TTCluster *cluster_of(const TranspositionTable *tt, Key key) {
     return &tt->table[(size_t)(((u128)key * tt->cluster_count) >> 64)];
 }
 
+void tt_prefetch(const TranspositionTable *tt, Key key) { __builtin_prefetch(cluster_of(tt, key)); }
+
 TTEntry *tt_probe(TranspositionTable *tt, Key key, bool *found) {
     TTCluster *c = cluster_of(tt, key);
     uint16_t key16 = (uint16_t)key;

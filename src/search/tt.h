@@ -43,6 +43,9 @@ void tt_new_search(TranspositionTable *tt);
 /* Finds key's entry. Returns it with *found true on a hit; otherwise returns the entry
  * to overwrite (the shallowest and oldest of the cluster) with *found false. */
 TTEntry *tt_probe(TranspositionTable *tt, Key key, bool *found);
+/* Starts loading key's cluster into the cache: most probes miss it (the table is far
+ * larger), so the search asks for the child's cluster before making the move. */
+void tt_prefetch(const TranspositionTable *tt, Key key);
 void tt_save(TranspositionTable *tt, TTEntry *e, Key key, Value v, bool pv, Bound b, int depth, Move16 m, Value ev);
 /* Per mille of sampled entries written in the current search. */
 int tt_hashfull(const TranspositionTable *tt);

@@ -480,6 +480,26 @@ void position_do_move(Position *pos, Move m, StateInfo *new_st) {
     new_st->continuous_check[us] = new_st->checkers ? st->continuous_check[us] + 2 : 0;
 }
 
+Key position_key_after(const Position *pos, Move m) {
+    Color us = pos->side;
+    Square to = move_to(m);
+    Key bk = pos->st->board_key, hk = pos->st->hand_key;
+    if (move_is_drop(m)) {
+        PieceType pt = move_dropped_type(m);
+        hk -= zobrist.hand[us][pt];
+        bk ^= zobrist.piece[piece_make(us, pt)][to];
+    } else {
+        Square from = move_from(m);
+        Piece pc = pos->board[from], captured = pos->board[to];
+        if (captured != NO_PIECE) {
+            bk ^= zobrist.piece[captured][to];
+            hk += zobrist.hand[us][piece_type_demote(piece_type(captured))];
+        }
+        bk ^= zobrist.piece[pc][from] ^ zobrist.piece[move_is_promotion(m) ? pc + PROMOTED : pc][to];
+    }
+    return (bk ^ ZOBRIST_SIDE) + hk;
+}
+
 void position_undo_move(Position *pos, Move m) {
     StateInfo *st = pos->st;
     Color them = pos->side, us = color_flip(them);

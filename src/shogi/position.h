@@ -100,6 +100,9 @@ static inline Bitboard position_golds(const Position *pos, Color c) {
 }
 static inline bool position_in_check(const Position *pos) { return pos->st->checkers != 0; }
 static inline Key position_key(const Position *pos) { return pos->st->board_key + pos->st->hand_key; }
+/* The key pos will have after the pseudo-legal move m, without making it (so that the
+ * search can start loading its hash entry early). */
+Key position_key_after(const Position *pos, Move m);
 
 /* Pieces of colour c attacking sq, with occ as the occupancy (sliders see through
  * squares removed from it). */

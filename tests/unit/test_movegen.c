@@ -179,8 +179,11 @@ static void check_do_undo(Position *pos, const ExtMove *legal, int n) {
         Move m = legal[i].move;
         bool quiet = !is_capture(pos, m);
         bool gives = position_gives_check(pos, m);
+        Key predicted = position_key_after(pos, m);
         StateInfo st;
         position_do_move(pos, m, &st);
+        if (position_key(pos) != predicted)
+            fail_at(pos, "position_key_after differs from the key after do_move", m);
         if (!position_is_consistent(pos))
             fail_at(pos, "inconsistent after do_move", m);
         if (!position_legality_report(pos, err, sizeof err))
