@@ -69,6 +69,18 @@ static inline int king_region_offset(Square s, Square k) {
     return (dx + 8) * KREL_DY + dy;
 }
 
+/* The index of (oriented king square k, oriented square s) in a [KP_KING_NB][type][SQ_NB]
+ * table, less the type: the board is mirrored so that the king's file is 0..4 and, when
+ * the king is on the centre file, the piece's file too. */
+static inline int kp_offset(Square k, Square s, int type_stride) {
+    int kf = square_file(k), sf = square_file(s);
+    if (kf > 4 || (kf == 4 && sf > 4)) {
+        kf = 8 - kf;
+        sf = 8 - sf;
+    }
+    return (kf * RANK_NB + square_rank(k)) * type_stride + sf * RANK_NB + square_rank(s);
+}
+
 /* The squares next to one king: what stands there and who attacks them. Computed once
  * per evaluation and shared by the king-zone features and the king-danger term. */
 typedef struct {
@@ -118,6 +130,7 @@ static int features_with_zones(const Position *pos, Bitboard occ, const KingZone
         Square own_k = has_own_k ? oriented(c, pos->king_sq[c]) : 0;
         Square their_k = has_their_k ? oriented(c, pos->king_sq[them]) : 0;
         const int piece_stride = KREG_DX * KREL_DY, region_stride = PIECE_TYPE_NB * piece_stride;
+        const int kp_stride = PIECE_TYPE_NB * SQ_NB;
         int own_region = FIELD_INDEX(own_king_region) + (has_own_k ? king_region(own_k, 8) : 0) * region_stride;
         int their_region = FIELD_INDEX(enemy_king_region) + (has_their_k ? king_region(their_k, 0) : 0) * region_stride;
         Bitboard b = pos->by_color[c];
@@ -134,10 +147,13 @@ static int features_with_zones(const Position *pos, Bitboard occ, const KingZone
             if (has_own_k) {
                 out[n++] = (ClassicFeature){FIELD_INDEX(own_king[pt]) + king_offset(s, own_k), sign};
                 out[n++] = (ClassicFeature){own_region + pt * piece_stride + king_region_offset(s, own_k), sign};
+                out[n++] = (ClassicFeature){FIELD_INDEX(own_kp) + pt * SQ_NB + kp_offset(own_k, s, kp_stride), sign};
             }
             if (has_their_k) {
                 out[n++] = (ClassicFeature){FIELD_INDEX(enemy_king[pt]) + king_offset(s, their_k), sign};
                 out[n++] = (ClassicFeature){their_region + pt * piece_stride + king_region_offset(s, their_k), sign};
+                out[n++] =
+                    (ClassicFeature){FIELD_INDEX(enemy_kp) + pt * SQ_NB + kp_offset(their_k, s, kp_stride), sign};
             }
             if (pt == LANCE || pt == BISHOP || pt == ROOK || pt == HORSE || pt == DRAGON) {
                 int mob = bb_count(bb_piece_attacks(pc, sq, occ) & ~pos->by_color[c]);
@@ -264,8 +280,10 @@ static void build_piece_tables(void) {
                 int own = w->board[pt] + w->pst[pt][square_rank(s)][edge_distance(square_file(s))];
                 own += ((const int *)w->own_king[pt])[king_offset(s, k)];
                 own += ((const int *)w->own_king_region[own_region][pt])[king_region_offset(s, k)];
+                own += ((const int *)w->own_kp)[pt * SQ_NB + kp_offset(k, s, PIECE_TYPE_NB * SQ_NB)];
                 int enemy = ((const int *)w->enemy_king[pt])[king_offset(s, k)];
                 enemy += ((const int *)w->enemy_king_region[their_region][pt])[king_region_offset(s, k)];
+                enemy += ((const int *)w->enemy_kp)[pt * SQ_NB + kp_offset(k, s, PIECE_TYPE_NB * SQ_NB)];
                 ok = ok && own >= INT16_MIN && own <= INT16_MAX && enemy >= INT16_MIN && enemy <= INT16_MAX;
                 piece_tables.own[k][pt][s] = (int16_t)own;
                 piece_tables.enemy[k][pt][s] = (int16_t)enemy;

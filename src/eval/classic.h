@@ -23,6 +23,7 @@ enum {
     ZONE_SQ = 9,        /* a king's 3x3 zone: (dx + 1) * 3 + dy + 1, dx as in KREG_DX */
     ZONE_COUNT = 4,     /* attackers or defenders of a zone square: 0, 1, 2, 3 or more */
     ZONE_OCC = 3,       /* what stands on a zone square: nothing, one of ours, one of theirs */
+    KP_KING_NB = 45,    /* a king square with the board mirrored so that its file is 0..4 */
 };
 
 /* Every field is an int, so the tuner may treat the struct as an array of
@@ -38,8 +39,14 @@ typedef struct {
     int own_king_region[KREG_NB][PIECE_TYPE_NB][KREG_DX][KREL_DY];
     int enemy_king_region[KREG_NB][PIECE_TYPE_NB][KREG_DX][KREL_DY];
     int pst[PIECE_TYPE_NB][PST_RANKS][PST_FILES]; /* placement on the board (KING: the king's own) */
-    int mobility[PIECE_TYPE_NB][MOBILITY_NB];     /* sliders: lance, bishop, rook, horse, dragon */
-    int tempo;                                    /* for the side to move */
+    /* Residuals of all of the above, by the exact squares: [king][type][square], the board
+     * mirrored so that the king's file is 0..4 (on the centre file, the piece's too).
+     * Fitted from zero on top of the shared tables; they cost the engine nothing, which
+     * folds every per-piece weight into one table per king. */
+    int own_kp[KP_KING_NB][PIECE_TYPE_NB][SQ_NB];
+    int enemy_kp[KP_KING_NB][PIECE_TYPE_NB][SQ_NB];
+    int mobility[PIECE_TYPE_NB][MOBILITY_NB]; /* sliders: lance, bishop, rook, horse, dragon */
+    int tempo;                                /* for the side to move */
     /* Each square next to a king, from that king's side: by the king's region, the
      * square's offset, its enemy attackers, its defenders (the king not counted) and
      * what stands on it. */
@@ -62,9 +69,9 @@ typedef struct {
     int coef;
 } ClassicFeature;
 
-/* The most features one position can have: 40 pieces x 7, 14 hand entries, 2 kings,
+/* The most features one position can have: 40 pieces x 9, 14 hand entries, 2 kings,
  * the tempo, 2 x 8 king-zone squares. */
-enum { CLASSIC_MAX_FEATURES = 40 * 7 + 14 + 2 + 1 + 16 + 8 };
+enum { CLASSIC_MAX_FEATURES = 40 * 9 + 14 + 2 + 1 + 16 + 8 };
 
 /* The weights the engine plays with (src/eval/classic_weights.c, written by
  * `hayanagi tune fit`, see docs/eval.md). */

@@ -265,6 +265,8 @@ static const FieldShape SHAPES[] = {
     SHAPE(own_king_region, KREG_NB, PIECE_TYPE_NB, KREG_DX, KREL_DY),
     SHAPE(enemy_king_region, KREG_NB, PIECE_TYPE_NB, KREG_DX, KREL_DY),
     SHAPE(pst, PIECE_TYPE_NB, PST_RANKS, PST_FILES),
+    SHAPE(own_kp, KP_KING_NB, PIECE_TYPE_NB, SQ_NB),
+    SHAPE(enemy_kp, KP_KING_NB, PIECE_TYPE_NB, SQ_NB),
     SHAPE(mobility, PIECE_TYPE_NB, MOBILITY_NB),
     SHAPE(tempo, 1),
     SHAPE(king_zone, KREG_NB, ZONE_SQ, ZONE_COUNT, ZONE_COUNT, ZONE_OCC),

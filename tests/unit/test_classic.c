@@ -86,21 +86,25 @@ static void test_features_by_hand(void **state) {
     assert_int_equal(zone[2], 2);
 
     /* A black rook on 5e, 4 ranks in front of its king: own_king offset (0, -4),
-     * enemy_king offset (0, +4), pst rank 4 file 4; mobility: 4 squares up to and
+     * enemy_king offset (0, +4), pst rank 4 file 4, the exact-square tables with the
+     * kings on (file 4, rank 8) and (file 4, rank 0); mobility: 4 squares up to and
      * including 5a (the white king), 3 down to 5h, 4 + 4 sideways = 15. */
     load(&pos, &st, "4k4/9/9/9/4R4/9/9/9/4K4 w - 1");
     n = classic_features(&pos, f);
-    bool own = false, enemy = false, mob = false, pst = false, board = false;
+    bool own = false, enemy = false, mob = false, pst = false, board = false, own_kp = false, enemy_kp = false;
+    const int kp_stride = PIECE_TYPE_NB * SQ_NB; /* the rook on (file 4, rank 4): 4 * 9 + 4 */
     for (int i = 0; i < n; i++) {
         int x = f[i].index;
+        own_kp |= x == FIELD_INDEX(own_kp) + (4 * 9 + 8) * kp_stride + ROOK * SQ_NB + 4 * 9 + 4;
+        enemy_kp |= x == FIELD_INDEX(enemy_kp) + (4 * 9 + 0) * kp_stride + ROOK * SQ_NB + 4 * 9 + 4;
         own |= x == FIELD_INDEX(own_king[ROOK]) + 0 * KREL_DY + (8 - 4);
         enemy |= x == FIELD_INDEX(enemy_king[ROOK]) + 0 * KREL_DY + (8 + 4);
         mob |= x == FIELD_INDEX(mobility[ROOK]) + 15;
         pst |= x == FIELD_INDEX(pst[ROOK]) + 4 * PST_FILES + 4;
         board |= x == FIELD_INDEX(board[ROOK]);
     }
-    assert_true(own && enemy && mob && pst && board);
-    assert_int_equal(n, 2 + 7 + 1 + 10); /* kings, rook, tempo, two king zones */
+    assert_true(own && enemy && mob && pst && board && own_kp && enemy_kp);
+    assert_int_equal(n, 2 + 9 + 1 + 10); /* kings, rook, tempo, two king zones */
 }
 
 /* The king-region tables. Black's king on 8h: 1 file from the edge (region column 0),
