@@ -348,6 +348,36 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
             }
         }
     }
+    /* ProbCut: a capture that beats beta by a margin in a search four plies shallower
+     * very probably beats beta at full depth. */
+    if (!pv_node && !in_check && !excluded && depth >= 5 && beta > -VALUE_KNOWN_WIN && beta < VALUE_KNOWN_WIN) {
+        Value raised = beta + 180 - 45 * improving;
+        MovePicker pc;
+        movepick_init_qsearch(&pc, pos, w->history, ss, MOVE_NONE);
+        int tried = 0;
+        Move m;
+        while (tried < 2 + 2 * cut_node && (m = movepick_next(&pc, false))) {
+            if (move_is_drop(m) || pos->board[move_to(m)] == NO_PIECE || !see_ge(pos, m, raised - ss->static_eval) ||
+                !position_is_legal(pos, m))
+                continue;
+            tried++;
+            ss->current_move = m;
+            ss->cont_hist = w->history->cont[cont_index(m)];
+            tt_prefetch(sh->tt, position_key_after(pos, m));
+            position_do_move(pos, m, &w->tree_states[ss->ply]);
+            nnue_push(w->nnue, pos);
+            atomic_fetch_add_explicit(&w->nodes, 1, memory_order_relaxed);
+            Value v = -qsearch(w, ss + 1, -raised, -raised + 1, 0, false);
+            if (v >= raised)
+                v = -search(w, ss + 1, -raised, -raised + 1, depth - 4, !cut_node, false);
+            position_undo_move(pos, m);
+            nnue_pop(w->nnue);
+            if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+                return VALUE_ZERO;
+            if (v >= raised)
+                return v;
+        }
+    }
     /* Internal iterative reduction: without a hash move the node is probably new. */
     if (pv_node && !tt_move && depth >= 3)
         depth -= 2;
