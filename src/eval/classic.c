@@ -121,6 +121,12 @@ static void king_zone_scan(const Position *pos, Color c, Bitboard occ, KingZone 
     }
 }
 
+/* Both kings' zones. */
+static void scan_king_zones(const Position *pos, Bitboard occ, KingZone zones[COLOR_NB]) {
+    king_zone_scan(pos, BLACK, occ, &zones[BLACK]);
+    king_zone_scan(pos, WHITE, occ, &zones[WHITE]);
+}
+
 static int features_with_zones(const Position *pos, Bitboard occ, const KingZone zones[COLOR_NB], ClassicFeature *out) {
     int n = 0;
     for (Color c = BLACK; c <= WHITE; c++) {
@@ -177,8 +183,7 @@ static int features_with_zones(const Position *pos, Bitboard occ, const KingZone
 int classic_features(const Position *pos, ClassicFeature *out) {
     Bitboard occ = position_occupied(pos);
     KingZone zones[COLOR_NB];
-    king_zone_scan(pos, BLACK, occ, &zones[BLACK]);
-    king_zone_scan(pos, WHITE, occ, &zones[WHITE]);
+    scan_king_zones(pos, occ, zones);
     return features_with_zones(pos, occ, zones, out);
 }
 
@@ -201,12 +206,16 @@ static int king_danger(const ClassicWeights *w, const Position *pos, Color c, co
     return danger * danger * w->danger_scale / 64;
 }
 
+/* The king-danger term from black's point of view, from both scanned zones. */
+static int zones_danger(const ClassicWeights *w, const Position *pos, const KingZone zones[COLOR_NB]) {
+    return king_danger(w, pos, WHITE, &zones[WHITE]) - king_danger(w, pos, BLACK, &zones[BLACK]);
+}
+
 int classic_danger(const ClassicWeights *w, const Position *pos) {
     Bitboard occ = position_occupied(pos);
     KingZone zones[COLOR_NB];
-    king_zone_scan(pos, BLACK, occ, &zones[BLACK]);
-    king_zone_scan(pos, WHITE, occ, &zones[WHITE]);
-    return king_danger(w, pos, WHITE, &zones[WHITE]) - king_danger(w, pos, BLACK, &zones[BLACK]);
+    scan_king_zones(pos, occ, zones);
+    return zones_danger(w, pos, zones);
 }
 
 /* Sums of the weights of pos's features, by term, from black's point of view. */
@@ -238,12 +247,11 @@ static void classic_terms(const ClassicWeights *w, const Position *pos, Terms *t
 Value classic_evaluate_with(const ClassicWeights *w, const Position *pos) {
     Bitboard occ = position_occupied(pos);
     KingZone zones[COLOR_NB];
-    king_zone_scan(pos, BLACK, occ, &zones[BLACK]);
-    king_zone_scan(pos, WHITE, occ, &zones[WHITE]);
+    scan_king_zones(pos, occ, zones);
     ClassicFeature f[CLASSIC_MAX_FEATURES];
     int n = features_with_zones(pos, occ, zones, f);
     const int *v = (const int *)w;
-    int sum = king_danger(w, pos, WHITE, &zones[WHITE]) - king_danger(w, pos, BLACK, &zones[BLACK]);
+    int sum = zones_danger(w, pos, zones);
     for (int i = 0; i < n; i++)
         sum += v[f[i].index] * f[i].coef;
     return pos->side == BLACK ? sum : -sum;
@@ -300,10 +308,9 @@ static Value classic_evaluate(const Position *pos) {
         return classic_evaluate_with(w, pos);
     Bitboard occ = position_occupied(pos);
     KingZone zones[COLOR_NB];
-    king_zone_scan(pos, BLACK, occ, &zones[BLACK]);
-    king_zone_scan(pos, WHITE, occ, &zones[WHITE]);
+    scan_king_zones(pos, occ, zones);
     const int *v = (const int *)w;
-    int sum = king_danger(w, pos, WHITE, &zones[WHITE]) - king_danger(w, pos, BLACK, &zones[BLACK]);
+    int sum = zones_danger(w, pos, zones);
     for (Color c = BLACK; c <= WHITE; c++) {
         Color them = color_flip(c);
         const int16_t *own = &piece_tables.own[oriented(c, pos->king_sq[c])][0][0];
