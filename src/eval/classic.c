@@ -258,14 +258,16 @@ Value classic_evaluate_with(const ClassicWeights *w, const Position *pos) {
 }
 
 /* ---- The engine's fast path: the same value as classic_evaluate_with() under the
- * installed weights, with the six per-piece placement weights folded into two tables
- * (one by the position of the piece's own king, one by the enemy king's), so that a piece
- * costs two loads instead of six index computations and loads. */
+ * installed weights, with the eight per-piece weights folded into two tables (one by the
+ * square of the piece's own king, one by the enemy king's), so that a piece costs two
+ * loads instead of eight index computations and loads. */
 
 typedef struct {
-    /* board + pst + own_king + own_king_region, by oriented own king square, type, square */
+    /* board + pst + own_king + own_king_region + own_kp, by oriented own king square,
+     * type, square */
     int16_t own[SQ_NB][PIECE_TYPE_NB][SQ_NB];
-    /* enemy_king + enemy_king_region, by oriented enemy king square, type, square */
+    /* enemy_king + enemy_king_region + enemy_kp, by oriented enemy king square, type,
+     * square */
     int16_t enemy[SQ_NB][PIECE_TYPE_NB][SQ_NB];
 } PieceTables;
 
