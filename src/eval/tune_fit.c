@@ -10,11 +10,11 @@
  * The linear weights (all but king safety) are then fitted by full-batch Adam on the
  * mean squared error between target and q, with an L2 pull towards the starting weights
  * so that rarely seen features stay near their prior. The step size falls geometrically
- * from --lr to --lr-end over the epochs (the default keeps it constant). One block of 256 lines in ten is
- * held out, and the weights of the epoch with the lowest held-out loss are kept. Last,
- * the four king-danger weights get a coordinate descent (steps 8, 4, 2, 1). The output
- * is the complete source file src/eval/classic_weights.c (--epochs 0 rewrites the
- * installed weights unchanged).
+ * from --lr to --lr-end over the epochs (the default keeps it constant). One block of
+ * 256 lines in ten is held out, and the weights of the epoch with the lowest held-out
+ * loss are kept. Last, the four king-danger weights get a coordinate descent (steps 8,
+ * 4, 2, 1). The output is the complete source file src/eval/classic_weights.c
+ * (--epochs 0 rewrites the installed weights unchanged).
  */
 #include <math.h>
 #include <stdio.h>
