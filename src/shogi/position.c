@@ -432,55 +432,9 @@ bool position_legality_report(const Position *pos, char *err, size_t err_len) {
 
 /* ---- do / undo ---- */
 
-void position_do_move(Position *pos, Move m, StateInfo *new_st) {
-    StateInfo *st = pos->st;
-    Color us = pos->side, them = color_flip(us);
-    Square to = move_to(m);
-    new_st->board_key = st->board_key;
-    new_st->hand_key = st->hand_key;
-    new_st->plies_from_null = st->plies_from_null + 1;
-    new_st->continuous_check[0] = st->continuous_check[0];
-    new_st->continuous_check[1] = st->continuous_check[1];
-    new_st->previous = st;
-    new_st->last_move = m;
-    Key bk = st->board_key;
-
-    if (move_is_drop(m)) {
-        PieceType pt = move_dropped_type(m);
-        Piece pc = piece_make(us, pt);
-        pos->hand[us] = hand_sub(pos->hand[us], pt);
-        new_st->hand_key -= zobrist.hand[us][pt];
-        put_piece(pos, pc, to);
-        bk ^= zobrist.piece[pc][to];
-        new_st->captured = NO_PIECE;
-    } else {
-        Square from = move_from(m);
-        Piece pc = pos->board[from];
-        Piece captured = pos->board[to];
-        if (captured != NO_PIECE) {
-            PieceType hpt = piece_type_demote(piece_type(captured));
-            remove_piece(pos, to);
-            bk ^= zobrist.piece[captured][to];
-            pos->hand[us] = hand_add(pos->hand[us], hpt);
-            new_st->hand_key += zobrist.hand[us][hpt];
-        }
-        new_st->captured = captured;
-        Piece after = move_is_promotion(m) ? pc + PROMOTED : pc;
-        remove_piece(pos, from);
-        bk ^= zobrist.piece[pc][from];
-        put_piece(pos, after, to);
-        bk ^= zobrist.piece[after][to];
-    }
-    new_st->board_key = bk ^ ZOBRIST_SIDE;
-    pos->side = them;
-    pos->ply++;
-    pos->st = new_st;
-    new_st->hand_of_mover = pos->hand[them];
-    set_check_info(pos);
-    new_st->continuous_check[us] = new_st->checkers ? st->continuous_check[us] + 2 : 0;
-}
-
-Key position_key_after(const Position *pos, Move m) {
+/* The board and hand keys after the pseudo-legal move m (side to move flipped), read
+ * from pos before the move is made. */
+static void keys_after(const Position *pos, Move m, Key *board_key, Key *hand_key) {
     Color us = pos->side;
     Square to = move_to(m);
     Key bk = pos->st->board_key, hk = pos->st->hand_key;
@@ -497,7 +451,50 @@ Key position_key_after(const Position *pos, Move m) {
         }
         bk ^= zobrist.piece[pc][from] ^ zobrist.piece[move_is_promotion(m) ? pc + PROMOTED : pc][to];
     }
-    return (bk ^ ZOBRIST_SIDE) + hk;
+    *board_key = bk ^ ZOBRIST_SIDE;
+    *hand_key = hk;
+}
+
+Key position_key_after(const Position *pos, Move m) {
+    Key bk, hk;
+    keys_after(pos, m, &bk, &hk);
+    return bk + hk;
+}
+
+void position_do_move(Position *pos, Move m, StateInfo *new_st) {
+    StateInfo *st = pos->st;
+    Color us = pos->side, them = color_flip(us);
+    Square to = move_to(m);
+    keys_after(pos, m, &new_st->board_key, &new_st->hand_key);
+    new_st->plies_from_null = st->plies_from_null + 1;
+    new_st->continuous_check[0] = st->continuous_check[0];
+    new_st->continuous_check[1] = st->continuous_check[1];
+    new_st->previous = st;
+    new_st->last_move = m;
+
+    if (move_is_drop(m)) {
+        PieceType pt = move_dropped_type(m);
+        pos->hand[us] = hand_sub(pos->hand[us], pt);
+        put_piece(pos, piece_make(us, pt), to);
+        new_st->captured = NO_PIECE;
+    } else {
+        Square from = move_from(m);
+        Piece pc = pos->board[from];
+        Piece captured = pos->board[to];
+        if (captured != NO_PIECE) {
+            remove_piece(pos, to);
+            pos->hand[us] = hand_add(pos->hand[us], piece_type_demote(piece_type(captured)));
+        }
+        new_st->captured = captured;
+        remove_piece(pos, from);
+        put_piece(pos, move_is_promotion(m) ? pc + PROMOTED : pc, to);
+    }
+    pos->side = them;
+    pos->ply++;
+    pos->st = new_st;
+    new_st->hand_of_mover = pos->hand[them];
+    set_check_info(pos);
+    new_st->continuous_check[us] = new_st->checkers ? st->continuous_check[us] + 2 : 0;
 }
 
 void position_undo_move(Position *pos, Move m) {
