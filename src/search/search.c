@@ -107,6 +107,22 @@ static void update_pv(Move *pv, Move m, const Move *child) {
     *pv = MOVE_NONE;
 }
 
+/* Makes move m at ss for the tree: records it for the histories, starts loading the
+ * child's hash cluster, keeps the NNUE stack in step and counts the node. */
+static void tree_do_move(Worker *w, Stack *ss, Move m) {
+    ss->current_move = m;
+    ss->cont_hist = w->history->cont[cont_index(m)];
+    tt_prefetch(w->shared->tt, position_key_after(&w->game.pos, m));
+    position_do_move(&w->game.pos, m, &w->tree_states[ss->ply]);
+    nnue_push(w->nnue, &w->game.pos);
+    atomic_fetch_add_explicit(&w->nodes, 1, memory_order_relaxed);
+}
+
+static void tree_undo_move(Worker *w, Move m) {
+    position_undo_move(&w->game.pos, m);
+    nnue_pop(w->nnue);
+}
+
 /* Polls the clock and node limits (main thread only, every few thousand nodes). */
 static void check_time(Worker *w) {
     if (--w->calls_until_check > 0)
@@ -201,7 +217,6 @@ static Value qsearch(Worker *w, Stack *ss, Value alpha, Value beta, int depth, b
     movepick_init_qsearch(&mp, pos, w->history, ss, tt_move);
     Move m, best_move = MOVE_NONE;
     int move_count = 0;
-    StateInfo *st = &w->tree_states[ss->ply];
     while ((m = movepick_next(&mp, false))) {
         if (!position_is_legal(pos, m))
             continue;
@@ -214,15 +229,9 @@ static Value qsearch(Worker *w, Stack *ss, Value alpha, Value beta, int depth, b
             if (!see_ge(pos, m, 0))
                 continue;
         }
-        ss->current_move = m;
-        ss->cont_hist = w->history->cont[cont_index(m)];
-        tt_prefetch(w->shared->tt, position_key_after(pos, m));
-        position_do_move(pos, m, st);
-        nnue_push(w->nnue, pos);
-        atomic_fetch_add_explicit(&w->nodes, 1, memory_order_relaxed);
+        tree_do_move(w, ss, m);
         Value v = -qsearch(w, ss + 1, -beta, -alpha, depth - 1, pv_node);
-        position_undo_move(pos, m);
-        nnue_pop(w->nnue);
+        tree_undo_move(w, m);
         if (atomic_load_explicit(&w->shared->stop, memory_order_relaxed))
             return VALUE_ZERO;
         if (v > best) {
@@ -361,17 +370,11 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
                 !position_is_legal(pos, m))
                 continue;
             tried++;
-            ss->current_move = m;
-            ss->cont_hist = w->history->cont[cont_index(m)];
-            tt_prefetch(sh->tt, position_key_after(pos, m));
-            position_do_move(pos, m, &w->tree_states[ss->ply]);
-            nnue_push(w->nnue, pos);
-            atomic_fetch_add_explicit(&w->nodes, 1, memory_order_relaxed);
+            tree_do_move(w, ss, m);
             Value v = -qsearch(w, ss + 1, -raised, -raised + 1, 0, false);
             if (v >= raised)
                 v = -search(w, ss + 1, -raised, -raised + 1, depth - 4, !cut_node, false);
-            position_undo_move(pos, m);
-            nnue_pop(w->nnue);
+            tree_undo_move(w, m);
             if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
                 return VALUE_ZERO;
             if (v >= raised)
@@ -396,7 +399,6 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
     int nq = 0, nc = 0, move_count = 0;
     bool skip_quiets = false;
     int root_move_index = 0;
-    StateInfo *st = &w->tree_states[ss->ply];
 
     for (;;) {
         if (root) {
@@ -461,12 +463,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
         }
         new_depth += extension;
 
-        ss->current_move = m;
-        ss->cont_hist = w->history->cont[cont_index(m)];
-        tt_prefetch(w->shared->tt, position_key_after(pos, m));
-        position_do_move(pos, m, st);
-        nnue_push(w->nnue, pos);
-        atomic_fetch_add_explicit(&w->nodes, 1, memory_order_relaxed);
+        tree_do_move(w, ss, m);
         Value v;
         if (depth >= 2 && move_count > 1 + root && (!capture || cut_node)) {
             if (ss->tt_pv)
@@ -497,8 +494,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
             pv[0] = MOVE_NONE;
             v = -search(w, ss + 1, -beta, -alpha, new_depth, false, true);
         }
-        position_undo_move(pos, m);
-        nnue_pop(w->nnue);
+        tree_undo_move(w, m);
         if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
             return VALUE_ZERO;
 
