@@ -72,13 +72,23 @@ static inline int king_region_offset(Square s, Square k) {
 /* The index of (oriented king square k, oriented square s) in a [KP_KING_NB][type][SQ_NB]
  * table, less the type: the board is mirrored so that the king's file is 0..4 and, when
  * the king is on the centre file, the piece's file too. */
-static inline int kp_offset(Square k, Square s, int type_stride) {
+static inline int kp_offset(Square k, Square s) {
     int kf = square_file(k), sf = square_file(s);
     if (kf > 4 || (kf == 4 && sf > 4)) {
         kf = 8 - kf;
         sf = 8 - sf;
     }
-    return (kf * RANK_NB + square_rank(k)) * type_stride + sf * RANK_NB + square_rank(s);
+    return (kf * RANK_NB + square_rank(k)) * PIECE_TYPE_NB * SQ_NB + sf * RANK_NB + square_rank(s);
+}
+
+/* The mobility table's column for piece pc on sq: the squares it reaches that do not
+ * hold its own side's pieces, capped; -1 for a piece that is not a slider. */
+static inline int slider_mobility(const Position *pos, Piece pc, Square sq, Bitboard occ) {
+    PieceType pt = piece_type(pc);
+    if (pt != LANCE && pt != BISHOP && pt != ROOK && pt != HORSE && pt != DRAGON)
+        return -1;
+    int mob = bb_count(bb_piece_attacks(pc, sq, occ) & ~pos->by_color[piece_color(pc)]);
+    return mob < MOBILITY_NB ? mob : MOBILITY_NB - 1;
 }
 
 /* The squares next to one king: what stands there and who attacks them. Computed once
@@ -136,7 +146,6 @@ static int features_with_zones(const Position *pos, Bitboard occ, const KingZone
         Square own_k = has_own_k ? oriented(c, pos->king_sq[c]) : 0;
         Square their_k = has_their_k ? oriented(c, pos->king_sq[them]) : 0;
         const int piece_stride = KREG_DX * KREL_DY, region_stride = PIECE_TYPE_NB * piece_stride;
-        const int kp_stride = PIECE_TYPE_NB * SQ_NB;
         int own_region = FIELD_INDEX(own_king_region) + (has_own_k ? king_region(own_k, 8) : 0) * region_stride;
         int their_region = FIELD_INDEX(enemy_king_region) + (has_their_k ? king_region(their_k, 0) : 0) * region_stride;
         Bitboard b = pos->by_color[c];
@@ -153,19 +162,16 @@ static int features_with_zones(const Position *pos, Bitboard occ, const KingZone
             if (has_own_k) {
                 out[n++] = (ClassicFeature){FIELD_INDEX(own_king[pt]) + king_offset(s, own_k), sign};
                 out[n++] = (ClassicFeature){own_region + pt * piece_stride + king_region_offset(s, own_k), sign};
-                out[n++] = (ClassicFeature){FIELD_INDEX(own_kp) + pt * SQ_NB + kp_offset(own_k, s, kp_stride), sign};
+                out[n++] = (ClassicFeature){FIELD_INDEX(own_kp) + pt * SQ_NB + kp_offset(own_k, s), sign};
             }
             if (has_their_k) {
                 out[n++] = (ClassicFeature){FIELD_INDEX(enemy_king[pt]) + king_offset(s, their_k), sign};
                 out[n++] = (ClassicFeature){their_region + pt * piece_stride + king_region_offset(s, their_k), sign};
-                out[n++] =
-                    (ClassicFeature){FIELD_INDEX(enemy_kp) + pt * SQ_NB + kp_offset(their_k, s, kp_stride), sign};
+                out[n++] = (ClassicFeature){FIELD_INDEX(enemy_kp) + pt * SQ_NB + kp_offset(their_k, s), sign};
             }
-            if (pt == LANCE || pt == BISHOP || pt == ROOK || pt == HORSE || pt == DRAGON) {
-                int mob = bb_count(bb_piece_attacks(pc, sq, occ) & ~pos->by_color[c]);
-                out[n++] =
-                    (ClassicFeature){FIELD_INDEX(mobility[pt]) + (mob < MOBILITY_NB ? mob : MOBILITY_NB - 1), sign};
-            }
+            int mob = slider_mobility(pos, pc, sq, occ);
+            if (mob >= 0)
+                out[n++] = (ClassicFeature){FIELD_INDEX(mobility[pt]) + mob, sign};
         }
         for (PieceType pt = PAWN; pt <= GOLD; pt++) {
             int k = hand_count(pos->hand[c], pt);
@@ -290,10 +296,10 @@ static void build_piece_tables(void) {
                 int own = w->board[pt] + w->pst[pt][square_rank(s)][edge_distance(square_file(s))];
                 own += ((const int *)w->own_king[pt])[king_offset(s, k)];
                 own += ((const int *)w->own_king_region[own_region][pt])[king_region_offset(s, k)];
-                own += ((const int *)w->own_kp)[pt * SQ_NB + kp_offset(k, s, PIECE_TYPE_NB * SQ_NB)];
+                own += ((const int *)w->own_kp)[pt * SQ_NB + kp_offset(k, s)];
                 int enemy = ((const int *)w->enemy_king[pt])[king_offset(s, k)];
                 enemy += ((const int *)w->enemy_king_region[their_region][pt])[king_region_offset(s, k)];
-                enemy += ((const int *)w->enemy_kp)[pt * SQ_NB + kp_offset(k, s, PIECE_TYPE_NB * SQ_NB)];
+                enemy += ((const int *)w->enemy_kp)[pt * SQ_NB + kp_offset(k, s)];
                 ok = ok && own >= INT16_MIN && own <= INT16_MAX && enemy >= INT16_MIN && enemy <= INT16_MAX;
                 piece_tables.own[k][pt][s] = (int16_t)own;
                 piece_tables.enemy[k][pt][s] = (int16_t)enemy;
@@ -329,10 +335,9 @@ static Value classic_evaluate(const Position *pos) {
                 continue;
             }
             side += own[pt * SQ_NB + s] + enemy[pt * SQ_NB + s];
-            if (pt == LANCE || pt == BISHOP || pt == ROOK || pt == HORSE || pt == DRAGON) {
-                int mob = bb_count(bb_piece_attacks(pc, sq, occ) & ~pos->by_color[c]);
-                side += w->mobility[pt][mob < MOBILITY_NB ? mob : MOBILITY_NB - 1];
-            }
+            int mob = slider_mobility(pos, pc, sq, occ);
+            if (mob >= 0)
+                side += w->mobility[pt][mob];
         }
         for (PieceType pt = PAWN; pt <= GOLD; pt++) {
             int k = hand_count(pos->hand[c], pt);
