@@ -13,6 +13,8 @@
  *       random balanced openings for matches and data generation.
  *   hayanagi tune fit ...
  *       see tune_fit.c.
+ *   hayanagi tune label --engine CMD ... IN OUT
+ *       another engine's scores for the positions of IN; see tune_label.c.
  */
 #include "eval/tune.h"
 
@@ -31,6 +33,40 @@
 #include "util/random.h"
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
+
+TuneLineStatus tune_parse_line(char *line, TuneLine *out, char *err, size_t err_len) {
+    line[strcspn(line, "\r\n")] = '\0';
+    if (!line[strspn(line, " \t")] || line[0] == '#')
+        return TUNE_LINE_BLANK;
+    char *sp = strchr(line, ' ');
+    if (!sp) {
+        snprintf(err, err_len, "expected \"<result> [<score>] <sfen>\"");
+        return TUNE_LINE_BAD;
+    }
+    *sp = '\0';
+    char *end;
+    double r = strtod(line, &end);
+    if (end == line || *end || !(r == 0 || r == 0.5 || r == 1)) {
+        snprintf(err, err_len, "result must be 1, 0.5 or 0");
+        return TUNE_LINE_BAD;
+    }
+    out->result = (float)r;
+    out->has_score = false;
+    out->score = 0;
+    out->sfen = sp + 1;
+    /* An SFEN never starts with a number followed by a blank (its board does not). */
+    long v = strtol(sp + 1, &end, 10);
+    if (end != sp + 1 && *end == ' ') {
+        if (v <= -100000 || v >= 100000) {
+            snprintf(err, err_len, "score %ld out of range (|score| < 100000)", v);
+            return TUNE_LINE_BAD;
+        }
+        out->has_score = true;
+        out->score = (int)v;
+        out->sfen = end + 1;
+    }
+    return TUNE_LINE_OK;
+}
 
 /* ---- generate ---- */
 
@@ -485,10 +521,13 @@ int tune_main(int argc, char **argv) {
         return tune_fit_main(argc - 1, argv + 1);
     if (argc >= 1 && strcmp(argv[0], "openings") == 0)
         return cmd_openings(argc - 1, argv + 1);
+    if (argc >= 1 && strcmp(argv[0], "label") == 0)
+        return tune_label_main(argc - 1, argv + 1);
     fprintf(stderr,
             "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] OUT\n"
             "       hayanagi tune records FILES... OUT\n"
             "       hayanagi tune fit [--seconds S] IN\n"
-            "       hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT\n");
+            "       hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT\n"
+            "       hayanagi tune label --engine CMD [--option NAME=VALUE ...] [--go TEXT] [--concurrency N] IN OUT\n");
     return 2;
 }

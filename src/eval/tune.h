@@ -3,10 +3,31 @@
 #ifndef HAYANAGI_EVAL_TUNE_H
 #define HAYANAGI_EVAL_TUNE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One line of training data, "<result> [<score>] <sfen>", as tune generate, records and
+ * label write it. */
+typedef struct {
+    float result;     /* black's result: 1, 0.5 or 0 */
+    bool has_score;   /* an engine's score stood between result and SFEN */
+    int score;        /* that score from black's side, |score| < 100000 */
+    const char *sfen; /* points into the parsed line; not checked here */
+} TuneLine;
+
+typedef enum { TUNE_LINE_OK, TUNE_LINE_BLANK, TUNE_LINE_BAD } TuneLineStatus;
+
+/* Parses line in place (its line ending is cut off). Blank lines and '#' comments give
+ * TUNE_LINE_BLANK; on TUNE_LINE_BAD the reason is written to err. */
+TuneLineStatus tune_parse_line(char *line, TuneLine *out, char *err, size_t err_len);
+
 /* Runs `hayanagi tune generate|records|openings|fit ...`; returns the exit status. */
 int tune_main(int argc, char **argv);
 
 /* Runs `hayanagi tune fit ...` (src/eval/tune_fit.c); returns the exit status. */
 int tune_fit_main(int argc, char **argv);
+
+/* Runs `hayanagi tune label ...` (src/eval/tune_label.c); returns the exit status. */
+int tune_label_main(int argc, char **argv);
 
 #endif

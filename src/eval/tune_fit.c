@@ -5,7 +5,8 @@
  * IN holds lines "<result> [<score>] <sfen>" (result 1, 0.5 or 0 for black; score from
  * black's side), as written by `tune generate` and `tune records`. The target is the
  * result, or where there is a score, lambda * sigmoid(score / Ks) + (1 - lambda) * result
- * with Ks fitted to the results. The model is the engine's own evaluation:
+ * with Ks fitted to the results (one Ks per input file: each file may come from another
+ * engine, e.g. `tune label`). The model is the engine's own evaluation:
  * q = sigmoid(eval / K). K is fitted first to the starting weights (the installed ones).
  * The linear weights (all but king safety) are then fitted by full-batch Adam on the
  * mean squared error between target and q, with an L2 pull towards the starting weights
@@ -27,7 +28,7 @@
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
 
-enum { SCORE_NONE = INT32_MIN };
+enum { SCORE_NONE = INT32_MIN, MAX_INPUTS = 16 };
 
 typedef struct {
     int n, cap;
@@ -40,6 +41,9 @@ typedef struct {
     size_t *first; /* features of position i: feats[first[i] .. first[i + 1]) */
     ClassicFeature *feats;
     size_t nfeats, feats_cap;
+    int inputs;                  /* files read so far */
+    int file_first[MAX_INPUTS + 1]; /* positions of file f: [file_first[f], file_first[f + 1]) */
+    const char *file_name[MAX_INPUTS];
 } FitData;
 
 static void data_free(FitData *d) {
@@ -91,38 +95,28 @@ static bool load_file(const char *path, FitData *d) {
     bool ok = true;
     while (fgets(line, sizeof line, f)) {
         lineno++;
-        char *sp = strchr(line, ' ');
-        if (!sp)
+        TuneLine tl;
+        char why[128];
+        TuneLineStatus ls = tune_parse_line(line, &tl, why, sizeof why);
+        if (ls == TUNE_LINE_BLANK)
             continue;
-        *sp = '\0';
-        sp[1 + strcspn(sp + 1, "\r\n")] = '\0';
-        char *end;
-        double r = strtod(line, &end);
-        if (*end || !(r == 0 || r == 0.5 || r == 1)) {
-            fprintf(stderr, "%s:%ld: result must be 1, 0.5 or 0 (skipped)\n", path, lineno);
+        if (ls == TUNE_LINE_BAD) {
+            fprintf(stderr, "%s:%ld: %s (skipped)\n", path, lineno, why);
             continue;
         }
         if (d->n == d->cap && !data_grow(d)) {
             ok = false;
             break;
         }
-        /* An optional score before the SFEN (tune records from match CSA files). */
-        char *sfen = sp + 1;
-        int score = SCORE_NONE;
-        long sv = strtol(sfen, &end, 10);
-        if (end != sfen && *end == ' ' && sv > -100000 && sv < 100000) {
-            score = (int)sv;
-            sfen = end + 1;
-        }
         StateInfo st;
         char err[128];
-        if (!position_from_sfen(&d->pos[d->n], &st, sfen, err, sizeof err)) {
+        if (!position_from_sfen(&d->pos[d->n], &st, tl.sfen, err, sizeof err)) {
             fprintf(stderr, "%s:%ld: %s (skipped)\n", path, lineno, err);
             continue;
         }
         d->pos[d->n].st = NULL; /* the classical evaluation reads no state */
-        d->result[d->n] = d->target[d->n] = (float)r;
-        d->score[d->n] = score;
+        d->result[d->n] = d->target[d->n] = tl.result;
+        d->score[d->n] = tl.has_score ? tl.score : SCORE_NONE;
         d->held_out[d->n] = (d->n / 256) % 10 == 9;
         d->n++;
     }
@@ -160,9 +154,9 @@ static bool extract_features(FitData *d, const ClassicWeights *w) {
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
-static double score_loss(const FitData *d, double k) {
+static double score_loss(const FitData *d, int from, int to, double k) {
     double sum = 0;
-    for (int i = 0; i < d->n; i++)
+    for (int i = from; i < to; i++)
         if (d->score[i] != SCORE_NONE) {
             double e = d->result[i] - sigmoid(d->score[i] / k);
             sum += e * e;
@@ -172,28 +166,38 @@ static double score_loss(const FitData *d, double k) {
 
 /* Where the records carry the engine's scores, the target becomes
  * lambda * sigmoid(score / Ks) + (1 - lambda) * result, Ks fitted so that the scores
- * predict the results best. Returns Ks (0 when no position has a score). */
-static double mix_scores(FitData *d, double lambda) {
-    int scored = 0;
-    for (int i = 0; i < d->n; i++)
-        scored += d->score[i] != SCORE_NONE;
-    if (!scored)
-        return 0;
-    double lo = 50, hi = 5000;
-    for (int it = 0; it < 40; it++) {
-        double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
-        if (score_loss(d, a) < score_loss(d, b))
-            hi = b;
-        else
-            lo = a;
+ * predict the results best. Each input file gets its own Ks: files labelled by different
+ * engines (tune records, tune label) speak in different scales. Writes "Ks 1096.2 (a.txt)"
+ * per file with scores into ks_text. */
+static void mix_scores(FitData *d, double lambda, char *ks_text, size_t ks_len) {
+    ks_text[0] = '\0';
+    for (int f = 0; f < d->inputs; f++) {
+        int from = d->file_first[f], to = d->file_first[f + 1], scored = 0;
+        for (int i = from; i < to; i++)
+            scored += d->score[i] != SCORE_NONE;
+        if (!scored)
+            continue;
+        double lo = 50, hi = 5000;
+        for (int it = 0; it < 40; it++) {
+            double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
+            if (score_loss(d, from, to, a) < score_loss(d, from, to, b))
+                hi = b;
+            else
+                lo = a;
+        }
+        double k = (lo + hi) / 2;
+        for (int i = from; i < to; i++)
+            if (d->score[i] != SCORE_NONE)
+                d->target[i] = (float)(lambda * sigmoid(d->score[i] / k) + (1 - lambda) * d->result[i]);
+        fprintf(stderr, "tune: %s: %d of %d positions have a score; their scale Ks %.1f, lambda %.2f\n",
+                d->file_name[f], scored, to - from, k, lambda);
+        const char *base = strrchr(d->file_name[f], '/');
+        size_t used = strlen(ks_text);
+        snprintf(ks_text + used, ks_len - used, "%sKs %.1f (%s)", used ? ", " : "", k,
+                 base ? base + 1 : d->file_name[f]);
     }
-    double k = (lo + hi) / 2;
-    for (int i = 0; i < d->n; i++)
-        if (d->score[i] != SCORE_NONE)
-            d->target[i] = (float)(lambda * sigmoid(d->score[i] / k) + (1 - lambda) * d->result[i]);
-    fprintf(stderr, "tune: %d of %d positions have a score; their scale Ks %.1f, lambda %.2f\n", scored, d->n, k,
-            lambda);
-    return k;
+    if (!ks_text[0])
+        snprintf(ks_text, ks_len, "none");
 }
 
 /* Black's evaluation of position i under linear weights v (floats) and the stored danger. */
@@ -353,10 +357,18 @@ int tune_fit_main(int argc, char **argv) {
             data_free(&d);
             return usage();
         } else {
+            if (d.inputs == MAX_INPUTS) {
+                fprintf(stderr, "hayanagi tune: at most %d input files\n", MAX_INPUTS);
+                data_free(&d);
+                return 2;
+            }
+            d.file_name[d.inputs] = argv[i];
+            d.file_first[d.inputs] = d.n;
             if (!load_file(argv[i], &d)) {
                 data_free(&d);
                 return 1;
             }
+            d.file_first[++d.inputs] = d.n;
             inputs++;
         }
     }
@@ -366,7 +378,8 @@ int tune_fit_main(int argc, char **argv) {
     }
     if (lr_end <= 0)
         lr_end = lr;
-    double score_k = mix_scores(&d, lambda);
+    char ks_text[256];
+    mix_scores(&d, lambda, ks_text, sizeof ks_text);
     ClassicWeights w = classic_default_weights;
     if (d.n < 10 || !extract_features(&d, &w)) {
         fprintf(stderr, "hayanagi tune: %s\n", d.n < 10 ? "too few positions" : "out of memory");
@@ -454,11 +467,11 @@ int tune_fit_main(int argc, char **argv) {
     fprintf(stderr, "tune: final loss train %.6f held-out %.6f (danger %d %d %d %d)\n", train1, held1, w.danger_attack,
             w.danger_defence, w.danger_hand, w.danger_scale);
 
-    char note[512];
+    char note[1024];
     snprintf(note, sizeof note,
              " * Last fit: %d positions, K %.1f, %d epochs (best held-out at %d), lr %g to %g, l2 %g,\n"
-             " * record scores: Ks %.1f, lambda %g; loss train %.6f -> %.6f, held-out %.6f -> %.6f.\n",
-             d.n, k, epochs, best_epoch, lr, lr_end, l2, score_k, lambda, train0, train1, held0, held1);
+             " * record scores: %s, lambda %g;\n * loss train %.6f -> %.6f, held-out %.6f -> %.6f.\n",
+             d.n, k, epochs, best_epoch, lr, lr_end, l2, ks_text, lambda, train0, train1, held0, held1);
     if (out) {
         AtomicFile af;
         char err[512];

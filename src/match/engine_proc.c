@@ -357,6 +357,23 @@ const char *engine_option_name(const EngineProc *e, const char *name) {
     return NULL;
 }
 
+bool engine_setoption(EngineProc *e, const char *name, const char *value) {
+    const char *own = engine_option_name(e, name);
+    if (!own)
+        return false;
+    size_t len = strlen(own) + (value ? strlen(value) : 0) + 32;
+    char *line = malloc(len);
+    if (!line)
+        return false;
+    if (value)
+        snprintf(line, len, "setoption name %s value %s", own, value);
+    else
+        snprintf(line, len, "setoption name %s", own);
+    engine_send(e, line);
+    free(line);
+    return true;
+}
+
 bool engine_isready(EngineProc *e, int64_t timeout_ms, char *err, size_t err_len) {
     if (!engine_send(e, "isready")) {
         snprintf(err, err_len, "cannot write 'isready': engine gone");

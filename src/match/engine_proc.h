@@ -96,6 +96,11 @@ bool engine_usi(EngineProc *e, int64_t timeout_ms, char *err, size_t err_len);
  * engine did not declare it. */
 const char *engine_option_name(const EngineProc *e, const char *name);
 
+/* Sends `setoption name N [value V]` (no value for a button) with the engine's own
+ * spelling of N. Returns false, sending nothing, when the engine did not declare N (or
+ * memory ran out). */
+bool engine_setoption(EngineProc *e, const char *name, const char *value);
+
 /* Sends `isready` and waits for `readyok`, dropping any other line. */
 bool engine_isready(EngineProc *e, int64_t timeout_ms, char *err, size_t err_len);
 

@@ -287,29 +287,12 @@ static bool start_engine(Worker *w, int k, char *err, size_t err_len) {
     bool report = w->id == 0 && !w->started[k];
     for (int i = 0; i < spec->n_options; i++) {
         const EngineOption *o = &spec->options[i];
-        const char *name = engine_option_name(e, o->name);
-        if (!name) {
-            if (report) {
-                pthread_mutex_lock(&w->sh->lock);
-                fprintf(cfg->out, "warning: engine %d (%s) has no option '%s'; not sent\n", k + 1,
-                        e->name[0] ? e->name : spec->cmd, o->name);
-                pthread_mutex_unlock(&w->sh->lock);
-            }
-            continue;
+        if (!engine_setoption(e, o->name, o->value) && report) {
+            pthread_mutex_lock(&w->sh->lock);
+            fprintf(cfg->out, "warning: engine %d (%s) has no option '%s'; not sent\n", k + 1,
+                    e->name[0] ? e->name : spec->cmd, o->name);
+            pthread_mutex_unlock(&w->sh->lock);
         }
-        size_t len = strlen(name) + (o->value ? strlen(o->value) : 0) + 32;
-        char *line = malloc(len);
-        if (!line) {
-            snprintf(err, err_len, "out of memory");
-            engine_close(e, 200);
-            return false;
-        }
-        if (o->value)
-            snprintf(line, len, "setoption name %s value %s", name, o->value);
-        else
-            snprintf(line, len, "setoption name %s", name);
-        engine_send(e, line);
-        free(line);
     }
     /* Three round trips: the first one may include the engine's own set-up. */
     int64_t best = -1;

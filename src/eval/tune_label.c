@@ -1,0 +1,381 @@
+/* tune_label.c - `hayanagi tune label`: another USI engine's score for every position of a
+ * training file, so that the evaluation can be fitted to a stronger teacher's judgement
+ * (docs/eval.md, round 4: gpsusi).
+ *
+ *   hayanagi tune label --engine CMD [--option NAME=VALUE ...] [--go TEXT] [--limit MS]
+ *                       [--concurrency N] [--skip-above S] IN OUT
+ *
+ * IN and OUT hold the lines `tune records` writes: "<result> [<score>] <sfen>". Each
+ * position is sent as `position sfen ...` + `go TEXT`; the last `info ... score` before
+ * `bestmove` becomes the line's score (from black's side, mates as +-(100000 - plies)).
+ * Lines are written in the input's order. A position that gets no score in time is left
+ * out; so are lines whose existing score exceeds --skip-above in magnitude (decided
+ * positions, on which a teacher spends the longest). Malformed lines are reported as
+ * file:line and skipped. Ctrl-C stops the engines and writes the lines finished so far.
+ */
+#include "eval/tune.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "match/engine_proc.h"
+#include "shogi/position.h"
+#include "util/atomic_file.h"
+#include "util/progress.h"
+
+enum {
+    LABEL_MAX_OPTIONS = 32,
+    LABEL_MAX_THREADS = 64,
+    LABEL_NO_SCORE = 1 << 30,
+    LABEL_SCORE_CAP = 99000, /* centipawn scores beyond this are clamped (a won position) */
+    LABEL_LINE_MAX = 512,
+};
+
+typedef struct {
+    float result;        /* 1, 0.5 or 0 for black */
+    char sfen[SFEN_MAX]; /* canonical, with the move number */
+    bool white_to_move;
+} LabelItem;
+
+typedef struct {
+    const char *cmd, *go;
+    const char *opt_name[LABEL_MAX_OPTIONS], *opt_value[LABEL_MAX_OPTIONS];
+    int n_options;
+    int64_t limit_us;
+    LabelItem *items;
+    int *score; /* per item, LABEL_NO_SCORE until labelled */
+    int n;
+    atomic_int next, done, failed;
+    const volatile sig_atomic_t *stop;
+    pthread_mutex_t lock; /* serialises messages */
+    atomic_bool error;  /* a worker could not keep its engine running */
+    atomic_bool warned; /* missing options were reported once */
+} LabelShared;
+
+/* Set by the SIGINT handler: workers finish their position and stop. */
+static volatile sig_atomic_t label_sigint_received;
+
+static void on_sigint(int sig) {
+    (void)sig;
+    label_sigint_received = 1;
+}
+
+static void say(LabelShared *sh, const char *fmt, const char *a, const char *b) {
+    pthread_mutex_lock(&sh->lock);
+    fprintf(stderr, fmt, a, b);
+    pthread_mutex_unlock(&sh->lock);
+}
+
+/* Starts the teacher: usi, the options it declares, isready, usinewgame. */
+static bool start_engine(LabelShared *sh, EngineProc *e) {
+    char why[256];
+    engine_init(e);
+    e->abort_flag = sh->stop;
+    if (!engine_start(e, sh->cmd, false, why, sizeof why) || !engine_usi(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
+        say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why);
+        engine_close(e, 200);
+        return false;
+    }
+    for (int i = 0; i < sh->n_options; i++)
+        if (!engine_setoption(e, sh->opt_name[i], sh->opt_value[i]) && !atomic_exchange(&sh->warned, true))
+            say(sh, "warning: %s has no option '%s'; not sent\n", sh->cmd, sh->opt_name[i]);
+    if (!engine_isready(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
+        say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why);
+        engine_close(e, 200);
+        return false;
+    }
+    engine_send(e, "usinewgame");
+    return true;
+}
+
+/* The engine's score of its own side, turned into black's view; LABEL_NO_SCORE when the
+ * search gave none (or only a bound). */
+static int black_view(const ThinkResult *t, bool white_to_move) {
+    if (t->status != THINK_OK || !t->has_score || t->score_is_bound)
+        return LABEL_NO_SCORE;
+    int v;
+    if (t->score_is_mate)
+        v = t->score == 0 ? 0 : t->score > 0 ? 100000 - t->score : -100000 - t->score;
+    else
+        v = t->score > LABEL_SCORE_CAP ? LABEL_SCORE_CAP : t->score < -LABEL_SCORE_CAP ? -LABEL_SCORE_CAP : t->score;
+    if (v <= -100000 || v >= 100000)
+        v = v > 0 ? 99999 : -99999;
+    return white_to_move ? -v : v;
+}
+
+static void *label_worker(void *arg) {
+    LabelShared *sh = arg;
+    EngineProc e;
+    if (!start_engine(sh, &e)) {
+        sh->error = true;
+        return NULL;
+    }
+    char go[LABEL_LINE_MAX], pos[SFEN_MAX + 16];
+    snprintf(go, sizeof go, "go %s", sh->go);
+    int restarts = 0;
+    while (!*sh->stop) {
+        int i = atomic_fetch_add(&sh->next, 1);
+        if (i >= sh->n)
+            break;
+        snprintf(pos, sizeof pos, "position sfen %s", sh->items[i].sfen);
+        ThinkResult t;
+        engine_think(&e, pos, go, sh->limit_us, &t);
+        if (t.status == THINK_ABORTED)
+            break;
+        sh->score[i] = black_view(&t, sh->items[i].white_to_move);
+        if (sh->score[i] == LABEL_NO_SCORE)
+            atomic_fetch_add(&sh->failed, 1);
+        atomic_fetch_add(&sh->done, 1);
+        if (t.status == THINK_EOF || t.hung) {
+            /* A teacher that died or hung is started again, a few times at most. */
+            engine_close(&e, 200);
+            if (++restarts > 10 || !start_engine(sh, &e)) {
+                say(sh, "hayanagi tune label: %s%s\n", "giving up on the engine after restarts: ", sh->cmd);
+                sh->error = true;
+                return NULL;
+            }
+        }
+    }
+    engine_close(&e, ENGINE_QUIT_WAIT_MS);
+    return NULL;
+}
+
+/* Reads IN into items; malformed lines are reported and skipped, lines whose score
+ * exceeds skip_above are counted and dropped. */
+static bool read_items(const char *path, int skip_above, LabelItem **out, int *n_out, int *skipped) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        return false;
+    }
+    LabelItem *items = NULL;
+    int n = 0, cap = 0, bad = 0;
+    char line[LABEL_LINE_MAX];
+    long lineno = 0;
+    bool ok = true;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            fprintf(stderr, "%s:%ld: line too long (skipped)\n", path, lineno);
+            int c;
+            while ((c = fgetc(f)) != EOF && c != '\n') {
+            }
+            bad++;
+            continue;
+        }
+        TuneLine tl;
+        char why[128];
+        TuneLineStatus ls = tune_parse_line(line, &tl, why, sizeof why);
+        if (ls == TUNE_LINE_BLANK)
+            continue;
+        if (ls == TUNE_LINE_BAD) {
+            fprintf(stderr, "%s:%ld: %s (skipped)\n", path, lineno, why);
+            bad++;
+            continue;
+        }
+        if (tl.has_score && skip_above >= 0 && (tl.score > skip_above || tl.score < -skip_above)) {
+            (*skipped)++;
+            continue;
+        }
+        Position p;
+        StateInfo st;
+        char err[128];
+        if (!position_from_sfen(&p, &st, tl.sfen, err, sizeof err)) {
+            fprintf(stderr, "%s:%ld: %s (skipped)\n", path, lineno, err);
+            bad++;
+            continue;
+        }
+        if (n == cap) {
+            int ncap = cap ? cap * 2 : 4096;
+            LabelItem *m = realloc(items, (size_t)ncap * sizeof *m);
+            if (!m) {
+                fprintf(stderr, "hayanagi tune label: out of memory\n");
+                ok = false;
+                break;
+            }
+            items = m;
+            cap = ncap;
+        }
+        items[n].result = tl.result;
+        position_to_sfen(&p, items[n].sfen, true);
+        items[n].white_to_move = p.side == WHITE;
+        n++;
+    }
+    if (ferror(f)) {
+        fprintf(stderr, "%s: read error\n", path);
+        ok = false;
+    }
+    fclose(f);
+    if (bad)
+        fprintf(stderr, "tune label: %d malformed line(s) in %s skipped\n", bad, path);
+    if (!ok) {
+        free(items);
+        return false;
+    }
+    *out = items;
+    *n_out = n;
+    return true;
+}
+
+static bool write_labelled(const char *path, const LabelShared *sh, int *written) {
+    char err[512];
+    AtomicFile af;
+    if (!atomic_file_open(&af, path, err, sizeof err)) {
+        fprintf(stderr, "hayanagi tune label: %s\n", err);
+        return false;
+    }
+    *written = 0;
+    for (int i = 0; i < sh->n; i++) {
+        if (sh->score[i] == LABEL_NO_SCORE)
+            continue;
+        fprintf(af.f, "%g %d %s\n", sh->items[i].result, sh->score[i], sh->items[i].sfen);
+        (*written)++;
+    }
+    if (!atomic_file_commit(&af, err, sizeof err)) {
+        fprintf(stderr, "hayanagi tune label: %s\n", err);
+        return false;
+    }
+    return true;
+}
+
+static int usage(void) {
+    fprintf(stderr, "usage: hayanagi tune label --engine CMD [--option NAME=VALUE ...] [--go TEXT] [--limit MS]\n"
+                    "                           [--concurrency N] [--skip-above S] IN OUT\n"
+                    "  --go TEXT        what follows `go` (default \"btime 0 wtime 0 byoyomi 1000\")\n"
+                    "  --limit MS       give up on a position after MS (default 10000)\n"
+                    "  --skip-above S   leave out lines whose score is beyond +-S (default: keep all)\n");
+    return 2;
+}
+
+static bool parse_int(const char *s, long lo, long hi, long *v) {
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end || x < lo || x > hi)
+        return false;
+    *v = x;
+    return true;
+}
+
+int tune_label_main(int argc, char **argv) {
+    LabelShared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.go = "btime 0 wtime 0 byoyomi 1000";
+    long limit_ms = 10000, threads = 1, skip_above = -1;
+    const char *in = NULL, *out = NULL;
+    char *opt_copy[LABEL_MAX_OPTIONS] = {0};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool has = i + 1 < argc;
+        if (strcmp(a, "--engine") == 0 && has)
+            sh.cmd = argv[++i];
+        else if (strcmp(a, "--go") == 0 && has)
+            sh.go = argv[++i];
+        else if (strcmp(a, "--limit") == 0 && has && parse_int(argv[i + 1], 1, 3600000, &limit_ms))
+            i++;
+        else if (strcmp(a, "--concurrency") == 0 && has && parse_int(argv[i + 1], 1, LABEL_MAX_THREADS, &threads))
+            i++;
+        else if (strcmp(a, "--skip-above") == 0 && has && parse_int(argv[i + 1], 0, 1000000, &skip_above))
+            i++;
+        else if (strcmp(a, "--option") == 0 && has && sh.n_options < LABEL_MAX_OPTIONS) {
+            char *o = strdup(argv[++i]);
+            if (!o)
+                return 1;
+            opt_copy[sh.n_options] = o;
+            char *eq = strchr(o, '=');
+            if (eq)
+                *eq = '\0';
+            sh.opt_name[sh.n_options] = o;
+            sh.opt_value[sh.n_options++] = eq ? eq + 1 : NULL;
+        } else if (a[0] != '-' && !in)
+            in = a;
+        else if (a[0] != '-' && !out)
+            out = a;
+        else {
+            fprintf(stderr, "hayanagi tune label: bad argument '%s'\n", a);
+            for (int k = 0; k < sh.n_options; k++)
+                free(opt_copy[k]);
+            return usage();
+        }
+    }
+    int status = 1;
+    if (!sh.cmd || !in || !out || strlen(sh.go) > LABEL_LINE_MAX - 8) {
+        status = usage();
+        goto done;
+    }
+    int skipped = 0;
+    if (!read_items(in, (int)skip_above, &sh.items, &sh.n, &skipped))
+        goto done;
+    sh.score = malloc((size_t)(sh.n ? sh.n : 1) * sizeof *sh.score);
+    if (!sh.score) {
+        fprintf(stderr, "hayanagi tune label: out of memory\n");
+        goto done;
+    }
+    for (int i = 0; i < sh.n; i++)
+        sh.score[i] = LABEL_NO_SCORE;
+    sh.limit_us = limit_ms * 1000;
+    sh.stop = &label_sigint_received;
+    pthread_mutex_init(&sh.lock, NULL);
+
+    /* A dead engine must show up as a failed write; Ctrl-C stops cleanly, a second one
+     * (SA_RESETHAND) ends the process at once. */
+    struct sigaction sa, old_int, old_pipe;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, &old_pipe);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    char skip_text[64] = "";
+    if (skip_above >= 0)
+        snprintf(skip_text, sizeof skip_text, " (%d more beyond +-%ld left out)", skipped, skip_above);
+    fprintf(stderr, "tune label: %d positions from %s%s, %ld engine(s): %s, go %s\n", sh.n, in, skip_text, threads,
+            sh.cmd, sh.go);
+
+    pthread_t tid[LABEL_MAX_THREADS];
+    int started = 0;
+    for (int t = 0; t < threads; t++) {
+        if (pthread_create(&tid[t], NULL, label_worker, &sh) != 0)
+            break;
+        started++;
+    }
+    Progress pr;
+    progress_start(&pr, stderr, "labelling", (uint64_t)sh.n, false);
+    while (atomic_load(&sh.done) < sh.n && !label_sigint_received && !sh.error) {
+        progress_update(&pr, (uint64_t)atomic_load(&sh.done));
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    if (sh.error)
+        label_sigint_received = 1; /* the other workers stop too */
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    progress_update(&pr, (uint64_t)atomic_load(&sh.done));
+    progress_finish(&pr);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+
+    bool interrupted = atomic_load(&sh.done) < sh.n;
+    int written = 0;
+    /* After a failure the finished lines are still worth keeping, but an engine that
+     * never answered leaves no file behind. */
+    bool nothing = sh.error && atomic_load(&sh.done) == 0;
+    if (started == threads && !nothing && write_labelled(out, &sh, &written)) {
+        fprintf(stderr, "tune label: wrote %d positions to %s (%d without a score left out%s)\n", written, out,
+                atomic_load(&sh.failed), interrupted ? "; interrupted before the end" : "");
+        status = sh.error ? 1 : interrupted ? 130 : 0;
+    }
+    label_sigint_received = 0;
+    pthread_mutex_destroy(&sh.lock);
+done:
+    free(sh.items);
+    free(sh.score);
+    for (int k = 0; k < sh.n_options; k++)
+        free(opt_copy[k]);
+    return status;
+}
