@@ -18,7 +18,7 @@ static void usage(FILE *f) {
             "       hayanagi book (info | lookup | sort | check | convert) ...   (hayanagi book help)\n"
             "       hayanagi book (build | merge | minimax | think | expand | import-losses | records | openings) ...\n"
             "       hayanagi match --engine CMD --engine CMD [options]   (hayanagi match --help)\n"
-            "       hayanagi tune (generate | records | openings | fit) ...   (fits the embedded evaluation, "
+            "       hayanagi tune (generate | records | openings | label | fit) ... (fits the embedded evaluation, "
             "docs/eval.md)\n"
             "       hayanagi help\n");
 }
