@@ -41,7 +41,7 @@ typedef struct {
     size_t *first; /* features of position i: feats[first[i] .. first[i + 1]) */
     ClassicFeature *feats;
     size_t nfeats, feats_cap;
-    int inputs;                  /* files read so far */
+    int inputs;                     /* files read so far */
     int file_first[MAX_INPUTS + 1]; /* positions of file f: [file_first[f], file_first[f + 1]) */
     const char *file_name[MAX_INPUTS];
 } FitData;

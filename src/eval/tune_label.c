@@ -53,8 +53,8 @@ typedef struct {
     atomic_int next, done, failed;
     const volatile sig_atomic_t *stop;
     pthread_mutex_t lock; /* serialises messages */
-    atomic_bool error;  /* a worker could not keep its engine running */
-    atomic_bool warned; /* missing options were reported once */
+    atomic_bool error;    /* a worker could not keep its engine running */
+    atomic_bool warned;   /* missing options were reported once */
 } LabelShared;
 
 /* Set by the SIGINT handler: workers finish their position and stop. */
