@@ -97,24 +97,15 @@ static bool add_option(OptionLists *ol, EngineOption *list, int *n, const char *
         usage_error("too many %s arguments", flag);
         return false;
     }
-    const char *eq = strchr(arg, '=');
-    size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-    while (name_len > 0 && arg[name_len - 1] == ' ')
-        name_len--;
-    if (name_len == 0 || strchr(arg, '\n')) {
-        usage_error("%s expects NAME=VALUE", flag);
+    char *copy;
+    const char *why;
+    if (!engine_option_from_arg(arg, &list[*n], &copy, &why)) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%s %s", flag, why);
+        usage_error("%s", msg);
         return false;
     }
-    char *copy = malloc(strlen(arg) + 1);
-    if (!copy) {
-        fprintf(stderr, "hayanagi match: out of memory\n");
-        return false;
-    }
-    strcpy(copy, arg);
     ol->storage[ol->n_storage++] = copy;
-    copy[name_len] = '\0';
-    list[*n].name = copy;
-    list[*n].value = eq ? copy + (eq - arg) + 1 : NULL;
     (*n)++;
     return true;
 }

@@ -68,6 +68,29 @@ TuneLineStatus tune_parse_line(char *line, TuneLine *out, char *err, size_t err_
     return TUNE_LINE_OK;
 }
 
+bool tune_next_line(FILE *f, const char *path, long *lineno, char *buf, size_t cap, TuneLine *out, int *bad) {
+    while (fgets(buf, (int)cap, f)) {
+        ++*lineno;
+        if (!strchr(buf, '\n') && !feof(f)) {
+            fprintf(stderr, "%s:%ld: line too long (skipped)\n", path, *lineno);
+            int c;
+            while ((c = fgetc(f)) != EOF && c != '\n') {
+            }
+            ++*bad;
+            continue;
+        }
+        char why[128];
+        TuneLineStatus ls = tune_parse_line(buf, out, why, sizeof why);
+        if (ls == TUNE_LINE_OK)
+            return true;
+        if (ls == TUNE_LINE_BAD) {
+            fprintf(stderr, "%s:%ld: %s (skipped)\n", path, *lineno, why);
+            ++*bad;
+        }
+    }
+    return false;
+}
+
 /* ---- generate ---- */
 
 typedef struct {

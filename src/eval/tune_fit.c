@@ -93,17 +93,9 @@ static bool load_file(const char *path, FitData *d) {
     char line[512];
     long lineno = 0;
     bool ok = true;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        TuneLine tl;
-        char why[128];
-        TuneLineStatus ls = tune_parse_line(line, &tl, why, sizeof why);
-        if (ls == TUNE_LINE_BLANK)
-            continue;
-        if (ls == TUNE_LINE_BAD) {
-            fprintf(stderr, "%s:%ld: %s (skipped)\n", path, lineno, why);
-            continue;
-        }
+    int bad = 0;
+    TuneLine tl;
+    while (tune_next_line(f, path, &lineno, line, sizeof line, &tl, &bad)) {
         if (d->n == d->cap && !data_grow(d)) {
             ok = false;
             break;

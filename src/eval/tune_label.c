@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "match/engine_proc.h"
+#include "match/match.h"
 #include "shogi/position.h"
 #include "util/atomic_file.h"
 #include "util/progress.h"
@@ -44,7 +45,7 @@ typedef struct {
 
 typedef struct {
     const char *cmd, *go;
-    const char *opt_name[LABEL_MAX_OPTIONS], *opt_value[LABEL_MAX_OPTIONS];
+    EngineOption options[LABEL_MAX_OPTIONS]; /* sent where the teacher declares them */
     int n_options;
     int64_t limit_us;
     LabelItem *items;
@@ -82,8 +83,8 @@ static bool start_engine(LabelShared *sh, EngineProc *e) {
         return false;
     }
     for (int i = 0; i < sh->n_options; i++)
-        if (!engine_setoption(e, sh->opt_name[i], sh->opt_value[i]) && !atomic_exchange(&sh->warned, true))
-            say(sh, "warning: %s has no option '%s'; not sent\n", sh->cmd, sh->opt_name[i]);
+        if (!engine_setoption(e, sh->options[i].name, sh->options[i].value) && !atomic_exchange(&sh->warned, true))
+            say(sh, "warning: %s has no option '%s'; not sent\n", sh->cmd, sh->options[i].name);
     if (!engine_isready(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
         say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why);
         engine_close(e, 200);
@@ -158,26 +159,8 @@ static bool read_items(const char *path, int skip_above, LabelItem **out, int *n
     char line[LABEL_LINE_MAX];
     long lineno = 0;
     bool ok = true;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            fprintf(stderr, "%s:%ld: line too long (skipped)\n", path, lineno);
-            int c;
-            while ((c = fgetc(f)) != EOF && c != '\n') {
-            }
-            bad++;
-            continue;
-        }
-        TuneLine tl;
-        char why[128];
-        TuneLineStatus ls = tune_parse_line(line, &tl, why, sizeof why);
-        if (ls == TUNE_LINE_BLANK)
-            continue;
-        if (ls == TUNE_LINE_BAD) {
-            fprintf(stderr, "%s:%ld: %s (skipped)\n", path, lineno, why);
-            bad++;
-            continue;
-        }
+    TuneLine tl;
+    while (tune_next_line(f, path, &lineno, line, sizeof line, &tl, &bad)) {
         if (tl.has_score && skip_above >= 0 && (tl.score > skip_above || tl.score < -skip_above)) {
             (*skipped)++;
             continue;
@@ -268,6 +251,7 @@ int tune_label_main(int argc, char **argv) {
     long limit_ms = 10000, threads = 1, skip_above = -1;
     const char *in = NULL, *out = NULL;
     char *opt_copy[LABEL_MAX_OPTIONS] = {0};
+    int status = 1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
@@ -282,27 +266,23 @@ int tune_label_main(int argc, char **argv) {
         else if (strcmp(a, "--skip-above") == 0 && has && parse_int(argv[i + 1], 0, 1000000, &skip_above))
             i++;
         else if (strcmp(a, "--option") == 0 && has && sh.n_options < LABEL_MAX_OPTIONS) {
-            char *o = strdup(argv[++i]);
-            if (!o)
-                return 1;
-            opt_copy[sh.n_options] = o;
-            char *eq = strchr(o, '=');
-            if (eq)
-                *eq = '\0';
-            sh.opt_name[sh.n_options] = o;
-            sh.opt_value[sh.n_options++] = eq ? eq + 1 : NULL;
+            const char *why;
+            if (!engine_option_from_arg(argv[++i], &sh.options[sh.n_options], &opt_copy[sh.n_options], &why)) {
+                fprintf(stderr, "hayanagi tune label: --option %s\n", why);
+                status = 2;
+                goto done;
+            }
+            sh.n_options++;
         } else if (a[0] != '-' && !in)
             in = a;
         else if (a[0] != '-' && !out)
             out = a;
         else {
             fprintf(stderr, "hayanagi tune label: bad argument '%s'\n", a);
-            for (int k = 0; k < sh.n_options; k++)
-                free(opt_copy[k]);
-            return usage();
+            status = usage();
+            goto done;
         }
     }
-    int status = 1;
     if (!sh.cmd || !in || !out || strlen(sh.go) > LABEL_LINE_MAX - 8) {
         status = usage();
         goto done;
@@ -340,8 +320,11 @@ int tune_label_main(int argc, char **argv) {
     pthread_t tid[LABEL_MAX_THREADS];
     int started = 0;
     for (int t = 0; t < threads; t++) {
-        if (pthread_create(&tid[t], NULL, label_worker, &sh) != 0)
+        if (pthread_create(&tid[t], NULL, label_worker, &sh) != 0) {
+            fprintf(stderr, "hayanagi tune label: cannot start a thread\n");
+            sh.error = true; /* the loop below then waits for nothing */
             break;
+        }
         started++;
     }
     Progress pr;
@@ -365,7 +348,7 @@ int tune_label_main(int argc, char **argv) {
     /* After a failure the finished lines are still worth keeping, but an engine that
      * never answered leaves no file behind. */
     bool nothing = sh.error && atomic_load(&sh.done) == 0;
-    if (started == threads && !nothing && write_labelled(out, &sh, &written)) {
+    if (!nothing && write_labelled(out, &sh, &written)) {
         fprintf(stderr, "tune label: wrote %d positions to %s (%d without a score left out%s)\n", written, out,
                 atomic_load(&sh.failed), interrupted ? "; interrupted before the end" : "");
         status = sh.error ? 1 : interrupted ? 130 : 0;

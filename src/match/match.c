@@ -196,6 +196,29 @@ void openings_shuffle(Openings *o, uint64_t seed) {
 
 /* ---- Elo ---- */
 
+bool engine_option_from_arg(const char *arg, EngineOption *out, char **storage, const char **why) {
+    *storage = NULL;
+    const char *eq = strchr(arg, '=');
+    size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+    while (name_len > 0 && arg[name_len - 1] == ' ')
+        name_len--;
+    if (name_len == 0 || strchr(arg, '\n')) {
+        *why = "expects NAME=VALUE";
+        return false;
+    }
+    char *copy = malloc(strlen(arg) + 1);
+    if (!copy) {
+        *why = "out of memory";
+        return false;
+    }
+    strcpy(copy, arg);
+    copy[name_len] = '\0';
+    out->name = copy;
+    out->value = eq ? copy + (eq - arg) + 1 : NULL;
+    *storage = copy;
+    return true;
+}
+
 double elo_from_score(double p) {
     if (isnan(p))
         return NAN;

@@ -79,6 +79,13 @@ typedef struct {
     const char *value; /* NULL: no value (a button) */
 } EngineOption;
 
+/* Splits "NAME=VALUE" (VALUE may contain '='; no '=' means a button; blanks before the
+ * '=' are dropped) into *out, whose strings live in one new heap copy returned in
+ * *storage, which the caller frees. Returns false, with *storage NULL and the reason in
+ * *why, when NAME is empty, when the text holds a newline (it would end the setoption
+ * line), or when memory runs out. */
+bool engine_option_from_arg(const char *arg, EngineOption *out, char **storage, const char **why);
+
 typedef struct {
     const char *cmd;
     const char *name; /* display name, or NULL for the engine's `id name` */

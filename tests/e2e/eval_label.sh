@@ -46,6 +46,10 @@ out=$("$HAYANAGI" tune label "${teacher[@]}" "$tmp/missing.txt" "$tmp/none.txt" 
 [ $? -ne 0 ] || fail "tune label on a missing file succeeded"
 "$HAYANAGI" tune label --engine "$HAYANAGI" --concurrency 0 "$tmp/in.txt" "$tmp/none.txt" 2> /dev/null
 expect_status "tune label --concurrency 0" 2 $?
+out=$("$HAYANAGI" tune label --engine "$HAYANAGI" --option $'Hash=1\nquit' "$tmp/in.txt" "$tmp/none.txt" 2>&1)
+expect_status "tune label --option with a newline" 2 $?
+expect_contains "option with a newline" "$out" "expects NAME=VALUE"
+[ -e "$tmp/none.txt" ] && fail "tune label wrote output after a bad --option"
 
 # Ctrl-C: the engines stop, the finished lines are written (well-formed), status 130.
 for _ in $(seq 60); do cat "$tmp/in.txt"; done > "$tmp/many.txt"

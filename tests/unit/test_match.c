@@ -342,6 +342,29 @@ static void test_engine_command_splitting(void **state) {
     assert_true(engine_cmd_needs_shell("engine > log"));
 }
 
+/* --option NAME=VALUE as match and tune label read it. */
+static void test_engine_option_from_arg(void **state) {
+    (void)state;
+    EngineOption o;
+    char *copy;
+    const char *why = NULL;
+    assert_true(engine_option_from_arg("USI Hash =a=b", &o, &copy, &why));
+    assert_string_equal(o.name, "USI Hash");
+    assert_string_equal(o.value, "a=b");
+    free(copy);
+    assert_true(engine_option_from_arg("Clear Hash", &o, &copy, &why));
+    assert_string_equal(o.name, "Clear Hash");
+    assert_null(o.value);
+    free(copy);
+    const char *bad[] = {"", "=16", "  =16", "Hash=1\nquit", "Ha\nsh=1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        why = NULL;
+        assert_false(engine_option_from_arg(bad[i], &o, &copy, &why));
+        assert_null(copy);
+        assert_string_equal(why, "expects NAME=VALUE");
+    }
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -356,6 +379,7 @@ int main(void) {
         cmocka_unit_test(test_openings_text),
         cmocka_unit_test(test_time_control_text),
         cmocka_unit_test(test_engine_command_splitting),
+        cmocka_unit_test(test_engine_option_from_arg),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
