@@ -100,6 +100,43 @@ static void update_stats(Worker *w, Stack *ss, Move best, Value best_value, Valu
     }
 }
 
+/* Correction history: the static evaluation is shifted by how far it missed the search
+ * result in earlier positions with the same pawns, and with the same hands. */
+static unsigned pawn_correction_index(const Position *pos) {
+    Bitboard pawns = pos->by_type[PAWN];
+    Bitboard b = pawns & pos->by_color[BLACK], wh = pawns & pos->by_color[WHITE];
+    uint64_t h = (uint64_t)b * 0x9e3779b97f4a7c15u ^ (uint64_t)(b >> 64) * 0xc2b2ae3d27d4eb4fu ^
+                 (uint64_t)wh * 0x165667b19e3779f9u ^ (uint64_t)(wh >> 64) * 0xd6e8feb86659fd93u;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9u;
+    return (unsigned)(h >> 50) & (CORRECTION_SIZE - 1);
+}
+static unsigned hand_correction_index(const Position *pos) {
+    return (unsigned)(pos->st->hand_key >> 50) & (CORRECTION_SIZE - 1);
+}
+
+static Value corrected_eval(const Worker *w, Value raw) {
+    const Position *pos = &w->game.pos;
+    Color us = pos->side;
+    int c = w->history->pawn_correction[us][pawn_correction_index(pos)] +
+            w->history->hand_correction[us][hand_correction_index(pos)];
+    Value v = raw + c / 24;
+    return v >= VALUE_KNOWN_WIN ? VALUE_KNOWN_WIN - 1 : v <= -VALUE_KNOWN_WIN ? -VALUE_KNOWN_WIN + 1 : v;
+}
+
+static void correction_entry_update(int16_t *e, int bonus) {
+    *e = (int16_t)(*e + bonus - *e * (bonus < 0 ? -bonus : bonus) / CORRECTION_MAX);
+}
+
+static void update_correction(Worker *w, Value diff, int depth) {
+    const Position *pos = &w->game.pos;
+    Color us = pos->side;
+    int bonus = diff * 16 * depth / 8;
+    bonus = bonus > CORRECTION_MAX / 4 ? CORRECTION_MAX / 4 : bonus < -CORRECTION_MAX / 4 ? -CORRECTION_MAX / 4 : bonus;
+    correction_entry_update(&w->history->pawn_correction[us][pawn_correction_index(pos)], bonus);
+    correction_entry_update(&w->history->hand_correction[us][hand_correction_index(pos)], bonus);
+}
+
 static void update_pv(Move *pv, Move m, const Move *child) {
     *pv++ = m;
     while (child && *child)
@@ -194,19 +231,20 @@ static Value qsearch(Worker *w, Stack *ss, Value alpha, Value beta, int depth, b
         (tt_bound(tte) & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
         return tt_value;
 
-    Value best, stand_pat;
+    Value best, stand_pat, raw_eval = VALUE_NONE;
     if (in_check) {
         stand_pat = VALUE_NONE;
         best = -VALUE_INFINITE;
     } else {
-        stand_pat = tt_hit && tte->eval != VALUE_NONE ? tte->eval : evaluate(pos);
+        raw_eval = tt_hit && tte->eval != VALUE_NONE ? tte->eval : evaluate(pos);
+        stand_pat = corrected_eval(w, raw_eval);
         ss->static_eval = stand_pat;
         best = stand_pat;
         if (tt_value != VALUE_NONE && (tt_bound(tte) & (tt_value > best ? BOUND_LOWER : BOUND_UPPER)))
             best = tt_value;
         if (best >= beta) {
             if (!tt_hit)
-                tt_save(w->shared->tt, tte, key, value_to_tt(best, ss->ply), false, BOUND_LOWER, -6, 0, stand_pat);
+                tt_save(w->shared->tt, tte, key, value_to_tt(best, ss->ply), false, BOUND_LOWER, -6, 0, raw_eval);
             return best;
         }
         if (best > alpha)
@@ -249,7 +287,7 @@ static Value qsearch(Worker *w, Stack *ss, Value alpha, Value beta, int depth, b
     if (in_check && move_count == 0)
         return mated_in(ss->ply);
     tt_save(w->shared->tt, tte, key, value_to_tt(best, ss->ply), tt_pv, best >= beta ? BOUND_LOWER : BOUND_UPPER,
-            in_check || depth >= 0 ? 0 : -1, (Move16)best_move, stand_pat);
+            in_check || depth >= 0 ? 0 : -1, (Move16)best_move, raw_eval);
     return best;
 }
 
@@ -305,7 +343,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
         return tt_value;
     }
 
-    Value eval;
+    Value eval, raw_eval = VALUE_NONE;
     bool improving = false;
     if (in_check) {
         ss->static_eval = eval = VALUE_NONE;
@@ -313,12 +351,14 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
         if (excluded)
             eval = ss->static_eval;
         else if (tt_hit) {
-            ss->static_eval = eval = tte->eval != VALUE_NONE ? tte->eval : evaluate(pos);
+            raw_eval = tte->eval != VALUE_NONE ? tte->eval : evaluate(pos);
+            ss->static_eval = eval = corrected_eval(w, raw_eval);
             if (tt_value != VALUE_NONE && (tt_bound(tte) & (tt_value > eval ? BOUND_LOWER : BOUND_UPPER)))
                 eval = tt_value;
         } else {
-            ss->static_eval = eval = evaluate(pos);
-            tt_save(sh->tt, tte, key, VALUE_NONE, ss->tt_pv, BOUND_NONE, -6, 0, eval);
+            raw_eval = evaluate(pos);
+            ss->static_eval = eval = corrected_eval(w, raw_eval);
+            tt_save(sh->tt, tte, key, VALUE_NONE, ss->tt_pv, BOUND_NONE, -6, 0, raw_eval);
         }
         /* A mate in one settles the node before any pruning. */
         if (!root && !excluded && position_mate_in_one(pos))
@@ -539,12 +579,18 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
         best = excluded ? alpha : mated_in(ss->ply); /* no legal move loses, in check or not */
     else if (best_move)
         update_stats(w, ss, best_move, best, beta, quiets, nq, captures, nc, depth);
+    /* The correction learns only from results that say more than the bound they had. */
+    bool best_capture = best_move && !move_is_drop(best_move) && pos->board[move_to(best_move)] != NO_PIECE;
+    if (!in_check && !excluded && move_count > 0 && !best_capture && ss->static_eval != VALUE_NONE &&
+        best > -VALUE_KNOWN_WIN && best < VALUE_KNOWN_WIN && !(best >= beta && best <= ss->static_eval) &&
+        !(!best_move && best >= ss->static_eval))
+        update_correction(w, best - ss->static_eval, depth);
     if (!excluded && !(root && w->pv_index))
         tt_save(sh->tt, tte, key, value_to_tt(best, ss->ply), ss->tt_pv,
                 best >= beta                ? BOUND_LOWER
                 : pv_node && best_move != 0 ? BOUND_EXACT
                                             : BOUND_UPPER,
-                depth, (Move16)best_move, ss->static_eval);
+                depth, (Move16)best_move, raw_eval);
     return best;
 }
 

@@ -10,7 +10,7 @@
 #include "search/search.h"
 #include "search/tt.h"
 
-enum { CONT_INDEX_NB = PIECE_NB * SQ_NB, HISTORY_MAX = 16384 };
+enum { CONT_INDEX_NB = PIECE_NB * SQ_NB, HISTORY_MAX = 16384, CORRECTION_SIZE = 1 << 14, CORRECTION_MAX = 1024 };
 
 /* Move-ordering statistics, learned during a search and kept between moves. */
 typedef struct {
@@ -18,6 +18,10 @@ typedef struct {
     int16_t capture[PIECE_NB][SQ_NB][PIECE_TYPE_NB];
     int16_t cont[CONT_INDEX_NB + 1][CONT_INDEX_NB]; /* last row: the sentinel for null moves */
     Move16 counter[PIECE_NB][SQ_NB];
+    /* How far the static evaluation missed the search result before, by the side to
+     * move and a hash of the pawns, and of the hands (in 1/16 units of the evaluation). */
+    int16_t pawn_correction[COLOR_NB][CORRECTION_SIZE];
+    int16_t hand_correction[COLOR_NB][CORRECTION_SIZE];
 } History;
 
 static inline int cont_index(Move m) { return move_moved_piece_after(m) * SQ_NB + move_to(m); }
