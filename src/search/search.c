@@ -120,7 +120,7 @@ static Value corrected_eval(const Worker *w, Value raw) {
     Color us = pos->side;
     int c = w->history->pawn_correction[us][pawn_correction_index(pos)] +
             w->history->hand_correction[us][hand_correction_index(pos)];
-    Value v = raw + c / 24;
+    Value v = raw + c / 24; /* two thirds of each table's estimate */
     return v >= VALUE_KNOWN_WIN ? VALUE_KNOWN_WIN - 1 : v <= -VALUE_KNOWN_WIN ? -VALUE_KNOWN_WIN + 1 : v;
 }
 
