@@ -194,7 +194,7 @@ void openings_shuffle(Openings *o, uint64_t seed) {
     }
 }
 
-/* ---- Elo ---- */
+/* ---- Engine options ---- */
 
 bool engine_option_from_arg(const char *arg, EngineOption *out, char **storage, const char **why) {
     *storage = NULL;
@@ -218,6 +218,8 @@ bool engine_option_from_arg(const char *arg, EngineOption *out, char **storage, 
     *storage = copy;
     return true;
 }
+
+/* ---- Elo ---- */
 
 double elo_from_score(double p) {
     if (isnan(p))

@@ -51,7 +51,7 @@ void movepick_init_qsearch(MovePicker *mp, const Position *pos, const History *h
     mp->cont[0] = (ss - 1)->cont_hist;
     mp->cont[1] = (ss - 2)->cont_hist;
     mp->qsearch = true;
-    bool capture = tt_move && !move_is_drop(tt_move) && pos->board[move_to(tt_move)] != NO_PIECE;
+    bool capture = tt_move && position_is_capture(pos, tt_move);
     if (position_in_check(pos)) {
         mp->tt_move = tt_move;
         mp->stage = tt_move ? STAGE_EVASION_TT : STAGE_EVASION_INIT;
@@ -60,8 +60,6 @@ void movepick_init_qsearch(MovePicker *mp, const Position *pos, const History *h
         mp->stage = mp->tt_move ? STAGE_Q_TT : STAGE_Q_CAPTURE_INIT;
     }
 }
-
-static bool is_capture(const Position *pos, Move m) { return !move_is_drop(m) && pos->board[move_to(m)] != NO_PIECE; }
 
 static void score_captures(MovePicker *mp) {
     for (int i = mp->cur; i < mp->end; i++) {
@@ -93,7 +91,7 @@ static void score_evasions(MovePicker *mp) {
     Color us = mp->pos->side;
     for (int i = mp->cur; i < mp->end; i++) {
         Move m = mp->moves[i].move;
-        if (is_capture(mp->pos, m))
+        if (position_is_capture(mp->pos, m))
             mp->moves[i].value = 1000000 + CAPTURE_VALUE[piece_type(mp->pos->board[move_to(m)])];
         else
             mp->moves[i].value =
@@ -122,7 +120,7 @@ static Move refutation(const MovePicker *mp, Move m) {
     if (!m || same(m, mp->tt_move))
         return MOVE_NONE;
     Move legal = position_legal_move_from16(mp->pos, (Move16)m);
-    if (!legal || is_capture(mp->pos, legal))
+    if (!legal || position_is_capture(mp->pos, legal))
         return MOVE_NONE;
     return legal;
 }

@@ -77,7 +77,7 @@ static void update_stats(Worker *w, Stack *ss, Move best, Value best_value, Valu
                          const Move *captures, int nc, int depth) {
     const Position *pos = &w->game.pos;
     int bonus = stat_bonus(depth + (best_value > beta + 150));
-    bool capture = !move_is_drop(best) && pos->board[move_to(best)] != NO_PIECE;
+    bool capture = position_is_capture(pos, best);
     if (!capture) {
         if (!((Move16)ss->killers[0] == (Move16)best)) {
             ss->killers[1] = ss->killers[0];
@@ -338,7 +338,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
     ss->tt_pv = excluded ? ss->tt_pv : pv_node || (tt_hit && tt_is_pv(tte));
     if (!pv_node && tt_hit && tt_depth(tte) >= depth && tt_value != VALUE_NONE &&
         (tt_bound(tte) & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER))) {
-        if (tt_move && tt_value >= beta && pos->board[move_to(tt_move)] == NO_PIECE)
+        if (tt_move && tt_value >= beta && !position_is_capture(pos, tt_move))
             update_quiet(w, ss, tt_move, stat_bonus(depth));
         return tt_value;
     }
@@ -406,8 +406,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
         int tried = 0;
         Move m;
         while (tried < 2 + 2 * cut_node && (m = movepick_next(&pc, false))) {
-            if (move_is_drop(m) || pos->board[move_to(m)] == NO_PIECE || !see_ge(pos, m, raised - ss->static_eval) ||
-                !position_is_legal(pos, m))
+            if (!position_is_capture(pos, m) || !see_ge(pos, m, raised - ss->static_eval) || !position_is_legal(pos, m))
                 continue;
             tried++;
             tree_do_move(w, ss, m);
@@ -457,7 +456,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
                 continue;
         }
         ss->move_count = ++move_count;
-        bool capture = !move_is_drop(m) && pos->board[move_to(m)] != NO_PIECE;
+        bool capture = position_is_capture(pos, m);
         bool gives_check = position_gives_check(pos, m);
         int new_depth = depth - 1;
         int delta = beta - alpha;
@@ -580,7 +579,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
     else if (best_move)
         update_stats(w, ss, best_move, best, beta, quiets, nq, captures, nc, depth);
     /* The correction learns only from results that say more than the bound they had. */
-    bool best_capture = best_move && !move_is_drop(best_move) && pos->board[move_to(best_move)] != NO_PIECE;
+    bool best_capture = best_move && position_is_capture(pos, best_move);
     if (!in_check && !excluded && move_count > 0 && !best_capture && ss->static_eval != VALUE_NONE &&
         best > -VALUE_KNOWN_WIN && best < VALUE_KNOWN_WIN && !(best >= beta && best <= ss->static_eval) &&
         !(!best_move && best >= ss->static_eval))

@@ -26,7 +26,7 @@ static void perft_stats(Position *pos, int depth, PerftCounts *c) {
         Move m = list[i].move;
         if (depth == 1) {
             c->nodes++;
-            if (!move_is_drop(m) && pos->board[move_to(m)] != NO_PIECE)
+            if (position_is_capture(pos, m))
                 c->captures++;
             if (move_is_promotion(m))
                 c->promotions++;

@@ -94,6 +94,10 @@ static inline Bitboard position_occupied(const Position *pos) { return pos->by_t
 static inline Bitboard position_pieces(const Position *pos, Color c, PieceType pt) {
     return pos->by_color[c] & pos->by_type[pt];
 }
+/* Whether m (pseudo-legal here) takes a piece; drops never do. */
+static inline bool position_is_capture(const Position *pos, Move m) {
+    return !move_is_drop(m) && pos->board[move_to(m)] != NO_PIECE;
+}
 static inline Bitboard position_golds(const Position *pos, Color c) {
     return pos->by_color[c] & (pos->by_type[GOLD] | pos->by_type[PRO_PAWN] | pos->by_type[PRO_LANCE] |
                                pos->by_type[PRO_KNIGHT] | pos->by_type[PRO_SILVER]);
