@@ -29,6 +29,8 @@ static void usage(FILE *f) {
                "  --time MS             main time per side, with --inc MS (Fischer) or --byoyomi MS\n"
                "  --inc MS              Fischer increment, added after each move\n"
                "  --nodes N             fixed nodes per move (`go nodes N`), no clock\n"
+               "  --nodes1 N, --nodes2 N  that engine alone plays at N nodes (no clock); the other\n"
+               "                        keeps the time control\n"
                "  --openings FILE       one position per line: startpos [moves ...] | sfen ... | SFEN\n"
                "  --seed S              shuffle the openings with seed S\n"
                "  --option NAME=VALUE   setoption for both engines (repeatable; NAME alone for a button)\n"
@@ -180,7 +182,7 @@ int cmd_match(int argc, char **argv) {
     const char *engines[2] = {NULL, NULL}, *names[2] = {NULL, NULL};
     int n_engines = 0, n_names = 0;
     long long games = -1, concurrency = 1, max_moves = 320, grace = 50, move_timeout = 60000;
-    long long byoyomi = -1, main_time = -1, inc = -1, nodes = -1;
+    long long byoyomi = -1, main_time = -1, inc = -1, nodes = -1, own_nodes[2] = {-1, -1};
     const char *openings_path = NULL, *out_path = NULL, *log_path = NULL;
     const char *go_extra[3] = {NULL, NULL, NULL}; /* both, first, second */
     bool have_seed = false, engine_stderr = false;
@@ -275,6 +277,8 @@ int cmd_match(int argc, char **argv) {
             target = &inc, lo = 0, hi = 24LL * 3600 * 1000;
         } else if (strcmp(a, "--nodes") == 0) {
             target = &nodes, lo = 1, hi = 1000000000000LL;
+        } else if (strcmp(a, "--nodes1") == 0 || strcmp(a, "--nodes2") == 0) {
+            target = &own_nodes[a[7] - '1'], lo = 1, hi = 1000000000000LL;
         } else {
             usage_error("unknown option '%s'", a);
             goto out;
@@ -349,6 +353,7 @@ int cmd_match(int argc, char **argv) {
         cfg.engines[k].options = ol->merged[k];
         cfg.engines[k].n_options = ol->n_merged[k];
         cfg.engines[k].go_extra = go_extra[k + 1] ? go_extra[k + 1] : go_extra[0];
+        cfg.engines[k].nodes = own_nodes[k] > 0 ? own_nodes[k] : 0;
     }
     if (nodes > 0)
         cfg.tc.nodes = nodes;
@@ -384,9 +389,9 @@ int cmd_match(int argc, char **argv) {
     struct sigaction old_int;
     sigaction(SIGINT, &sa, &old_int);
 
-    char tc_text[96];
+    char tc_text[128];
     printf("Match: %s vs %s, %d game(s), %s, concurrency %d, %s%s\n", engines[0], engines[1], cfg.games,
-           time_control_describe(&cfg.tc, tc_text, sizeof tc_text), cfg.concurrency,
+           match_time_control_describe(&cfg, tc_text, sizeof tc_text), cfg.concurrency,
            cfg.openings ? "openings from " : "from the start position", cfg.openings ? openings_path : "");
     fflush(stdout);
     MatchResult res;

@@ -4,11 +4,13 @@
  *       plays N games against itself at K nodes a move (after a few random opening
  *       moves) and writes one line per quiet position: "<result> <sfen>", result being
  *       1, 0.5 or 0 for black.
- *   hayanagi tune records FILES... OUT
+ *   hayanagi tune records [--scores-of NAME] FILES... OUT
  *       the same kind of data from game records (CSA, KIF, KI2, USI) of finished games,
  *       for instance a stronger engine's games played with `hayanagi match`; from the
  *       CSA records `hayanagi match` writes, each line also carries the engine's score
- *       of the position: "<result> <score> <sfen>" (score from black's side).
+ *       of the position: "<result> <score> <sfen>" (score from black's side). With
+ *       --scores-of, only the scores of the player whose name contains NAME are kept
+ *       (a teacher's scores from its games against us; our own positions stay unscored).
  *   hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT
  *       random balanced openings for matches and data generation.
  *   hayanagi tune fit ...
@@ -306,24 +308,32 @@ static bool start_game(CsaScores *cs) {
     return true;
 }
 
-/* Reads the scores; false (nothing to use) when the file cannot be read. */
-static bool read_csa_scores(const char *path, CsaScores *cs) {
+/* Reads the scores; false (nothing to use) when the file cannot be read. With only_of
+ * (not NULL), a score is kept only where the mover's name ("N+" / "N-") contains it. */
+static bool read_csa_scores(const char *path, const char *only_of, CsaScores *cs) {
     memset(cs, 0, sizeof *cs);
     FILE *f = fopen(path, "r");
     if (!f)
         return false;
     char line[512];
     bool ok = start_game(cs), in_game = false;
+    bool wanted[2] = {!only_of, !only_of}; /* the scores of black's / white's moves are kept */
+    bool mover_wanted = true;
     while (ok && fgets(line, sizeof line, f)) {
         if (line[0] == '/') {
             cs->first[++cs->games] = cs->n;
             ok = start_game(cs);
             in_game = false;
+            wanted[0] = wanted[1] = !only_of;
         } else if ((line[0] == '+' || line[0] == '-') && line[1] >= '0' && line[1] <= '9') {
             ok = push_int(&cs->score, &cs->n, &cs->cap, SCORE_UNKNOWN);
             cs->first[cs->games + 1] = cs->n;
             in_game = true;
-        } else if (strncmp(line, "'** ", 4) == 0 && in_game && cs->n > cs->first[cs->games]) {
+            mover_wanted = !only_of || wanted[line[0] == '-'];
+        } else if (line[0] == 'N' && (line[1] == '+' || line[1] == '-')) {
+            in_game = true;
+            wanted[line[1] == '-'] = !only_of || strstr(line + 2, only_of) != NULL;
+        } else if (strncmp(line, "'** ", 4) == 0 && in_game && mover_wanted && cs->n > cs->first[cs->games]) {
             char *end;
             long v = strtol(line + 4, &end, 10);
             if (end != line + 4 && v > -SCORE_LIMIT && v < SCORE_LIMIT)
@@ -410,8 +420,14 @@ static bool write_lines(const char *path, const GenShared *g) {
 }
 
 static int cmd_records(int argc, char **argv) {
+    const char *scores_of = NULL;
+    if (argc >= 2 && strcmp(argv[0], "--scores-of") == 0) {
+        scores_of = argv[1];
+        argc -= 2;
+        argv += 2;
+    }
     if (argc < 2) {
-        fprintf(stderr, "usage: hayanagi tune records FILES... OUT\n");
+        fprintf(stderr, "usage: hayanagi tune records [--scores-of NAME] FILES... OUT\n");
         return 2;
     }
     GenShared g;
@@ -425,7 +441,7 @@ static int cmd_records(int argc, char **argv) {
         char err[512];
         size_t len = strlen(argv[i]);
         CsaScores cs;
-        bool csa = len > 4 && strcmp(argv[i] + len - 4, ".csa") == 0 && read_csa_scores(argv[i], &cs);
+        bool csa = len > 4 && strcmp(argv[i] + len - 4, ".csa") == 0 && read_csa_scores(argv[i], scores_of, &cs);
         rc.scores = csa ? &cs : NULL;
         rc.game_index = 0;
         bool ok = record_read_file(argv[i], REC_FMT_AUTO, &ro, NULL, err, sizeof err);
@@ -548,7 +564,7 @@ int tune_main(int argc, char **argv) {
         return tune_label_main(argc - 1, argv + 1);
     fprintf(stderr,
             "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] OUT\n"
-            "       hayanagi tune records FILES... OUT\n"
+            "       hayanagi tune records [--scores-of NAME] FILES... OUT\n"
             "       hayanagi tune fit [--seconds S] IN\n"
             "       hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT\n"
             "       hayanagi tune label --engine CMD [--option NAME=VALUE ...] [--go TEXT] [--concurrency N] IN OUT\n");

@@ -282,7 +282,7 @@ typedef struct {
     int next_game;
     bool fatal;
     char fatal_msg[768];
-    char tc_text[96];
+    char tc_text[128];
 } Shared;
 
 typedef struct {
@@ -357,6 +357,17 @@ static char *position_command(const Game *g) {
         len += (size_t)snprintf(s + len, cap - len, " %s", move_to_usi(g->moves[i], mv));
     }
     return s;
+}
+
+char *match_time_control_describe(const MatchConfig *cfg, char *buf, size_t len) {
+    time_control_describe(&cfg->tc, buf, len);
+    for (int k = 0; k < 2; k++)
+        if (cfg->engines[k].nodes > 0) {
+            size_t used = strlen(buf);
+            if (used < len)
+                snprintf(buf + used, len - used, "; engine %d nodes %lld", k + 1, (long long)cfg->engines[k].nodes);
+        }
+    return buf;
 }
 
 static void go_command(const TimeControl *tc, const int64_t clock_ms[2], const char *extra, char *buf, size_t len) {
@@ -506,9 +517,13 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
         if (!pos_cmd)
             goto oom;
         char go[512];
-        go_command(tc, clock_ms, cfg->engines[k].go_extra, go, sizeof go);
-        int64_t allowed_ms = tc->nodes > 0 ? cfg->move_timeout_ms : clock_ms[us] + tc->byoyomi_ms;
-        int64_t limit_ms = tc->nodes > 0 ? cfg->move_timeout_ms : allowed_ms + cfg->grace_ms;
+        TimeControl own_tc = *tc; /* this engine's: its own node limit overrides the clock */
+        if (cfg->engines[k].nodes > 0)
+            own_tc.nodes = cfg->engines[k].nodes;
+        bool by_nodes = own_tc.nodes > 0;
+        go_command(&own_tc, clock_ms, cfg->engines[k].go_extra, go, sizeof go);
+        int64_t allowed_ms = by_nodes ? cfg->move_timeout_ms : clock_ms[us] + tc->byoyomi_ms;
+        int64_t limit_ms = by_nodes ? cfg->move_timeout_ms : allowed_ms + cfg->grace_ms;
         ThinkResult t;
         engine_think(e, pos_cmd, go, limit_ms * 1000, &t);
         free(pos_cmd);
@@ -525,13 +540,13 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
             break;
         }
         double elapsed_ms = t.elapsed_us / 1000.0;
-        if (t.status == THINK_TIMEOUT || (tc->nodes == 0 && t.elapsed_us > limit_ms * 1000)) {
+        if (t.status == THINK_TIMEOUT || (!by_nodes && t.elapsed_us > limit_ms * 1000)) {
             set_winner(rec, END_TIME, color_flip(us));
             if (t.status == THINK_TIMEOUT)
                 snprintf(rec->detail, sizeof rec->detail,
                          "%s: no bestmove within %lld ms (%lld ms allowed + %lld ms grace)%s", res->names[k],
-                         (long long)limit_ms, (long long)(tc->nodes > 0 ? limit_ms : allowed_ms),
-                         (long long)(tc->nodes > 0 ? 0 : cfg->grace_ms), t.hung ? "; no answer to stop, killed" : "");
+                         (long long)limit_ms, (long long)(by_nodes ? limit_ms : allowed_ms),
+                         (long long)(by_nodes ? 0 : cfg->grace_ms), t.hung ? "; no answer to stop, killed" : "");
             else
                 snprintf(rec->detail, sizeof rec->detail, "%s: bestmove after %.1f ms, %lld ms allowed + %lld ms grace",
                          res->names[k], elapsed_ms, (long long)allowed_ms, (long long)cfg->grace_ms);
@@ -576,7 +591,7 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
         }
         if (!game_push(&g, m) || !game_record_push(rec, m, (int32_t)elapsed_ms, black_view_score(&t, us)))
             goto oom;
-        if (tc->nodes == 0) {
+        if (!by_nodes) {
             int64_t left = clock_ms[us] - (int64_t)elapsed_ms;
             clock_ms[us] = (left > 0 ? left : 0) + tc->inc_ms;
         }
@@ -728,7 +743,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t err_l
     sh.cfg = cfg;
     sh.res = res;
     pthread_mutex_init(&sh.lock, NULL);
-    time_control_describe(&cfg->tc, sh.tc_text, sizeof sh.tc_text);
+    match_time_control_describe(cfg, sh.tc_text, sizeof sh.tc_text);
     for (int i = 0; i < workers_n; i++) {
         workers[i].sh = &sh;
         workers[i].id = i;

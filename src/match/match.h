@@ -92,6 +92,8 @@ typedef struct {
     const EngineOption *options;
     int n_options;        /* sent in this order after usiok, only those the engine declares */
     const char *go_extra; /* appended to every `go` command (e.g. gpsusi's "byoyomi_extension 100"), or NULL */
+    int64_t nodes;        /* > 0: this engine always gets `go nodes N` and no clock, whatever tc says
+                           * (the other may play on the clock: a fast engine against a depth-limited one) */
 } MatchEngineSpec;
 
 typedef struct {
@@ -101,7 +103,7 @@ typedef struct {
     int concurrency;         /* games played at once, each with its own two engines */
     int max_moves;           /* draw when the SFEN move number passes this (0: no limit) */
     int64_t grace_ms;        /* allowance over the clock before a time loss */
-    int64_t move_timeout_ms; /* nodes mode: how long to wait for a bestmove */
+    int64_t move_timeout_ms; /* nodes mode (either engine's): how long to wait for a bestmove */
     EnteringKingRule ekr;    /* how `bestmove win` is judged */
     const Openings *openings;
     bool inherit_stderr; /* engines' stderr to ours instead of /dev/null */
@@ -123,6 +125,10 @@ typedef struct {
     GameRecord *records; /* games in schedule order; records[i].end == END_NONE when not played */
     int n_records;
 } MatchResult;
+
+/* The time control with the engines' own node limits: "byoyomi 60000 ms; engine 1 nodes
+ * 20000". Returns buf. */
+char *match_time_control_describe(const MatchConfig *cfg, char *buf, size_t len);
 
 /* Plays the match. Returns false only when it could not run (an engine failed to start
  * or could not be restarted), with the reason in err; the games finished so far are in

@@ -44,8 +44,8 @@ enum { RECORD_NAME_MAX = 128, RECORD_NO_SCORE = INT32_MIN, CSA_MOVE_MAX = 8 };
 
 typedef struct {
     char black[RECORD_NAME_MAX], white[RECORD_NAME_MAX];
-    char event[160];       /* "$EVENT:" text; may be empty */
-    char time_control[96]; /* written as a comment; may be empty */
+    char event[160];        /* "$EVENT:" text; may be empty */
+    char time_control[128]; /* written as a comment; may be empty */
     time_t start_time, end_time;
     char root_sfen[SFEN_MAX]; /* the position before the first move */
     Move *moves;              /* every move, opening moves first */

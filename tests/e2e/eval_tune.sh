@@ -46,6 +46,25 @@ out=$("$HAYANAGI" tune fit --epochs 0 "$tmp/missing.txt" 2>&1)
 [ $? -ne 0 ] || fail "tune fit on a missing file succeeded"
 expect_contains "missing file" "$out" "cannot open"
 
+# tune records from a match record: scores from both players' "'** N" comments, or with
+# --scores-of only from the named one (A has black in game 1, so its scored positions all
+# have black to move).
+"$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --name A --name B --games 1 --nodes 300 \
+    --max-moves 60 --option USI_OwnBook=false --out "$tmp/ab.csa" > /dev/null 2>&1
+expect_status "match for records" 0 $?
+"$HAYANAGI" tune records "$tmp/ab.csa" "$tmp/ab_all.txt" 2> /dev/null
+expect_status "tune records" 0 $?
+"$HAYANAGI" tune records --scores-of A "$tmp/ab.csa" "$tmp/ab_a.txt" 2> /dev/null
+expect_status "tune records --scores-of" 0 $?
+all=$(awk 'NF == 6' "$tmp/ab_all.txt" | wc -l)
+a_b=$(awk 'NF == 6 && $4 == "b"' "$tmp/ab_a.txt" | wc -l)
+a_w=$(awk 'NF == 6 && $4 == "w"' "$tmp/ab_a.txt" | wc -l)
+[ "$a_b" -gt 5 ] || fail "tune records --scores-of A: only $a_b scored positions"
+[ "$a_w" -eq 0 ] || fail "tune records --scores-of A: $a_w scored positions with B to move"
+[ "$all" -gt "$a_b" ] || fail "tune records: $all scored positions, not more than A's $a_b"
+[ "$(wc -l < "$tmp/ab_a.txt")" -eq "$(wc -l < "$tmp/ab_all.txt")" ] ||
+    fail "tune records --scores-of must keep the unscored positions"
+
 # Openings: each line replays through the engine's position command.
 "$HAYANAGI" tune openings --count 5 --nodes 500 --plies 3-6 --seed 2 "$tmp/open.txt" 2> /dev/null
 expect_status "tune openings" 0 $?

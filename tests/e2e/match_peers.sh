@@ -161,6 +161,17 @@ pgrep -f "$tmp/fake.sh hang" > /dev/null && fail "hang: a hung engine was left r
 run_match "slow" 0 --engine "$HAYANAGI" --engine "$(fake slow)" "${N[@]}" --nodes 300 --move-timeout 150
 expect_contains "slow time losses" "$out" "Time losses: ours 0, fake 2"
 expect_contains "slow not restarted" "$out" "(restarts 0, 0)"
+# --nodes1: the first engine plays at fixed nodes, the second on the clock. The slow fake
+# (0.4 s a move) would lose on time at byoyomi 100; at fixed nodes it only resigns.
+run_match "own nodes" 0 --engine "$(fake slow)" --engine "$HAYANAGI" --name fake --name ours --nodes1 300 \
+    --byoyomi 100 --grace 2000 --log "$tmp/own_nodes.log"
+expect_contains "own nodes result" "$out" "+0 =0 -2 (2 games)"
+expect_contains "own nodes header" "$out" "byoyomi 100 ms; engine 1 nodes 300"
+expect_contains "own nodes no time loss" "$out" "Time losses: fake 0, ours 0"
+expect_contains "own nodes engine 1" "$(cat "$tmp/own_nodes.log")" "e1 > go nodes 300"
+expect_not_contains "own nodes engine 1 clock" "$(grep ' e1 > go' "$tmp/own_nodes.log")" "byoyomi"
+expect_contains "own nodes engine 2" "$(grep ' e2 > go' "$tmp/own_nodes.log")" "byoyomi 100"
+expect_not_contains "own nodes engine 2 nodes" "$(grep ' e2 > go' "$tmp/own_nodes.log")" "nodes"
 run_match "crash" 0 --engine "$HAYANAGI" --engine "$(fake crash)" "${N[@]}" --nodes 300 --out "$tmp/crash.csa"
 expect_contains "crash result" "$out" "+2 =0 -0 (2 games)"
 expect_contains "crash counted" "$out" "Crashes: ours 0, fake 2 (restarts 0, 1)"
