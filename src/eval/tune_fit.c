@@ -1,13 +1,16 @@
 /* tune_fit.c - `hayanagi tune fit`: fits the embedded evaluation's weights.
  *
- *   hayanagi tune fit [--epochs E] [--lr R] [--lr-end R] [--l2 L] [--lambda X] [--out FILE] IN...
+ *   hayanagi tune fit [--epochs E] [--lr R] [--lr-end R] [--l2 L] [--lambda X] [--k K] [--ks S] [--out FILE] IN...
  *
  * IN holds lines "<result> [<score>] <sfen>" (result 1, 0.5 or 0 for black; score from
  * black's side), as written by `tune generate` and `tune records`. The target is the
  * result, or where there is a score, lambda * sigmoid(score / Ks) + (1 - lambda) * result
  * with Ks fitted to the results (one Ks per input file: each file may come from another
- * engine, e.g. `tune label`). The model is the engine's own evaluation:
- * q = sigmoid(eval / K). K is fitted first to the starting weights (the installed ones).
+ * engine, e.g. `tune label`; --ks S gives every file the scale S instead, for data whose
+ * results say more about the players than the positions, such as a teacher's games
+ * against a much weaker engine). The model is the engine's own evaluation:
+ * q = sigmoid(eval / K). K is fitted first to the starting weights (the installed ones),
+ * unless --k gives it (to keep the evaluation's scale, which the search's margins assume).
  * The linear weights (all but king safety) are then fitted by full-batch Adam on the
  * mean squared error between target and q, with an L2 pull towards the starting weights
  * so that rarely seen features stay near their prior. The step size falls geometrically
@@ -161,7 +164,7 @@ static double score_loss(const FitData *d, int from, int to, double k) {
  * predict the results best. Each input file gets its own Ks: files labelled by different
  * engines (tune records, tune label) speak in different scales. Writes "Ks 1096.2 (a.txt)"
  * per file with scores into ks_text. */
-static void mix_scores(FitData *d, double lambda, char *ks_text, size_t ks_len) {
+static void mix_scores(FitData *d, double lambda, double fixed_ks, char *ks_text, size_t ks_len) {
     ks_text[0] = '\0';
     for (int f = 0; f < d->inputs; f++) {
         int from = d->file_first[f], to = d->file_first[f + 1], scored = 0;
@@ -170,19 +173,19 @@ static void mix_scores(FitData *d, double lambda, char *ks_text, size_t ks_len) 
         if (!scored)
             continue;
         double lo = 50, hi = 5000;
-        for (int it = 0; it < 40; it++) {
+        for (int it = 0; it < 40 && fixed_ks <= 0; it++) {
             double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
             if (score_loss(d, from, to, a) < score_loss(d, from, to, b))
                 hi = b;
             else
                 lo = a;
         }
-        double k = (lo + hi) / 2;
+        double k = fixed_ks > 0 ? fixed_ks : (lo + hi) / 2;
         for (int i = from; i < to; i++)
             if (d->score[i] != SCORE_NONE)
                 d->target[i] = (float)(lambda * sigmoid(d->score[i] / k) + (1 - lambda) * d->result[i]);
-        fprintf(stderr, "tune: %s: %d of %d positions have a score; their scale Ks %.1f, lambda %.2f\n",
-                d->file_name[f], scored, to - from, k, lambda);
+        fprintf(stderr, "tune: %s: %d of %d positions have a score; their scale Ks %.1f%s, lambda %.2f\n",
+                d->file_name[f], scored, to - from, k, fixed_ks > 0 ? " (given)" : "", lambda);
         const char *base = strrchr(d->file_name[f], '/');
         size_t used = strlen(ks_text);
         snprintf(ks_text + used, ks_len - used, "%sKs %.1f (%s)", used ? ", " : "", k,
@@ -316,14 +319,14 @@ static void print_weights(FILE *f, const ClassicWeights *w, const char *note) {
 }
 
 static int usage(void) {
-    fprintf(stderr,
-            "usage: hayanagi tune fit [--epochs E] [--lr R] [--lr-end R] [--l2 L] [--lambda X] [--out FILE] IN...\n");
+    fprintf(stderr, "usage: hayanagi tune fit [--epochs E] [--lr R] [--lr-end R] [--l2 L] [--lambda X] [--k K] [--ks "
+                    "S] [--out FILE] IN...\n");
     return 2;
 }
 
 int tune_fit_main(int argc, char **argv) {
     int epochs = 400;
-    double lr = 1.0, lr_end = -1, l2 = 1e-7, lambda = 0.5;
+    double lr = 1.0, lr_end = -1, l2 = 1e-7, lambda = 0.5, fixed_ks = 0, fixed_k = 0;
     const char *out = NULL;
     FitData d;
     memset(&d, 0, sizeof d);
@@ -343,7 +346,19 @@ int tune_fit_main(int argc, char **argv) {
             l2 = atof(argv[++i]);
         else if (strcmp(argv[i], "--lambda") == 0 && i + 1 < argc)
             lambda = atof(argv[++i]);
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+        else if (strcmp(argv[i], "--k") == 0 && i + 1 < argc) {
+            fixed_k = atof(argv[++i]);
+            if (!(fixed_k >= 1 && fixed_k <= 100000)) {
+                data_free(&d);
+                return usage();
+            }
+        } else if (strcmp(argv[i], "--ks") == 0 && i + 1 < argc) {
+            fixed_ks = atof(argv[++i]);
+            if (!(fixed_ks >= 1 && fixed_ks <= 100000)) {
+                data_free(&d);
+                return usage();
+            }
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] == '-' || epochs < 0 || lr <= 0 || l2 < 0 || lambda < 0 || lambda > 1) {
             data_free(&d);
@@ -371,7 +386,7 @@ int tune_fit_main(int argc, char **argv) {
     if (lr_end <= 0)
         lr_end = lr;
     char ks_text[256];
-    mix_scores(&d, lambda, ks_text, sizeof ks_text);
+    mix_scores(&d, lambda, fixed_ks, ks_text, sizeof ks_text);
     ClassicWeights w = classic_default_weights;
     if (d.n < 10 || !extract_features(&d, &w)) {
         fprintf(stderr, "hayanagi tune: %s\n", d.n < 10 ? "too few positions" : "out of memory");
@@ -389,14 +404,14 @@ int tune_fit_main(int argc, char **argv) {
 
     /* The scale K by golden-section search on the starting weights. */
     double lo = 50, hi = 3000;
-    for (int it = 0; it < 40; it++) {
+    for (int it = 0; it < 40 && fixed_k <= 0; it++) {
         double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
         if (fit_loss(&d, v, a, false, NULL) < fit_loss(&d, v, b, false, NULL))
             hi = b;
         else
             lo = a;
     }
-    double k = (lo + hi) / 2;
+    double k = fixed_k > 0 ? fixed_k : (lo + hi) / 2;
     double train0 = fit_loss(&d, v, k, false, NULL), held0 = fit_loss(&d, v, k, true, NULL);
     double best_held = held0;
     int best_epoch = 0;

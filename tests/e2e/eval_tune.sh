@@ -42,6 +42,14 @@ expect_contains "bad sfen" "$out" "bad.txt:2:"
 out=$("$HAYANAGI" tune fit --epochs 0 --out "$tmp/x.c" "$tmp/scored.txt" 2>&1)
 expect_contains "scored line" "$out" "1 of $((n + 1)) positions have a score"
 expect_not_contains "scored line" "$out" "scored.txt:1:"
+# --k and --ks fix the model's and the scores' scales instead of fitting them.
+out=$("$HAYANAGI" tune fit --epochs 0 --k 1000 --ks 700 --out "$tmp/x.c" "$tmp/scored.txt" 2>&1)
+expect_status "tune fit --k --ks" 0 $?
+expect_contains "fixed K" "$out" "K 1000.0,"
+expect_contains "fixed Ks" "$out" "their scale Ks 700.0 (given)"
+expect_contains "fixed Ks in the header" "$(cat "$tmp/x.c")" "Ks 700.0 (scored.txt)"
+out=$("$HAYANAGI" tune fit --epochs 0 --k 0 "$tmp/scored.txt" 2>&1)
+[ $? -eq 2 ] || fail "tune fit --k 0 was accepted"
 out=$("$HAYANAGI" tune fit --epochs 0 "$tmp/missing.txt" 2>&1)
 [ $? -ne 0 ] || fail "tune fit on a missing file succeeded"
 expect_contains "missing file" "$out" "cannot open"
