@@ -565,7 +565,7 @@ int tune_main(int argc, char **argv) {
     fprintf(stderr,
             "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] OUT\n"
             "       hayanagi tune records [--scores-of NAME] FILES... OUT\n"
-            "       hayanagi tune fit [--seconds S] IN\n"
+            "       hayanagi tune fit [--epochs E] [--lr R] [--k K] [--ks S] ... [--out FILE] IN...\n"
             "       hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT\n"
             "       hayanagi tune label --engine CMD [--option NAME=VALUE ...] [--go TEXT] [--concurrency N] IN OUT\n");
     return 2;
