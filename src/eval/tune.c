@@ -178,7 +178,7 @@ static double play_game(Search *s, uint64_t seed, int nodes, char (*samples)[SFE
                 result = (us == BLACK) == us_ahead ? 1 : 0;
                 break;
             }
-            bool quiet = move_is_drop(m) || g.pos.board[move_to(m)] == NO_PIECE;
+            bool quiet = !position_is_capture(&g.pos, m);
             if (ply >= 16 && quiet && !position_in_check(&g.pos) && *nsamples < MAX_SAMPLES && r.score > -3000 &&
                 r.score < 3000)
                 position_to_sfen(&g.pos, samples[(*nsamples)++], true);
@@ -387,7 +387,7 @@ static bool on_record(void *ctx, const RecordGame *rg) {
     char line[SFEN_MAX + 24], sfen[SFEN_MAX];
     for (int i = 0; i < rg->n_moves; i++) {
         Move m = rg->moves[i];
-        bool quiet = move_is_drop(m) || g.pos.board[move_to(m)] == NO_PIECE;
+        bool quiet = !position_is_capture(&g.pos, m);
         if (i >= 16 && quiet && !position_in_check(&g.pos)) {
             position_to_sfen(&g.pos, sfen, true);
             if (scores && scores[i] != SCORE_UNKNOWN)

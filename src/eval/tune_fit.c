@@ -172,15 +172,18 @@ static void mix_scores(FitData *d, double lambda, double fixed_ks, char *ks_text
             scored += d->score[i] != SCORE_NONE;
         if (!scored)
             continue;
-        double lo = 50, hi = 5000;
-        for (int it = 0; it < 40 && fixed_ks <= 0; it++) {
-            double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
-            if (score_loss(d, from, to, a) < score_loss(d, from, to, b))
-                hi = b;
-            else
-                lo = a;
+        double k = fixed_ks;
+        if (k <= 0) {
+            double lo = 50, hi = 5000;
+            for (int it = 0; it < 40; it++) {
+                double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
+                if (score_loss(d, from, to, a) < score_loss(d, from, to, b))
+                    hi = b;
+                else
+                    lo = a;
+            }
+            k = (lo + hi) / 2;
         }
-        double k = fixed_ks > 0 ? fixed_ks : (lo + hi) / 2;
         for (int i = from; i < to; i++)
             if (d->score[i] != SCORE_NONE)
                 d->target[i] = (float)(lambda * sigmoid(d->score[i] / k) + (1 - lambda) * d->result[i]);
@@ -346,15 +349,10 @@ int tune_fit_main(int argc, char **argv) {
             l2 = atof(argv[++i]);
         else if (strcmp(argv[i], "--lambda") == 0 && i + 1 < argc)
             lambda = atof(argv[++i]);
-        else if (strcmp(argv[i], "--k") == 0 && i + 1 < argc) {
-            fixed_k = atof(argv[++i]);
-            if (!(fixed_k >= 1 && fixed_k <= 100000)) {
-                data_free(&d);
-                return usage();
-            }
-        } else if (strcmp(argv[i], "--ks") == 0 && i + 1 < argc) {
-            fixed_ks = atof(argv[++i]);
-            if (!(fixed_ks >= 1 && fixed_ks <= 100000)) {
+        else if ((strcmp(argv[i], "--k") == 0 || strcmp(argv[i], "--ks") == 0) && i + 1 < argc) {
+            double *scale = argv[i][3] ? &fixed_ks : &fixed_k;
+            *scale = atof(argv[++i]);
+            if (!(*scale >= 1 && *scale <= 100000)) {
                 data_free(&d);
                 return usage();
             }
@@ -402,16 +400,19 @@ int tune_fit_main(int argc, char **argv) {
     for (int j = 0; j < CLASSIC_LINEAR_COUNT; j++)
         v[j] = v0[j] = best_v[j] = ((const int *)&w)[j];
 
-    /* The scale K by golden-section search on the starting weights. */
-    double lo = 50, hi = 3000;
-    for (int it = 0; it < 40 && fixed_k <= 0; it++) {
-        double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
-        if (fit_loss(&d, v, a, false, NULL) < fit_loss(&d, v, b, false, NULL))
-            hi = b;
-        else
-            lo = a;
+    /* The scale K by golden-section search on the starting weights, unless given. */
+    double k = fixed_k;
+    if (k <= 0) {
+        double lo = 50, hi = 3000;
+        for (int it = 0; it < 40; it++) {
+            double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
+            if (fit_loss(&d, v, a, false, NULL) < fit_loss(&d, v, b, false, NULL))
+                hi = b;
+            else
+                lo = a;
+        }
+        k = (lo + hi) / 2;
     }
-    double k = fixed_k > 0 ? fixed_k : (lo + hi) / 2;
     double train0 = fit_loss(&d, v, k, false, NULL), held0 = fit_loss(&d, v, k, true, NULL);
     double best_held = held0;
     int best_epoch = 0;
