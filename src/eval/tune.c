@@ -1,9 +1,12 @@
 /* tune.c - training data for the embedded evaluation (the fit is in tune_fit.c).
  *
- *   hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] OUT
+ *   hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S]
+ *                          [--adjudicate V] [--max-score V] OUT
  *       plays N games against itself at K nodes a move (after a few random opening
  *       moves) and writes one line per quiet position: "<result> <sfen>", result being
- *       1, 0.5 or 0 for black.
+ *       1, 0.5 or 0 for black. A game ends when one side is V ahead for eight plies; only
+ *       positions the search scores within +-V (--max-score) are kept. Ctrl-C stops after
+ *       the games in progress are abandoned and writes the finished games' positions.
  *   hayanagi tune records [--scores-of NAME] FILES... OUT
  *       the same kind of data from game records (CSA, KIF, KI2, USI) of finished games,
  *       for instance a stronger engine's games played with `hayanagi match`; from the
@@ -21,6 +24,7 @@
 #include "eval/tune.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,12 +101,14 @@ bool tune_next_line(FILE *f, const char *path, long *lineno, char *buf, size_t c
 
 typedef struct {
     int games, nodes, threads;
+    int adjudicate, max_score; /* see the usage: ahead by adjudicate ends a game */
     uint64_t seed;
     atomic_int next_game;
     pthread_mutex_t lock;
     char *out; /* the collected lines */
     size_t out_len, out_cap;
     int finished, positions;
+    bool out_of_memory;
 } GenShared;
 
 static bool append(GenShared *g, const char *s) {
@@ -124,10 +130,20 @@ static bool append(GenShared *g, const char *s) {
 
 static bool write_lines(const char *path, const GenShared *g);
 
-enum { GAME_PLY_LIMIT = 300, MAX_SAMPLES = 400 };
+/* Set by the SIGINT handler: games in progress are abandoned, finished ones written. */
+static volatile sig_atomic_t generate_sigint_received;
 
-/* Plays one game; returns black's result (1, 0.5, 0) and the sampled quiet positions. */
-static double play_game(Search *s, uint64_t seed, int nodes, char (*samples)[SFEN_MAX], int *nsamples) {
+static void generate_on_sigint(int sig) {
+    (void)sig;
+    generate_sigint_received = 1;
+}
+
+enum { GAME_PLY_LIMIT = 300, MAX_SAMPLES = 400, GAME_ABANDONED = -1 };
+
+/* Plays one game; returns black's result (1, 0.5, 0), or GAME_ABANDONED after Ctrl-C,
+ * and the sampled quiet positions. */
+static double play_game(Search *s, const GenShared *gs_opt, uint64_t seed, char (*samples)[SFEN_MAX], int *nsamples) {
+    int nodes = gs_opt->nodes;
     Game g;
     game_init(&g);
     uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 1;
@@ -142,6 +158,10 @@ static double play_game(Search *s, uint64_t seed, int nodes, char (*samples)[SFE
     *nsamples = 0;
     search_clear(s);
     for (int ply = 0; ply < GAME_PLY_LIMIT; ply++) {
+        if (generate_sigint_received) {
+            result = GAME_ABANDONED;
+            break;
+        }
         GameState gs = position_game_state(&g.pos, GAME_PLY_LIMIT);
         Color us = g.pos.side;
         if (gs == GAME_MATED) {
@@ -171,16 +191,17 @@ static double play_game(Search *s, uint64_t seed, int nodes, char (*samples)[SFE
                 break;
             }
             m = r.best;
-            /* Adjudicate clear games: a side 2000 ahead for eight plies in a row wins. */
-            decisive = r.score >= 2000 || r.score <= -2000 ? decisive + 1 : 0;
+            /* Adjudicate clear games: a side far ahead for eight plies in a row wins. */
+            int adj = gs_opt->adjudicate, lim_score = gs_opt->max_score;
+            decisive = r.score >= adj || r.score <= -adj ? decisive + 1 : 0;
             if (decisive >= 8) {
                 bool us_ahead = r.score > 0;
                 result = (us == BLACK) == us_ahead ? 1 : 0;
                 break;
             }
             bool quiet = !position_is_capture(&g.pos, m);
-            if (ply >= 16 && quiet && !position_in_check(&g.pos) && *nsamples < MAX_SAMPLES && r.score > -3000 &&
-                r.score < 3000)
+            if (ply >= 16 && quiet && !position_in_check(&g.pos) && *nsamples < MAX_SAMPLES && r.score > -lim_score &&
+                r.score < lim_score)
                 position_to_sfen(&g.pos, samples[(*nsamples)++], true);
         }
         if (!game_push(&g, m))
@@ -204,12 +225,17 @@ static void *gen_worker(void *arg) {
         if (i >= g->games)
             break;
         int n = 0;
-        double r = play_game(s, g->seed + (uint64_t)i, g->nodes, samples, &n);
+        double r = play_game(s, g, g->seed + (uint64_t)i, samples, &n);
+        if (r == GAME_ABANDONED)
+            break;
         pthread_mutex_lock(&g->lock);
         char line[SFEN_MAX + 16];
         for (int k = 0; k < n; k++) {
             snprintf(line, sizeof line, "%s %s\n", r == 1 ? "1" : r == 0 ? "0" : "0.5", samples[k]);
-            append(g, line);
+            if (!append(g, line)) {
+                g->out_of_memory = true;
+                break;
+            }
         }
         g->finished++;
         g->positions += n;
@@ -225,6 +251,22 @@ static void *gen_worker(void *arg) {
     return NULL;
 }
 
+/* Parses a whole decimal integer within [lo, hi]. */
+static bool parse_int_arg(const char *text, long lo, long hi, int *out) {
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static int generate_usage(void) {
+    fprintf(stderr, "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] [--adjudicate V] "
+                    "[--max-score V] OUT\n");
+    return 2;
+}
+
 static int cmd_generate(int argc, char **argv) {
     GenShared g;
     memset(&g, 0, sizeof g);
@@ -232,39 +274,63 @@ static int cmd_generate(int argc, char **argv) {
     g.nodes = 20000;
     g.threads = 1;
     g.seed = 1;
+    g.adjudicate = 2000;
+    g.max_score = 3000;
     const char *out = NULL;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--games") == 0 && i + 1 < argc)
-            g.games = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--nodes") == 0 && i + 1 < argc)
-            g.nodes = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
-            g.threads = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
-            g.seed = strtoull(argv[++i], NULL, 10);
-        else if (argv[i][0] != '-' && !out)
+        bool has = i + 1 < argc, ok = true;
+        if (strcmp(argv[i], "--games") == 0 && has)
+            ok = parse_int_arg(argv[++i], 1, 100000000, &g.games);
+        else if (strcmp(argv[i], "--nodes") == 0 && has)
+            ok = parse_int_arg(argv[++i], 1, 1000000000, &g.nodes);
+        else if (strcmp(argv[i], "--threads") == 0 && has)
+            ok = parse_int_arg(argv[++i], 1, 64, &g.threads);
+        else if (strcmp(argv[i], "--adjudicate") == 0 && has)
+            ok = parse_int_arg(argv[++i], 1, VALUE_KNOWN_WIN, &g.adjudicate);
+        else if (strcmp(argv[i], "--max-score") == 0 && has)
+            ok = parse_int_arg(argv[++i], 1, VALUE_KNOWN_WIN, &g.max_score);
+        else if (strcmp(argv[i], "--seed") == 0 && has) {
+            char *end;
+            g.seed = strtoull(argv[++i], &end, 10);
+            ok = end != argv[i] && !*end;
+        } else if (argv[i][0] != '-' && !out)
             out = argv[i];
-        else {
-            fprintf(stderr, "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] OUT\n");
-            return 2;
-        }
+        else
+            ok = false;
+        if (!ok)
+            return generate_usage();
     }
-    if (!out || g.games < 1 || g.nodes < 1 || g.threads < 1 || g.threads > 64) {
-        fprintf(stderr, "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] OUT\n");
-        return 2;
-    }
+    if (!out)
+        return generate_usage();
     pthread_mutex_init(&g.lock, NULL);
+    /* Ctrl-C keeps the finished games; a second one (SA_RESETHAND) ends the process. */
+    struct sigaction sa, old_int;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = generate_on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    generate_sigint_received = 0;
+    sigaction(SIGINT, &sa, &old_int);
     pthread_t t[64];
+    int started = 0;
     for (int i = 0; i < g.threads; i++)
-        pthread_create(&t[i], NULL, gen_worker, &g);
-    for (int i = 0; i < g.threads; i++)
+        if (pthread_create(&t[started], NULL, gen_worker, &g) == 0)
+            started++;
+    for (int i = 0; i < started; i++)
         pthread_join(t[i], NULL);
-    bool ok = write_lines(out, &g);
-    if (ok)
-        fprintf(stderr, "tune: wrote %d positions from %d games to %s\n", g.positions, g.finished, out);
+    sigaction(SIGINT, &old_int, NULL);
+    bool interrupted = generate_sigint_received;
+    bool ok = started > 0 && !g.out_of_memory && write_lines(out, &g);
+    if (!started)
+        fprintf(stderr, "hayanagi tune: cannot start a thread\n");
+    else if (g.out_of_memory)
+        fprintf(stderr, "hayanagi tune: out of memory\n");
+    else if (ok)
+        fprintf(stderr, "tune: wrote %d positions from %d games to %s%s\n", g.positions, g.finished, out,
+                interrupted ? " (interrupted)" : "");
     free(g.out);
     pthread_mutex_destroy(&g.lock);
-    return ok ? 0 : 1;
+    return !ok ? 1 : interrupted ? 130 : 0;
 }
 
 /* ---- records ---- */
@@ -563,7 +629,8 @@ int tune_main(int argc, char **argv) {
     if (argc >= 1 && strcmp(argv[0], "label") == 0)
         return tune_label_main(argc - 1, argv + 1);
     fprintf(stderr,
-            "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] OUT\n"
+            "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] [--adjudicate V] "
+            "[--max-score V] OUT\n"
             "       hayanagi tune records [--scores-of NAME] FILES... OUT\n"
             "       hayanagi tune fit [--epochs E] [--lr R] [--k K] [--ks S] ... [--out FILE] IN...\n"
             "       hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT\n"

@@ -18,9 +18,11 @@ TimeBudget timeman_budget(const TimeControl *tc, const TimeOptions *opt) {
     /* Everything this move may use before the clock falls. With an increment the clock
      * has already been credited, so only what is left counts. */
     int64_t available = left + tc->byoyomi_ms;
-    /* Up to 30% of a short clock is kept back: on a busy machine the engine can wait
-     * tens of milliseconds for a CPU before and after its search. */
-    int64_t margin = max64(10, min64(opt->network_delay2_ms, available * 3 / 10));
+    /* NetworkDelay2 is kept back, but at most 30% of a short clock (on a busy machine the
+     * engine can wait tens of milliseconds for a CPU before and after its search), 40 ms
+     * plus a tenth of one under 400 ms, and a fifth of a longer one. */
+    int64_t cap = available < 400 ? min64(available * 3 / 10, 40 + available / 10) : available / 5;
+    int64_t margin = max64(10, min64(opt->network_delay2_ms, cap));
     int64_t hard = available - margin;
 
     /* Spend a little less in the opening, where books and shallow plans suffice. */

@@ -12,6 +12,32 @@ n=$(wc -l < "$tmp/data.txt")
 bad=$(grep -cvE '^(1|0|0\.5) [^ ]+ [bw] [^ ]+ [0-9]+$' "$tmp/data.txt")
 [ "$bad" -eq 0 ] || fail "tune generate: $bad malformed lines"
 
+# Bad numbers are refused, not read as 0.
+"$HAYANAGI" tune generate --games 4x "$tmp/none.txt" 2> /dev/null
+expect_status "tune generate --games 4x" 2 $?
+"$HAYANAGI" tune generate --max-score 0 "$tmp/none.txt" 2> /dev/null
+expect_status "tune generate --max-score 0" 2 $?
+[ -e "$tmp/none.txt" ] && fail "tune generate wrote output after a bad argument"
+
+# --max-score 1 keeps only positions the search scores exactly 0: far fewer.
+"$HAYANAGI" tune generate --games 4 --nodes 300 --seed 3 --max-score 1 "$tmp/level.txt" 2> /dev/null
+expect_status "tune generate --max-score 1" 0 $?
+m=$(wc -l < "$tmp/level.txt")
+[ "$m" -lt "$n" ] || fail "--max-score 1 kept $m of $n positions"
+
+# Ctrl-C: the games in progress are abandoned, the finished ones written, status 130.
+"$HAYANAGI" tune generate --games 100000 --nodes 300 --threads 2 --seed 4 "$tmp/part.txt" 2> "$tmp/part.log" &
+pid=$!
+for _ in $(seq 300); do grep -q "game 3/" "$tmp/part.log" && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+expect_status "tune generate interrupted" 130 $?
+expect_contains "interrupted summary" "$(cat "$tmp/part.log")" "(interrupted)"
+m=$(wc -l < "$tmp/part.txt")
+[ "$m" -gt 0 ] || fail "interrupted tune generate wrote no positions"
+bad=$(grep -cvE '^(1|0|0\.5) [^ ]+ [bw] [^ ]+ [0-9]+$' "$tmp/part.txt")
+[ "$bad" -eq 0 ] || fail "interrupted tune generate: $bad malformed lines"
+
 # --epochs 0 writes the installed weights back: the same file below its header note.
 "$HAYANAGI" tune fit --epochs 0 --out "$tmp/same.c" "$tmp/data.txt" 2> "$tmp/fit0.log"
 expect_status "tune fit --epochs 0" 0 $?

@@ -43,6 +43,14 @@ static void test_byoyomi(void **state) {
     assert_true(b.optimum_ms >= 60 && b.optimum_ms <= 70);
     b = budget(0, 0, 200, 0, 40, &DEFAULTS);
     assert_int_equal(b.maximum_ms, 140);
+    /* Longer ones keep 40 ms plus a tenth (under 400 ms), then a fifth, back. */
+    b = budget(0, 0, 300, 0, 40, &DEFAULTS);
+    assert_int_equal(b.maximum_ms, 230);
+    b = budget(0, 0, 500, 0, 40, &DEFAULTS);
+    assert_int_equal(b.maximum_ms, 400);
+    assert_int_equal(b.optimum_ms, 400);
+    b = budget(0, 0, 1000, 0, 40, &DEFAULTS);
+    assert_int_equal(b.maximum_ms, 800);
 }
 
 /* Sudden death: about a thirtieth of the clock, never more than a third. */
