@@ -17,7 +17,11 @@
  *    hand pieces add to the danger (they can be dropped there), and the penalty grows
  *    with the square of the danger; and, linearly, a weight per zone square by the
  *    king's region, the square's offset, its attacker and defender counts (0-3) and
- *    what stands on it.
+ *    what stands on it; and the enemy's hand pieces by type and count against the number
+ *    of zone squares they could be dropped on to effect (attacked more than defended);
+ *  - residuals of material, hands, king zones and king offsets by game phase (pieces in
+ *    the enemy camp and non-pawn hand pieces, classic_phase()), so that an endgame race
+ *    is weighed otherwise than a quiet middle game.
  * All but the squared danger is linear in the weights (classic_features lists the
  * features), which is what the tuner fits; see docs/eval.md for the procedure. The
  * engine evaluates through classic_evaluate(), which folds the per-piece weights into
@@ -96,15 +100,18 @@ static inline int slider_mobility(const Position *pos, Piece pc, Square sq, Bitb
 typedef struct {
     int n;
     int index[8];     /* weight index of the square's king_zone entry, counts aside */
+    int local[8];     /* the same entry's index within one region's (or phase's) block */
     int attackers[8]; /* enemy pieces attacking the square */
     int defenders[8]; /* our pieces defending it, the king not counted */
     bool enemy_on[8]; /* an enemy piece stands there */
+    int weak;         /* squares with more attackers than defenders */
 } KingZone;
 
 /* Scans colour c's king zone. The attackers of each square are found for both colours
  * with one lookup. */
 static void king_zone_scan(const Position *pos, Color c, Bitboard occ, KingZone *z) {
     z->n = 0;
+    z->weak = 0;
     Square ksq = pos->king_sq[c];
     if (ksq >= SQ_NB)
         return;
@@ -120,6 +127,7 @@ static void king_zone_scan(const Position *pos, Color c, Bitboard occ, KingZone 
         z->attackers[i] = bb_count(attackers & pos->by_color[them]);
         z->defenders[i] = bb_count(attackers & pos->by_color[c] & ~own_king);
         z->enemy_on[i] = bb_test(pos->by_color[them], sq);
+        z->weak += z->attackers[i] > z->defenders[i];
         Square s = oriented(c, sq);
         int dx = square_file(s) - kf, dy = square_rank(s) - square_rank(k);
         if (kf > 4 || (kf == 4 && dx < 0))
@@ -127,8 +135,37 @@ static void king_zone_scan(const Position *pos, Color c, Bitboard occ, KingZone 
         int at = z->attackers[i] < ZONE_COUNT ? z->attackers[i] : ZONE_COUNT - 1;
         int de = z->defenders[i] < ZONE_COUNT ? z->defenders[i] : ZONE_COUNT - 1;
         int on = z->enemy_on[i] ? 2 : bb_test(pos->by_color[c], sq) ? 1 : 0;
-        z->index[i] = base + (((dx + 1) * 3 + dy + 1) * ZONE_COUNT + at) * ZONE_COUNT * ZONE_OCC + de * ZONE_OCC + on;
+        z->local[i] = (((dx + 1) * 3 + dy + 1) * ZONE_COUNT + at) * ZONE_COUNT * ZONE_OCC + de * ZONE_OCC + on;
+        z->index[i] = base + z->local[i];
     }
+}
+
+/* The game phase: pieces standing in the enemy camp (kings aside) plus non-pawn hand
+ * pieces of both sides (a rook or bishop counts twice), bucketed 0, 1-2, 3-5, 6+. */
+static int classic_phase(const Position *pos) {
+    Bitboard kings = pos->by_type[KING];
+    int progress = bb_count(pos->by_color[BLACK] & bitboard_tables.zone[BLACK] & ~kings) +
+                   bb_count(pos->by_color[WHITE] & bitboard_tables.zone[WHITE] & ~kings);
+    for (Color c = BLACK; c <= WHITE; c++) {
+        Hand h = pos->hand[c];
+        progress += hand_count(h, LANCE) + hand_count(h, KNIGHT) + hand_count(h, SILVER) + hand_count(h, GOLD) +
+                    2 * (hand_count(h, BISHOP) + hand_count(h, ROOK));
+    }
+    return progress == 0 ? 0 : progress <= 2 ? 1 : progress <= 5 ? 2 : 3;
+}
+
+/* Appends colour c's hand-attack features (the enemy's hand against c's zone), each
+ * with coefficient sign; returns the new count. */
+static int hand_attack_features(const Position *pos, Color c, const KingZone *z, int sign, ClassicFeature *out, int n) {
+    Hand h = pos->hand[color_flip(c)];
+    for (PieceType pt = PAWN; pt <= GOLD; pt++) {
+        int k = hand_count(h, pt);
+        if (k)
+            out[n++] = (ClassicFeature){FIELD_INDEX(hand_attack[pt]) +
+                                            ((k < HAND_ATTACK_NB ? k : HAND_ATTACK_NB) - 1) * ZONE_WEAK_NB + z->weak,
+                                        sign};
+    }
+    return n;
 }
 
 /* Both kings' zones. */
@@ -139,6 +176,7 @@ static void scan_king_zones(const Position *pos, Bitboard occ, KingZone zones[CO
 
 static int features_with_zones(const Position *pos, Bitboard occ, const KingZone zones[COLOR_NB], ClassicFeature *out) {
     int n = 0;
+    int ph = classic_phase(pos);
     for (Color c = BLACK; c <= WHITE; c++) {
         int sign = c == BLACK ? 1 : -1;
         Color them = color_flip(c);
@@ -159,15 +197,18 @@ static int features_with_zones(const Position *pos, Bitboard occ, const KingZone
             if (pt == KING)
                 continue;
             out[n++] = (ClassicFeature){FIELD_INDEX(board[pt]), sign};
+            out[n++] = (ClassicFeature){FIELD_INDEX(phase_board[ph][pt]), sign};
             if (has_own_k) {
                 out[n++] = (ClassicFeature){FIELD_INDEX(own_king[pt]) + king_offset(s, own_k), sign};
                 out[n++] = (ClassicFeature){own_region + pt * piece_stride + king_region_offset(s, own_k), sign};
                 out[n++] = (ClassicFeature){FIELD_INDEX(own_kp) + pt * SQ_NB + kp_offset(own_k, s), sign};
+                out[n++] = (ClassicFeature){FIELD_INDEX(phase_own_king[ph][pt]) + king_offset(s, own_k), sign};
             }
             if (has_their_k) {
                 out[n++] = (ClassicFeature){FIELD_INDEX(enemy_king[pt]) + king_offset(s, their_k), sign};
                 out[n++] = (ClassicFeature){their_region + pt * piece_stride + king_region_offset(s, their_k), sign};
                 out[n++] = (ClassicFeature){FIELD_INDEX(enemy_kp) + pt * SQ_NB + kp_offset(their_k, s), sign};
+                out[n++] = (ClassicFeature){FIELD_INDEX(phase_enemy_king[ph][pt]) + king_offset(s, their_k), sign};
             }
             int mob = slider_mobility(pos, pc, sq, occ);
             if (mob >= 0)
@@ -175,14 +216,22 @@ static int features_with_zones(const Position *pos, Bitboard occ, const KingZone
         }
         for (PieceType pt = PAWN; pt <= GOLD; pt++) {
             int k = hand_count(pos->hand[c], pt);
-            if (k)
-                out[n++] = (ClassicFeature){FIELD_INDEX(hand[pt]) + (k < HAND_COUNT_NB ? k : HAND_COUNT_NB - 1), sign};
+            if (k) {
+                int col = k < HAND_COUNT_NB ? k : HAND_COUNT_NB - 1;
+                out[n++] = (ClassicFeature){FIELD_INDEX(hand[pt]) + col, sign};
+                out[n++] = (ClassicFeature){FIELD_INDEX(phase_hand[ph][pt]) + col, sign};
+            }
         }
     }
     out[n++] = (ClassicFeature){FIELD_INDEX(tempo), pos->side == BLACK ? 1 : -1};
-    for (Color c = BLACK; c <= WHITE; c++)
-        for (int i = 0; i < zones[c].n; i++)
+    for (Color c = BLACK; c <= WHITE; c++) {
+        for (int i = 0; i < zones[c].n; i++) {
             out[n++] = (ClassicFeature){zones[c].index[i], c == BLACK ? 1 : -1};
+            out[n++] = (ClassicFeature){FIELD_INDEX(phase_zone[ph]) + zones[c].local[i], c == BLACK ? 1 : -1};
+        }
+        if (pos->king_sq[c] < SQ_NB)
+            n = hand_attack_features(pos, c, &zones[c], c == BLACK ? 1 : -1, out, n);
+    }
     return n;
 }
 
@@ -319,10 +368,13 @@ static Value classic_evaluate(const Position *pos) {
     scan_king_zones(pos, occ, zones);
     const int *v = (const int *)w;
     int sum = zones_danger(w, pos, zones);
+    int ph = classic_phase(pos);
+    const int *phase_board = w->phase_board[ph], *phase_zone = (const int *)w->phase_zone[ph];
     for (Color c = BLACK; c <= WHITE; c++) {
         Color them = color_flip(c);
-        const int16_t *own = &piece_tables.own[oriented(c, pos->king_sq[c])][0][0];
-        const int16_t *enemy = &piece_tables.enemy[oriented(c, pos->king_sq[them])][0][0];
+        Square own_k = oriented(c, pos->king_sq[c]), their_k = oriented(c, pos->king_sq[them]);
+        const int16_t *own = &piece_tables.own[own_k][0][0];
+        const int16_t *enemy = &piece_tables.enemy[their_k][0][0];
         int side = 0;
         Bitboard b = pos->by_color[c];
         while (b) {
@@ -334,18 +386,28 @@ static Value classic_evaluate(const Position *pos) {
                 side += w->pst[KING][square_rank(s)][edge_distance(square_file(s))];
                 continue;
             }
-            side += own[pt * SQ_NB + s] + enemy[pt * SQ_NB + s];
+            side += own[pt * SQ_NB + s] + enemy[pt * SQ_NB + s] + phase_board[pt];
+            side += ((const int *)w->phase_own_king[ph][pt])[king_offset(s, own_k)] +
+                    ((const int *)w->phase_enemy_king[ph][pt])[king_offset(s, their_k)];
             int mob = slider_mobility(pos, pc, sq, occ);
             if (mob >= 0)
                 side += w->mobility[pt][mob];
         }
         for (PieceType pt = PAWN; pt <= GOLD; pt++) {
             int k = hand_count(pos->hand[c], pt);
-            if (k)
-                side += w->hand[pt][k < HAND_COUNT_NB ? k : HAND_COUNT_NB - 1];
+            if (k) {
+                int col = k < HAND_COUNT_NB ? k : HAND_COUNT_NB - 1;
+                side += w->hand[pt][col] + w->phase_hand[ph][pt][col];
+            }
         }
         for (int i = 0; i < zones[c].n; i++)
-            side += v[zones[c].index[i]];
+            side += v[zones[c].index[i]] + phase_zone[zones[c].local[i]];
+        Hand h = pos->hand[them];
+        for (PieceType pt = PAWN; pt <= GOLD; pt++) {
+            int k = hand_count(h, pt);
+            if (k)
+                side += w->hand_attack[pt][(k < HAND_ATTACK_NB ? k : HAND_ATTACK_NB) - 1][zones[c].weak];
+        }
         sum += c == BLACK ? side : -side;
     }
     sum += pos->side == BLACK ? w->tempo : -w->tempo;

@@ -24,6 +24,9 @@ enum {
     ZONE_COUNT = 4,     /* attackers or defenders of a zone square: 0, 1, 2, 3 or more */
     ZONE_OCC = 3,       /* what stands on a zone square: nothing, one of ours, one of theirs */
     KP_KING_NB = 45,    /* a king square with the board mirrored so that its file is 0..4 */
+    HAND_ATTACK_NB = 3, /* pieces of one type in the attacker's hand: 1, 2, 3 or more */
+    ZONE_WEAK_NB = 9,   /* king-zone squares the enemy attacks more often than we defend: 0..8 */
+    PHASE_NB = 4,       /* game phases by progress (classic_phase): 0, 1-2, 3-5, 6 or more */
 };
 
 /* Every field is an int, so the tuner may treat the struct as an array of
@@ -51,6 +54,18 @@ typedef struct {
      * square's offset, its enemy attackers, its defenders (the king not counted) and
      * what stands on it. */
     int king_zone[KREG_NB][ZONE_SQ][ZONE_COUNT][ZONE_COUNT][ZONE_OCC];
+    /* A hand piece is a threat in proportion to the holes it can be dropped into: by the
+     * type and count (1, 2, 3+) of the pieces the enemy holds, and how many of our king's
+     * zone squares it attacks more often than we defend. */
+    int hand_attack[GOLD + 1][HAND_ATTACK_NB][ZONE_WEAK_NB];
+    /* Residuals by game phase, fitted from zero on top of the shared tables: an endgame
+     * race values material, hands, king zones and the pieces near each king otherwise
+     * than a quiet middle game does. */
+    int phase_board[PHASE_NB][PIECE_TYPE_NB];
+    int phase_hand[PHASE_NB][GOLD + 1][HAND_COUNT_NB];
+    int phase_zone[PHASE_NB][ZONE_SQ][ZONE_COUNT][ZONE_COUNT][ZONE_OCC];
+    int phase_own_king[PHASE_NB][PIECE_TYPE_NB][KREL_DX][KREL_DY];
+    int phase_enemy_king[PHASE_NB][PIECE_TYPE_NB][KREL_DX][KREL_DY];
     int danger_attack;  /* per enemy attack on a king-zone square */
     int danger_defence; /* per defender of a king-zone square */
     int danger_hand;    /* per enemy hand piece (not pawns) */
@@ -69,9 +84,9 @@ typedef struct {
     int coef;
 } ClassicFeature;
 
-/* The most features one position can have: 40 pieces x 9, 14 hand entries, 2 kings,
- * the tempo, 2 x 8 king-zone squares. */
-enum { CLASSIC_MAX_FEATURES = 40 * 9 + 14 + 2 + 1 + 16 + 8 };
+/* The most features one position can have: 40 pieces x 12, 2 x 14 hand entries, 2
+ * kings, the tempo, 2 x 2 x 8 king-zone squares, 14 hand-attack entries. */
+enum { CLASSIC_MAX_FEATURES = 40 * 12 + 28 + 2 + 1 + 32 + 14 + 8 };
 
 /* The weights the engine plays with (src/eval/classic_weights.c, written by
  * `hayanagi tune fit`, see docs/eval.md). */

@@ -47,11 +47,18 @@ static int zone_index(int region, int zone_sq, int att, int def, int occ) {
            occ;
 }
 
+/* The index of a king-zone entry within one phase's block of phase_zone. */
+static int phase_zone_index(int phase, int zone_sq, int att, int def, int occ) {
+    return FIELD_INDEX(phase_zone[phase]) + ((zone_sq * ZONE_COUNT + att) * ZONE_COUNT + def) * ZONE_OCC + occ;
+}
+
 /* Two kings on 5i and 5a and a gold in black's hand. Seen from its owner's side each king
  * stands on rank 8 (home), 4 files from the edge: the same pst entry, +1 and -1. The gold
  * in hand is hand[GOLD][1], and black has the move (tempo +1). Each king has five empty,
  * unattacked zone squares (region 6, centre file: 5h is square 3, 4h and 6h square 6,
- * 4i and 6i square 7), the same for both colours. Nothing else. */
+ * 4i and 6i square 7), the same for both colours. The gold makes the progress 1, phase 1:
+ * phase_hand[1][GOLD][1], and the ten zone squares again in phase_zone[1]. White's king
+ * has no weak zone square: hand_attack[GOLD][0][0] for white (-1). Nothing else. */
 static void test_features_by_hand(void **state) {
     (void)state;
     Position pos;
@@ -59,11 +66,24 @@ static void test_features_by_hand(void **state) {
     load(&pos, &st, "4k4/9/9/9/9/9/9/9/4K4 b G 1");
     ClassicFeature f[CLASSIC_MAX_FEATURES];
     int n = classic_features(&pos, f);
-    assert_int_equal(n, 14);
+    assert_int_equal(n, 26);
     int king_pst = FIELD_INDEX(pst[KING]) + 8 * PST_FILES + 4;
-    int sum_king = 0, gold = 0, tempo = 0, zone[3] = {0, 0, 0}, zone_sum = 0;
+    int sum_king = 0, gold = 0, tempo = 0, zone[3] = {0, 0, 0}, zone_sum = 0, phase_gold = 0, hand_attack = 0;
+    int phase_zone[3] = {0, 0, 0};
     for (int i = 0; i < n; i++) {
-        if (f[i].index == king_pst)
+        int x = f[i].index;
+        int pz = x == phase_zone_index(1, 3, 0, 0, 0)   ? 0
+                 : x == phase_zone_index(1, 6, 0, 0, 0) ? 1
+                 : x == phase_zone_index(1, 7, 0, 0, 0) ? 2
+                                                        : -1;
+        if (pz >= 0) {
+            phase_zone[pz] += f[i].coef == 1; /* black's; white's cancel them in the sum */
+            zone_sum += f[i].coef;
+        } else if (x == FIELD_INDEX(phase_hand[1][GOLD]) + 1 && f[i].coef == 1)
+            phase_gold++;
+        else if (x == FIELD_INDEX(hand_attack[GOLD][0]) + 0 && f[i].coef == -1)
+            hand_attack++;
+        else if (f[i].index == king_pst)
             sum_king += f[i].coef;
         else if (f[i].index == zone_index(6, 3, 0, 0, 0) || f[i].index == zone_index(6, 6, 0, 0, 0) ||
                  f[i].index == zone_index(6, 7, 0, 0, 0)) {
@@ -84,6 +104,11 @@ static void test_features_by_hand(void **state) {
     assert_int_equal(zone[0], 1);
     assert_int_equal(zone[1], 2);
     assert_int_equal(zone[2], 2);
+    assert_int_equal(phase_zone[0], 1);
+    assert_int_equal(phase_zone[1], 2);
+    assert_int_equal(phase_zone[2], 2);
+    assert_int_equal(phase_gold, 1);
+    assert_int_equal(hand_attack, 1);
 
     /* A black rook on 5e, 4 ranks in front of its king: own_king offset (0, -4),
      * enemy_king offset (0, +4), pst rank 4 file 4, the exact-square tables with the
@@ -92,6 +117,7 @@ static void test_features_by_hand(void **state) {
     load(&pos, &st, "4k4/9/9/9/4R4/9/9/9/4K4 w - 1");
     n = classic_features(&pos, f);
     bool own = false, enemy = false, mob = false, pst = false, board = false, own_kp = false, enemy_kp = false;
+    int phase_own = 0, phase_enemy = 0, phase_board = 0;
     const int kp_stride = PIECE_TYPE_NB * SQ_NB; /* the rook on (file 4, rank 4): 4 * 9 + 4 */
     for (int i = 0; i < n; i++) {
         int x = f[i].index;
@@ -102,9 +128,16 @@ static void test_features_by_hand(void **state) {
         mob |= x == FIELD_INDEX(mobility[ROOK]) + 15;
         pst |= x == FIELD_INDEX(pst[ROOK]) + 4 * PST_FILES + 4;
         board |= x == FIELD_INDEX(board[ROOK]);
+        phase_own += x == FIELD_INDEX(phase_own_king[0][ROOK]) + 0 * KREL_DY + (8 - 4);
+        phase_enemy += x == FIELD_INDEX(phase_enemy_king[0][ROOK]) + 0 * KREL_DY + (8 + 4);
+        phase_board += x == FIELD_INDEX(phase_board[0][ROOK]);
     }
     assert_true(own && enemy && mob && pst && board && own_kp && enemy_kp);
-    assert_int_equal(n, 2 + 9 + 1 + 10); /* kings, rook, tempo, two king zones */
+    /* Nothing in hand or in an enemy camp: phase 0. */
+    assert_int_equal(phase_own, 1);
+    assert_int_equal(phase_enemy, 1);
+    assert_int_equal(phase_board, 1);
+    assert_int_equal(n, 2 + 12 + 1 + 20); /* kings, rook, tempo, two king zones (twice) */
 }
 
 /* The king-region tables. Black's king on 8h: 1 file from the edge (region column 0),
@@ -164,10 +197,32 @@ static void test_king_zone_features(void **state) {
     assert_int_equal(count_feature(f, n, zone_index(6, 3, 0, 1, 0), -1), 1);
     assert_int_equal(count_feature(f, n, zone_index(6, 6, 0, 0, 0), -1), 2);
     assert_int_equal(count_feature(f, n, zone_index(6, 7, 0, 0, 0), -1), 2);
-    int zone_features = 0;
-    for (int i = 0; i < n; i++)
-        zone_features += f[i].index >= FIELD_INDEX(king_zone) && f[i].index < FIELD_INDEX(danger_attack);
+    int zone_features = 0, phase_zone_features = 0;
+    for (int i = 0; i < n; i++) {
+        zone_features += f[i].index >= FIELD_INDEX(king_zone) && f[i].index < FIELD_INDEX(hand_attack);
+        phase_zone_features += f[i].index >= FIELD_INDEX(phase_zone) && f[i].index < FIELD_INDEX(phase_own_king);
+    }
     assert_int_equal(zone_features, 10);
+    /* The rook stands in black's camp: progress 1, phase 1, the same ten entries there. */
+    assert_int_equal(phase_zone_features, 10);
+    assert_int_equal(count_feature(f, n, phase_zone_index(1, 6, 1, 0, 0), 1), 2);
+    assert_int_equal(count_feature(f, n, FIELD_INDEX(phase_board[1][ROOK]), -1), 1);
+
+    /* With a gold in white's hand, the gold threatens black's king by its two weak squares
+     * (4h and 6h: one attacker, no defender): hand_attack[GOLD][0][2] for black (+1). */
+    load(&pos, &st, "4k4/9/9/9/9/9/9/4r4/4K4 b g 1");
+    n = classic_features(&pos, f);
+    assert_int_equal(count_feature(f, n, FIELD_INDEX(hand_attack[GOLD][0]) + 2, 1), 1);
+    /* Two rooks and two bishops in hand: progress 8, phase 3 (pieces in hand count the same
+     * for either side; a rook or bishop twice). Two rooks and a gold: 5, phase 2. */
+    load(&pos, &st, "4k4/9/9/9/9/9/9/9/4K4 b 2R2B 1");
+    n = classic_features(&pos, f);
+    assert_int_equal(count_feature(f, n, FIELD_INDEX(phase_hand[3][ROOK]) + 2, 1), 1);
+    assert_int_equal(count_feature(f, n, FIELD_INDEX(hand_attack[ROOK][1]) + 0, -1), 1);
+    load(&pos, &st, "4k4/9/9/9/9/9/9/9/4K4 b 2Rg 1");
+    n = classic_features(&pos, f);
+    assert_int_equal(count_feature(f, n, FIELD_INDEX(phase_hand[2][ROOK]) + 2, 1), 1);
+    assert_int_equal(count_feature(f, n, FIELD_INDEX(phase_hand[2][GOLD]) + 1, -1), 1);
 
     /* A king on 9i (edge file, home rank: region 0) has three zone squares; 8i is one
      * file towards the centre (dx +1, dy 0: square 7), 9h is square 3, 8h square 6. A
