@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "match/match.h"
 #include "util/atomic_file.h"
+#include "util/parse.h"
 
 /* Set by the SIGINT handler; the runner finishes no new game and writes what it has. */
 static volatile sig_atomic_t match_sigint_received;
@@ -52,19 +53,6 @@ static int usage_error(const char *fmt, const char *arg) {
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\n(hayanagi match --help for the options)\n");
     return 2;
-}
-
-/* Parses a decimal integer in [lo, hi]. */
-static bool parse_int(const char *s, long long lo, long long hi, long long *out) {
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (*end || errno == ERANGE || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
 }
 
 static bool parse_u64(const char *s, uint64_t *out) {
@@ -283,7 +271,7 @@ int cmd_match(int argc, char **argv) {
             usage_error("unknown option '%s'", a);
             goto out;
         }
-        if (target && !parse_int(v, lo, hi, target)) {
+        if (target && !parse_integer(v, lo, hi, target)) {
             fprintf(stderr, "hayanagi match: %s expects an integer in %lld..%lld, got '%s'\n", a, lo, hi, v);
             goto out;
         }

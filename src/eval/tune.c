@@ -36,6 +36,7 @@
 #include "search/search.h"
 #include "shogi/notation.h"
 #include "util/atomic_file.h"
+#include "util/parse.h"
 #include "util/random.h"
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
@@ -251,11 +252,10 @@ static void *gen_worker(void *arg) {
     return NULL;
 }
 
-/* Parses a whole decimal integer within [lo, hi]. */
-static bool parse_int_arg(const char *text, long lo, long hi, int *out) {
-    char *end;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end || v < lo || v > hi)
+/* Parses a whole decimal integer within [lo, hi] into an int option. */
+static bool parse_int_arg(const char *text, long long lo, long long hi, int *out) {
+    long long v;
+    if (!parse_integer(text, lo, hi, &v))
         return false;
     *out = (int)v;
     return true;

@@ -27,6 +27,7 @@
 #include "match/match.h"
 #include "shogi/position.h"
 #include "util/atomic_file.h"
+#include "util/parse.h"
 #include "util/progress.h"
 
 enum {
@@ -235,20 +236,11 @@ static int usage(void) {
     return 2;
 }
 
-static bool parse_int(const char *s, long lo, long hi, long *v) {
-    char *end;
-    long x = strtol(s, &end, 10);
-    if (end == s || *end || x < lo || x > hi)
-        return false;
-    *v = x;
-    return true;
-}
-
 int tune_label_main(int argc, char **argv) {
     LabelShared sh;
     memset(&sh, 0, sizeof sh);
     sh.go = "btime 0 wtime 0 byoyomi 1000";
-    long limit_ms = 10000, threads = 1, skip_above = -1;
+    long long limit_ms = 10000, threads = 1, skip_above = -1;
     const char *in = NULL, *out = NULL;
     char *opt_copy[LABEL_MAX_OPTIONS] = {0};
     int status = 1;
@@ -259,11 +251,11 @@ int tune_label_main(int argc, char **argv) {
             sh.cmd = argv[++i];
         else if (strcmp(a, "--go") == 0 && has)
             sh.go = argv[++i];
-        else if (strcmp(a, "--limit") == 0 && has && parse_int(argv[i + 1], 1, 3600000, &limit_ms))
+        else if (strcmp(a, "--limit") == 0 && has && parse_integer(argv[i + 1], 1, 3600000, &limit_ms))
             i++;
-        else if (strcmp(a, "--concurrency") == 0 && has && parse_int(argv[i + 1], 1, LABEL_MAX_THREADS, &threads))
+        else if (strcmp(a, "--concurrency") == 0 && has && parse_integer(argv[i + 1], 1, LABEL_MAX_THREADS, &threads))
             i++;
-        else if (strcmp(a, "--skip-above") == 0 && has && parse_int(argv[i + 1], 0, 1000000, &skip_above))
+        else if (strcmp(a, "--skip-above") == 0 && has && parse_integer(argv[i + 1], 0, 1000000, &skip_above))
             i++;
         else if (strcmp(a, "--option") == 0 && has && sh.n_options < LABEL_MAX_OPTIONS) {
             const char *why;
@@ -313,8 +305,8 @@ int tune_label_main(int argc, char **argv) {
     sigaction(SIGINT, &sa, &old_int);
     char skip_text[64] = "";
     if (skip_above >= 0)
-        snprintf(skip_text, sizeof skip_text, " (%d more beyond +-%ld left out)", skipped, skip_above);
-    fprintf(stderr, "tune label: %d positions from %s%s, %ld engine(s): %s, go %s\n", sh.n, in, skip_text, threads,
+        snprintf(skip_text, sizeof skip_text, " (%d more beyond +-%lld left out)", skipped, skip_above);
+    fprintf(stderr, "tune label: %d positions from %s%s, %lld engine(s): %s, go %s\n", sh.n, in, skip_text, threads,
             sh.cmd, sh.go);
 
     pthread_t tid[LABEL_MAX_THREADS];
