@@ -23,6 +23,7 @@
  */
 #include "eval/tune.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -238,6 +239,7 @@ static void *gen_worker(void *arg) {
                 break;
             }
         }
+        bool give_up = g->out_of_memory;
         g->finished++;
         g->positions += n;
         fprintf(stderr, "tune: game %d/%d done (%s), %d positions\n", g->finished, g->games,
@@ -246,6 +248,8 @@ static void *gen_worker(void *arg) {
                          : "draw",
                 g->positions);
         pthread_mutex_unlock(&g->lock);
+        if (give_up)
+            break;
     }
     search_destroy(s);
     free(samples);
@@ -292,7 +296,7 @@ static int cmd_generate(int argc, char **argv) {
         else if (strcmp(argv[i], "--seed") == 0 && has) {
             char *end;
             g.seed = strtoull(argv[++i], &end, 10);
-            ok = end != argv[i] && !*end;
+            ok = isdigit((unsigned char)argv[i][0]) && !*end; /* strtoull takes "-1" and blanks */
         } else if (argv[i][0] != '-' && !out)
             out = argv[i];
         else

@@ -17,6 +17,8 @@ bad=$(grep -cvE '^(1|0|0\.5) [^ ]+ [bw] [^ ]+ [0-9]+$' "$tmp/data.txt")
 expect_status "tune generate --games 4x" 2 $?
 "$HAYANAGI" tune generate --max-score 0 "$tmp/none.txt" 2> /dev/null
 expect_status "tune generate --max-score 0" 2 $?
+"$HAYANAGI" tune generate --seed -1 "$tmp/none.txt" 2> /dev/null
+expect_status "tune generate --seed -1" 2 $?
 [ -e "$tmp/none.txt" ] && fail "tune generate wrote output after a bad argument"
 
 # --max-score 1 keeps only positions the search scores exactly 0: far fewer.
