@@ -140,19 +140,25 @@ static void king_zone_scan(const Position *pos, Color c, Bitboard occ, KingZone 
     }
 }
 
-/* The game phase: pieces standing in the enemy camp (kings aside) plus non-pawn hand
- * pieces of both sides (a rook or bishop counts twice), bucketed 0, 1-2, 3-5, 6+. */
+/* The non-pawn pieces of a hand, a rook or bishop counting twice: what king danger and
+ * the game phase count. */
+static int hand_weight(Hand h) {
+    return hand_count(h, LANCE) + hand_count(h, KNIGHT) + hand_count(h, SILVER) + hand_count(h, GOLD) +
+           2 * (hand_count(h, BISHOP) + hand_count(h, ROOK));
+}
+
+/* The game phase: pieces standing in the enemy camp (kings aside) plus both hands'
+ * hand_weight(), bucketed 0, 1-2, 3-5, 6+. */
 static int classic_phase(const Position *pos) {
     Bitboard kings = pos->by_type[KING];
     int progress = bb_count(pos->by_color[BLACK] & bitboard_tables.zone[BLACK] & ~kings) +
-                   bb_count(pos->by_color[WHITE] & bitboard_tables.zone[WHITE] & ~kings);
-    for (Color c = BLACK; c <= WHITE; c++) {
-        Hand h = pos->hand[c];
-        progress += hand_count(h, LANCE) + hand_count(h, KNIGHT) + hand_count(h, SILVER) + hand_count(h, GOLD) +
-                    2 * (hand_count(h, BISHOP) + hand_count(h, ROOK));
-    }
+                   bb_count(pos->by_color[WHITE] & bitboard_tables.zone[WHITE] & ~kings) +
+                   hand_weight(pos->hand[BLACK]) + hand_weight(pos->hand[WHITE]);
     return progress == 0 ? 0 : progress <= 2 ? 1 : progress <= 5 ? 2 : 3;
 }
+
+/* The hand_attack column for holding k > 0 pieces of a type: 1, 2, 3 or more. */
+static inline int hand_attack_count(int k) { return (k < HAND_ATTACK_NB ? k : HAND_ATTACK_NB) - 1; }
 
 /* Appends colour c's hand-attack features (the enemy's hand against c's zone), each
  * with coefficient sign; returns the new count. */
@@ -161,9 +167,8 @@ static int hand_attack_features(const Position *pos, Color c, const KingZone *z,
     for (PieceType pt = PAWN; pt <= GOLD; pt++) {
         int k = hand_count(h, pt);
         if (k)
-            out[n++] = (ClassicFeature){FIELD_INDEX(hand_attack[pt]) +
-                                            ((k < HAND_ATTACK_NB ? k : HAND_ATTACK_NB) - 1) * ZONE_WEAK_NB + z->weak,
-                                        sign};
+            out[n++] =
+                (ClassicFeature){FIELD_INDEX(hand_attack[pt]) + hand_attack_count(k) * ZONE_WEAK_NB + z->weak, sign};
     }
     return n;
 }
@@ -254,10 +259,7 @@ static int king_danger(const ClassicWeights *w, const Position *pos, Color c, co
         if (d > 0)
             danger += d;
     }
-    Hand h = pos->hand[color_flip(c)];
-    int hand_pieces = hand_count(h, LANCE) + hand_count(h, KNIGHT) + hand_count(h, SILVER) + hand_count(h, GOLD) +
-                      2 * (hand_count(h, BISHOP) + hand_count(h, ROOK));
-    danger += hand_pieces * w->danger_hand;
+    danger += hand_weight(pos->hand[color_flip(c)]) * w->danger_hand;
     return danger * danger * w->danger_scale / 64;
 }
 
@@ -406,7 +408,7 @@ static Value classic_evaluate(const Position *pos) {
         for (PieceType pt = PAWN; pt <= GOLD; pt++) {
             int k = hand_count(h, pt);
             if (k)
-                side += w->hand_attack[pt][(k < HAND_ATTACK_NB ? k : HAND_ATTACK_NB) - 1][zones[c].weak];
+                side += w->hand_attack[pt][hand_attack_count(k)][zones[c].weak];
         }
         sum += c == BLACK ? side : -side;
     }
