@@ -24,6 +24,7 @@
 #include "eval/tune.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -38,6 +39,7 @@
 #include "shogi/notation.h"
 #include "util/atomic_file.h"
 #include "util/parse.h"
+#include "util/progress.h"
 #include "util/random.h"
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
@@ -111,6 +113,7 @@ typedef struct {
     size_t out_len, out_cap;
     int finished, positions;
     bool out_of_memory;
+    Progress progress; /* a bar on a terminal; otherwise one line per game (see report_game) */
 } GenShared;
 
 static bool append(GenShared *g, const char *s) {
@@ -213,6 +216,20 @@ static double play_game(Search *s, const GenShared *gs_opt, uint64_t seed, char 
     return result;
 }
 
+/* Reports a finished game (called with g->lock held): the bar on a terminal, else a
+ * line per game, which a log keeps and scripts can wait for. */
+static void report_game(GenShared *g, double result) {
+    if (g->progress.tty) {
+        progress_update(&g->progress, (uint64_t)g->finished);
+        return;
+    }
+    fprintf(stderr, "tune: game %d/%d done (%s), %d positions\n", g->finished, g->games,
+            result == 1   ? "black wins"
+            : result == 0 ? "white wins"
+                          : "draw",
+            g->positions);
+}
+
 static void *gen_worker(void *arg) {
     GenShared *g = arg;
     Search *s = search_create(16);
@@ -242,11 +259,7 @@ static void *gen_worker(void *arg) {
         bool give_up = g->out_of_memory;
         g->finished++;
         g->positions += n;
-        fprintf(stderr, "tune: game %d/%d done (%s), %d positions\n", g->finished, g->games,
-                r == 1   ? "black wins"
-                : r == 0 ? "white wins"
-                         : "draw",
-                g->positions);
+        report_game(g, r);
         pthread_mutex_unlock(&g->lock);
         if (give_up)
             break;
@@ -262,6 +275,17 @@ static bool parse_int_arg(const char *text, long long lo, long long hi, int *out
     if (!parse_integer(text, lo, hi, &v))
         return false;
     *out = (int)v;
+    return true;
+}
+
+/* Parses a seed: decimal digits only (strtoull alone would take "-1" and blanks). */
+static bool parse_seed_arg(const char *text, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (!isdigit((unsigned char)text[0]) || *end || errno == ERANGE)
+        return false;
+    *out = v;
     return true;
 }
 
@@ -293,11 +317,9 @@ static int cmd_generate(int argc, char **argv) {
             ok = parse_int_arg(argv[++i], 1, VALUE_KNOWN_WIN, &g.adjudicate);
         else if (strcmp(argv[i], "--max-score") == 0 && has)
             ok = parse_int_arg(argv[++i], 1, VALUE_KNOWN_WIN, &g.max_score);
-        else if (strcmp(argv[i], "--seed") == 0 && has) {
-            char *end;
-            g.seed = strtoull(argv[++i], &end, 10);
-            ok = isdigit((unsigned char)argv[i][0]) && !*end; /* strtoull takes "-1" and blanks */
-        } else if (argv[i][0] != '-' && !out)
+        else if (strcmp(argv[i], "--seed") == 0 && has)
+            ok = parse_seed_arg(argv[++i], &g.seed);
+        else if (argv[i][0] != '-' && !out)
             out = argv[i];
         else
             ok = false;
@@ -315,6 +337,7 @@ static int cmd_generate(int argc, char **argv) {
     sigemptyset(&sa.sa_mask);
     generate_sigint_received = 0;
     sigaction(SIGINT, &sa, &old_int);
+    progress_start(&g.progress, stderr, "generating games", (uint64_t)g.games, false);
     pthread_t t[64];
     int started = 0;
     for (int i = 0; i < g.threads; i++)
@@ -323,6 +346,8 @@ static int cmd_generate(int argc, char **argv) {
     for (int i = 0; i < started; i++)
         pthread_join(t[i], NULL);
     sigaction(SIGINT, &old_int, NULL);
+    if (g.progress.tty)
+        progress_finish(&g.progress);
     bool interrupted = generate_sigint_received;
     bool ok = started > 0 && !g.out_of_memory && write_lines(out, &g);
     if (!started)
@@ -545,24 +570,27 @@ static int cmd_openings(int argc, char **argv) {
     int count = 500, min_plies = 4, max_plies = 8, nodes = 20000, max_score = 150;
     uint64_t seed = 1;
     const char *out = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--count") == 0 && i + 1 < argc)
-            count = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--plies") == 0 && i + 1 < argc) {
-            if (sscanf(argv[++i], "%d-%d", &min_plies, &max_plies) != 2)
-                min_plies = -1;
-        } else if (strcmp(argv[i], "--nodes") == 0 && i + 1 < argc)
-            nodes = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--max-score") == 0 && i + 1 < argc)
-            max_score = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
-            seed = strtoull(argv[++i], NULL, 10);
+    bool ok = true;
+    for (int i = 0; i < argc && ok; i++) {
+        bool has = i + 1 < argc;
+        if (strcmp(argv[i], "--count") == 0 && has)
+            ok = parse_int_arg(argv[++i], 1, 10000000, &count);
+        else if (strcmp(argv[i], "--plies") == 0 && has) {
+            char lo[16], hi[16], extra;
+            ok = sscanf(argv[++i], "%15[0-9]-%15[0-9]%c", lo, hi, &extra) == 2 &&
+                 parse_int_arg(lo, 0, 60, &min_plies) && parse_int_arg(hi, 0, 60, &max_plies) && min_plies <= max_plies;
+        } else if (strcmp(argv[i], "--nodes") == 0 && has)
+            ok = parse_int_arg(argv[++i], 1, 1000000000, &nodes);
+        else if (strcmp(argv[i], "--max-score") == 0 && has)
+            ok = parse_int_arg(argv[++i], 0, VALUE_KNOWN_WIN, &max_score);
+        else if (strcmp(argv[i], "--seed") == 0 && has)
+            ok = parse_seed_arg(argv[++i], &seed);
         else if (argv[i][0] != '-' && !out)
             out = argv[i];
         else
-            min_plies = -1;
+            ok = false;
     }
-    if (!out || count < 1 || min_plies < 0 || max_plies < min_plies || max_plies > 60 || nodes < 1) {
+    if (!ok || !out) {
         fprintf(stderr, "usage: hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] "
                         "[--seed S] OUT\n");
         return 2;
@@ -579,6 +607,8 @@ static int cmd_openings(int argc, char **argv) {
     memset(&lim, 0, sizeof lim);
     lim.nodes = (uint64_t)nodes;
     int tries = 0;
+    Progress bar;
+    progress_start(&bar, stderr, "openings", (uint64_t)count, false);
     while (g.positions < count && tries < count * 50) {
         tries++;
         Game game;
@@ -606,14 +636,14 @@ static int cmd_openings(int argc, char **argv) {
                 strcat(line, "\n");
                 append(&g, line);
                 g.positions++;
-                if (g.positions % 100 == 0)
-                    fprintf(stderr, "tune: %d/%d openings (%d tried)\n", g.positions, count, tries);
+                progress_update(&bar, (uint64_t)g.positions);
             }
         }
         game_free(&game);
     }
+    progress_finish(&bar);
     search_destroy(s);
-    bool ok = write_lines(out, &g);
+    ok = write_lines(out, &g);
     if (ok)
         fprintf(stderr, "tune: wrote %d openings (%d tried) to %s\n", g.positions, tries, out);
     free(g.out);

@@ -105,6 +105,12 @@ a_w=$(awk 'NF == 6 && $4 == "w"' "$tmp/ab_a.txt" | wc -l)
 "$HAYANAGI" tune openings --count 5 --nodes 500 --plies 3-6 --seed 2 "$tmp/open.txt" 2> /dev/null
 expect_status "tune openings" 0 $?
 [ "$(grep -c '^startpos moves ' "$tmp/open.txt")" -eq 5 ] || fail "tune openings: expected 5 lines"
+for bad in "--count 5x" "--plies 6-3" "--plies 3-6x" "--plies 3-61" "--seed -1" "--nodes 0" "--bogus 1"; do
+    # shellcheck disable=SC2086 # each case is an option and its value
+    "$HAYANAGI" tune openings $bad "$tmp/bad_open.txt" 2> /dev/null
+    expect_status "tune openings $bad" 2 $?
+done
+[ ! -e "$tmp/bad_open.txt" ] || fail "tune openings wrote a file after refusing its arguments"
 while read -r l; do
     out=$(printf 'position %s\nsfen\nquit\n' "$l" | "$HAYANAGI" 2>&1)
     expect_not_contains "opening replays" "$out" "info string"
