@@ -570,27 +570,28 @@ static int cmd_openings(int argc, char **argv) {
     int count = 500, min_plies = 4, max_plies = 8, nodes = 20000, max_score = 150;
     uint64_t seed = 1;
     const char *out = NULL;
-    bool ok = true;
-    for (int i = 0; i < argc && ok; i++) {
+    bool args_ok = true;
+    for (int i = 0; i < argc && args_ok; i++) {
         bool has = i + 1 < argc;
         if (strcmp(argv[i], "--count") == 0 && has)
-            ok = parse_int_arg(argv[++i], 1, 10000000, &count);
+            args_ok = parse_int_arg(argv[++i], 1, 10000000, &count);
         else if (strcmp(argv[i], "--plies") == 0 && has) {
             char lo[16], hi[16], extra;
-            ok = sscanf(argv[++i], "%15[0-9]-%15[0-9]%c", lo, hi, &extra) == 2 &&
-                 parse_int_arg(lo, 0, 60, &min_plies) && parse_int_arg(hi, 0, 60, &max_plies) && min_plies <= max_plies;
+            args_ok = sscanf(argv[++i], "%15[0-9]-%15[0-9]%c", lo, hi, &extra) == 2 &&
+                      parse_int_arg(lo, 0, 60, &min_plies) && parse_int_arg(hi, 0, 60, &max_plies) &&
+                      min_plies <= max_plies;
         } else if (strcmp(argv[i], "--nodes") == 0 && has)
-            ok = parse_int_arg(argv[++i], 1, 1000000000, &nodes);
+            args_ok = parse_int_arg(argv[++i], 1, 1000000000, &nodes);
         else if (strcmp(argv[i], "--max-score") == 0 && has)
-            ok = parse_int_arg(argv[++i], 0, VALUE_KNOWN_WIN, &max_score);
+            args_ok = parse_int_arg(argv[++i], 0, VALUE_KNOWN_WIN, &max_score);
         else if (strcmp(argv[i], "--seed") == 0 && has)
-            ok = parse_seed_arg(argv[++i], &seed);
+            args_ok = parse_seed_arg(argv[++i], &seed);
         else if (argv[i][0] != '-' && !out)
             out = argv[i];
         else
-            ok = false;
+            args_ok = false;
     }
-    if (!ok || !out) {
+    if (!args_ok || !out) {
         fprintf(stderr, "usage: hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] "
                         "[--seed S] OUT\n");
         return 2;
@@ -643,7 +644,7 @@ static int cmd_openings(int argc, char **argv) {
     }
     progress_finish(&bar);
     search_destroy(s);
-    ok = write_lines(out, &g);
+    bool ok = write_lines(out, &g);
     if (ok)
         fprintf(stderr, "tune: wrote %d openings (%d tried) to %s\n", g.positions, tries, out);
     free(g.out);
