@@ -412,6 +412,8 @@ static void set_draw(GameRecord *r, GameEnd end) {
 /* Per-game counters gathered while playing, merged into the result under the lock. */
 typedef struct {
     int time_losses[2], illegal[2], false_declarations[2], crashes[2];
+    int thinks[2];
+    double think_ms_sum[2], think_ms_max[2];
 } GameCounters;
 
 /* Prepares engine k for a new game: restarted if it died or hung, then isready and
@@ -540,6 +542,10 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
             break;
         }
         double elapsed_ms = t.elapsed_us / 1000.0;
+        cnt->thinks[k]++;
+        cnt->think_ms_sum[k] += elapsed_ms;
+        if (elapsed_ms > cnt->think_ms_max[k])
+            cnt->think_ms_max[k] = elapsed_ms;
         if (t.status == THINK_TIMEOUT || (!by_nodes && t.elapsed_us > limit_ms * 1000)) {
             set_winner(rec, END_TIME, color_flip(us));
             if (t.status == THINK_TIMEOUT)
@@ -643,6 +649,10 @@ static void record_finished(Shared *sh, int idx, const GameRecord *rec, const Ga
         res->illegal[k] += cnt->illegal[k];
         res->false_declarations[k] += cnt->false_declarations[k];
         res->crashes[k] += cnt->crashes[k];
+        res->thinks[k] += cnt->thinks[k];
+        res->think_ms_sum[k] += cnt->think_ms_sum[k];
+        if (cnt->think_ms_max[k] > res->think_ms_max[k])
+            res->think_ms_max[k] = cnt->think_ms_max[k];
     }
     if (rec->end == END_NONE)
         return;
@@ -814,6 +824,14 @@ void match_print_summary(const MatchResult *res, FILE *out) {
         fprintf(out, "By colour: black won %d, white won %d, draws %d\n", res->black_wins, res->white_wins, res->draws);
     }
     fprintf(out, "Time losses: %s %d, %s %d\n", a, res->time_losses[0], b, res->time_losses[1]);
+    if (res->thinks[0] + res->thinks[1] > 0) {
+        fprintf(out, "Move time:");
+        for (int k = 0; k < 2; k++)
+            fprintf(out, "%s %s mean %.1f ms, longest %.1f ms (%d move%s)", k ? ";" : "", res->names[k],
+                    res->thinks[k] ? res->think_ms_sum[k] / res->thinks[k] : 0.0, res->think_ms_max[k], res->thinks[k],
+                    res->thinks[k] == 1 ? "" : "s");
+        fprintf(out, "\n");
+    }
     fprintf(out, "Illegal moves: %s %d, %s %d\n", a, res->illegal[0], b, res->illegal[1]);
     fprintf(out, "False declarations: %s %d, %s %d\n", a, res->false_declarations[0], b, res->false_declarations[1]);
     fprintf(out, "Crashes: %s %d, %s %d (restarts %d, %d)\n", a, res->crashes[0], b, res->crashes[1], res->restarts[0],

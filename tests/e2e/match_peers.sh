@@ -168,6 +168,9 @@ run_match "own nodes" 0 --engine "$(fake slow)" --engine "$HAYANAGI" --name fake
 expect_contains "own nodes result" "$out" "+0 =0 -2 (2 games)"
 expect_contains "own nodes header" "$out" "byoyomi 100 ms; engine 1 nodes 300"
 expect_contains "own nodes no time loss" "$out" "Time losses: fake 0, ours 0"
+# The fake sleeps 0.4 s before each of its two resignations, so its mean cannot be less.
+fake_mean=$(printf '%s\n' "$out" | sed -n 's/^Move time: fake mean \([0-9]*\)\.[0-9] ms, longest [0-9.]* ms (2 moves);.*/\1/p')
+[ -n "$fake_mean" ] && [ "$fake_mean" -ge 400 ] || fail "own nodes: move time line wrong: $(printf '%s\n' "$out" | grep 'Move time')"
 expect_contains "own nodes engine 1" "$(cat "$tmp/own_nodes.log")" "e1 > go nodes 300"
 expect_not_contains "own nodes engine 1 clock" "$(grep ' e1 > go' "$tmp/own_nodes.log")" "byoyomi"
 expect_contains "own nodes engine 2" "$(grep ' e2 > go' "$tmp/own_nodes.log")" "byoyomi 100"
