@@ -120,10 +120,10 @@ typedef struct {
     int black_wins, white_wins;
     int ends[END_NB];
     int time_losses[2], illegal[2], false_declarations[2], crashes[2], restarts[2];
-    int thinks[2];            /* go commands answered (or timed out), per engine */
-    double think_ms_sum[2];   /* their wall-clock time from go to bestmove */
-    double think_ms_max[2];   /* the longest of them */
-    int64_t rtt_us[2]; /* isready -> readyok round trip, best of 3, measured at start */
+    int thinks[2];          /* go commands answered (or timed out), per engine */
+    double think_ms_sum[2]; /* their wall-clock time from go to bestmove */
+    double think_ms_max[2]; /* the longest of them */
+    int64_t rtt_us[2];      /* isready -> readyok round trip, best of 3, measured at start */
     bool interrupted;
     GameRecord *records; /* games in schedule order; records[i].end == END_NONE when not played */
     int n_records;
