@@ -152,9 +152,9 @@ format:
 
 FUZZ_CFLAGS := $(CSTD) -Isrc -Ibuild/gen -g -O1 -pthread -fsanitize=fuzzer,address,undefined $(ARCHFLAGS)
 fuzz: $(FUZZ_SRC:fuzz/%.c=build/fuzz/%)
-build/fuzz/%: fuzz/%.c $(LIB_SRC)
+build/fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard fuzz/*.h)
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) $^ -o $@ $(LDLIBS)
+	clang $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ $(LDLIBS)
 
 clean:
 	rm -rf build

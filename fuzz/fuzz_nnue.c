@@ -14,16 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "../tests/unit/nnue_gen.h"
 #include "eval/nnue.h"
-
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "fuzz_nnue: check failed: %s (line %d)\n", #cond, __LINE__);                               \
-            abort();                                                                                                   \
-        }                                                                                                              \
-    } while (0)
 
 static GenNet tmpl;
 static uint8_t *work; /* the template with 16 spare bytes */
@@ -35,9 +28,9 @@ static const char *const SFENS[] = {
 };
 
 static void check_refused(NnueNet *net, const char *err) {
-    CHECK(net == NULL);
-    CHECK(err[0] != '\0');
-    CHECK(memchr(err, '\0', 512) != NULL);
+    FUZZ_CHECK(net == NULL);
+    FUZZ_CHECK(err[0] != '\0');
+    FUZZ_CHECK(memchr(err, '\0', 512) != NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -45,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         shogi_init();
         tmpl = gen_net(256, 32, 77, NULL);
         work = calloc(tmpl.len + 16, 1);
-        CHECK(work);
+        FUZZ_CHECK(work);
         memcpy(work, tmpl.buf, tmpl.len);
     }
     if (size == 0)
@@ -83,17 +76,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_refused(net, err);
         return 0;
     }
-    CHECK(len == tmpl.len);
+    FUZZ_CHECK(len == tmpl.len);
     for (size_t i = 0; i < sizeof SFENS / sizeof SFENS[0]; i++) {
         Position pos;
         StateInfo st;
-        CHECK(position_from_sfen(&pos, &st, SFENS[i], NULL, 0));
+        FUZZ_CHECK(position_from_sfen(&pos, &st, SFENS[i], NULL, 0));
         nnue_set_simd(false);
         Value a = nnue_evaluate_full(net, &pos, 16);
         nnue_set_simd(true);
         Value b = nnue_evaluate_full(net, &pos, 16);
-        CHECK(a == b);
-        CHECK(a >= -NNUE_VALUE_MAX_EVAL && a <= NNUE_VALUE_MAX_EVAL);
+        FUZZ_CHECK(a == b);
+        FUZZ_CHECK(a >= -NNUE_VALUE_MAX_EVAL && a <= NNUE_VALUE_MAX_EVAL);
     }
     nnue_free(net);
     return 0;

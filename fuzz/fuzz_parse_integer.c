@@ -9,28 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "util/parse.h"
-
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "fuzz_parse_integer: check failed: %s (line %d)\n", #cond, __LINE__);                      \
-            abort();                                                                                                   \
-        }                                                                                                              \
-    } while (0)
 
 static void check_range(const char *text, long long lo, long long hi) {
     long long v = 0x5a5a5a5a;
     if (!parse_integer(text, lo, hi, &v)) {
-        CHECK(v == 0x5a5a5a5a);
+        FUZZ_CHECK(v == 0x5a5a5a5a);
         return;
     }
-    CHECK(v >= lo && v <= hi);
+    FUZZ_CHECK(v >= lo && v <= hi);
     size_t i = text[0] == '-' || text[0] == '+';
-    CHECK(text[i] != '\0');
+    FUZZ_CHECK(text[i] != '\0');
     for (; text[i]; i++)
-        CHECK(isdigit((unsigned char)text[i]));
-    CHECK(strtoll(text, NULL, 10) == v);
+        FUZZ_CHECK(isdigit((unsigned char)text[i]));
+    FUZZ_CHECK(strtoll(text, NULL, 10) == v);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

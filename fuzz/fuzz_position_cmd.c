@@ -7,15 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "shogi/game.h"
-
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "fuzz_position_cmd: check failed: %s (line %d)\n", #cond, __LINE__);                       \
-            abort();                                                                                                   \
-        }                                                                                                              \
-    } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -30,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     game_init(&g);
     char err[256];
     /* A game in progress, so that "left untouched" means something. */
-    CHECK(game_set_from_usi(&g, "startpos moves 7g7f 3c3d 8h2b+", err, sizeof err));
+    FUZZ_CHECK(game_set_from_usi(&g, "startpos moves 7g7f 3c3d 8h2b+", err, sizeof err));
     char before[SFEN_MAX], after[SFEN_MAX], root[SFEN_MAX];
     position_to_sfen(&g.pos, before, true);
     strcpy(root, g.root_sfen);
@@ -38,24 +31,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     err[0] = '\0';
     if (!game_set_from_usi(&g, args, err, sizeof err)) {
-        CHECK(strncmp(err, "position: ", 10) == 0);
-        CHECK(g.count == 3 && position_key(&g.pos) == key && strcmp(g.root_sfen, root) == 0);
-        CHECK(strcmp(position_to_sfen(&g.pos, after, true), before) == 0);
-        CHECK(position_is_consistent(&g.pos));
+        FUZZ_CHECK(strncmp(err, "position: ", 10) == 0);
+        FUZZ_CHECK(g.count == 3 && position_key(&g.pos) == key && strcmp(g.root_sfen, root) == 0);
+        FUZZ_CHECK(strcmp(position_to_sfen(&g.pos, after, true), before) == 0);
+        FUZZ_CHECK(position_is_consistent(&g.pos));
     } else {
-        CHECK(position_is_consistent(&g.pos));
+        FUZZ_CHECK(position_is_consistent(&g.pos));
         /* The current SFEN parses, and undoing every move reaches the root. */
         Position pos;
         StateInfo st;
         position_to_sfen(&g.pos, after, true);
         /* The command accepts tsume positions with one king missing, so re-read the same way. */
-        CHECK(position_from_sfen_ex(&pos, &st, after, SFEN_ALLOW_MISSING_KING, NULL, 0));
-        CHECK(position_key(&pos) == position_key(&g.pos));
+        FUZZ_CHECK(position_from_sfen_ex(&pos, &st, after, SFEN_ALLOW_MISSING_KING, NULL, 0));
+        FUZZ_CHECK(position_key(&pos) == position_key(&g.pos));
         while (g.count > 0) {
-            CHECK(game_pop(&g));
-            CHECK(position_is_consistent(&g.pos));
+            FUZZ_CHECK(game_pop(&g));
+            FUZZ_CHECK(position_is_consistent(&g.pos));
         }
-        CHECK(strcmp(position_to_sfen(&g.pos, after, true), g.root_sfen) == 0);
+        FUZZ_CHECK(strcmp(position_to_sfen(&g.pos, after, true), g.root_sfen) == 0);
     }
     game_free(&g);
     free(args);

@@ -10,16 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "eval/tune.h"
 #include "shogi/position.h"
-
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "fuzz_tune_line: check failed: %s (line %d)\n", #cond, __LINE__);                          \
-            abort();                                                                                                   \
-        }                                                                                                              \
-    } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -40,15 +33,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memset(err, 0x55, sizeof err);
         TuneLineStatus st = tune_parse_line(line, &tl, err, sizeof err);
         if (st == TUNE_LINE_BAD) {
-            CHECK(memchr(err, '\0', sizeof err) != NULL && err[0]);
+            FUZZ_CHECK(memchr(err, '\0', sizeof err) != NULL && err[0]);
         } else if (st == TUNE_LINE_OK) {
-            CHECK(tl.result == 0.0f || tl.result == 0.5f || tl.result == 1.0f);
-            CHECK(!tl.has_score || (tl.score > -100000 && tl.score < 100000));
-            CHECK(tl.sfen > line && tl.sfen <= line + len);
+            FUZZ_CHECK(tl.result == 0.0f || tl.result == 0.5f || tl.result == 1.0f);
+            FUZZ_CHECK(!tl.has_score || (tl.score > -100000 && tl.score < 100000));
+            FUZZ_CHECK(tl.sfen > line && tl.sfen <= line + len);
             Position pos;
             StateInfo si;
             if (position_from_sfen(&pos, &si, tl.sfen, err, sizeof err))
-                CHECK(position_is_consistent(&pos));
+                FUZZ_CHECK(position_is_consistent(&pos));
         }
         line = next;
     }

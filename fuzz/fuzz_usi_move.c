@@ -8,16 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
-
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "fuzz_usi_move: check failed: %s (line %d)\n", #cond, __LINE__);                           \
-            abort();                                                                                                   \
-        }                                                                                                              \
-    } while (0)
 
 /* Quiet opening, the 593-move maximum (every drop), white in check, an uchifuzume trap. */
 static const char *const SFENS[] = {
@@ -39,7 +32,7 @@ static void setup(void) {
         return;
     shogi_init();
     for (int i = 0; i < NPOS; i++) {
-        CHECK(position_from_sfen(&positions[i], &states[i], SFENS[i], NULL, 0));
+        FUZZ_CHECK(position_from_sfen(&positions[i], &states[i], SFENS[i], NULL, 0));
         nlegal[i] = generate_moves(&positions[i], GEN_LEGAL, legal[i]);
     }
     done = true;
@@ -62,9 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Move16 m16 = 0;
     bool well_formed = move16_from_usi(raw, size, &m16);
     if (well_formed) {
-        CHECK(size == 4 || size == 5);
+        FUZZ_CHECK(size == 4 || size == 5);
         move_to_usi(m16, out);
-        CHECK(strlen(out) == size && memcmp(out, raw, size) == 0);
+        FUZZ_CHECK(strlen(out) == size && memcmp(out, raw, size) == 0);
     }
 
     char *text = malloc(size + 1);
@@ -75,8 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int i = 0; i < NPOS; i++) {
         Move m = position_parse_usi_move(&positions[i], text);
         if (m != MOVE_NONE) {
-            CHECK(is_legal(i, m));
-            CHECK(strcmp(move_to_usi(m, out), text) == 0);
+            FUZZ_CHECK(is_legal(i, m));
+            FUZZ_CHECK(strcmp(move_to_usi(m, out), text) == 0);
         }
         if (size >= 2) {
             Move16 v = (Move16)(data[0] | data[1] << 8);
@@ -86,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             for (int k = 0; k < nlegal[i]; k++)
                 if (move_to_move16(legal[i][k].move) == v)
                     gen = legal[i][k].move;
-            CHECK(mv == gen);
+            FUZZ_CHECK(mv == gen);
         }
     }
     free(text);
