@@ -7,9 +7,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "record/reader.h"
 #include "shogi/game.h"
 
@@ -21,13 +21,10 @@ static bool on_game(void *ctx, const RecordGame *g) {
     (void)ctx;
     Game game;
     game_init(&game);
-    if (!game_set_sfen_ex(&game, g->root_sfen, SFEN_ALLOW_MISSING_KING, NULL, 0))
-        abort();
+    FUZZ_CHECK(game_set_sfen_ex(&game, g->root_sfen, SFEN_ALLOW_MISSING_KING, NULL, 0));
     for (int i = 0; i < g->n_moves; i++) {
-        if (position_legal_move_from16(&game.pos, (Move16)g->moves[i]) == MOVE_NONE)
-            abort();
-        if (!game_push(&game, g->moves[i]))
-            abort();
+        FUZZ_CHECK(position_legal_move_from16(&game.pos, (Move16)g->moves[i]) != MOVE_NONE);
+        FUZZ_CHECK(game_push(&game, g->moves[i]));
     }
     game_free(&game);
     return true;
@@ -36,8 +33,7 @@ static bool on_game(void *ctx, const RecordGame *g) {
 static void on_error(void *ctx, const char *file, uint64_t line, const char *reason) {
     const Ctx *c = ctx;
     (void)file;
-    if (line == 0 || line > c->lines + 1 || !reason[0])
-        abort();
+    FUZZ_CHECK(line != 0 && line <= c->lines + 1 && reason[0]);
 }
 
 /* Reads data (after its first byte, which the caller used to choose) as fmt. */
@@ -50,8 +46,7 @@ static inline int record_fuzz_one(const uint8_t *data, size_t size, RecordFormat
         c.lines += data[i] == '\n';
     RecordReadOptions o = {.on_game = on_game, .on_error = on_error, .ctx = &c, .variations = variations};
     char err[256] = "";
-    if (!record_read_memory("fuzz", (const char *)data + 1, size - 1, fmt, &o, NULL, err, sizeof err) && !err[0])
-        abort();
+    FUZZ_CHECK(record_read_memory("fuzz", (const char *)data + 1, size - 1, fmt, &o, NULL, err, sizeof err) || err[0]);
     return 0;
 }
 
