@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "book/db2016.h"
+#include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -21,8 +22,7 @@ static char *write_text(const Book *b, size_t *len) {
     char *buf = NULL;
     FILE *f = open_memstream(&buf, len);
     char err[128];
-    if (!f || !db2016_write_stream(f, b, &(Db2016WriteOptions){.write_comments = true}, err, sizeof err))
-        abort();
+    FUZZ_CHECK(f && db2016_write_stream(f, b, &(Db2016WriteOptions){.write_comments = true}, err, sizeof err));
     fclose(f);
     return buf;
 }
@@ -41,8 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char err[256] = "";
     Db2016Stats st;
     if (!db2016_read_memory("fuzz", (const char *)data + 1, size - 1, b, &o, &st, err, sizeof err)) {
-        if (!err[0])
-            abort();
+        FUZZ_CHECK(err[0]); /* every rejection says why */
         book_free(b);
         return 0;
     }
@@ -50,30 +49,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *w1 = write_text(b, &len1);
     Book *c = book_create();
     Db2016ReadOptions o2 = {.keep_comments = o.keep_comments};
-    if (!db2016_read_memory("w1", w1, len1, c, &o2, &st, err, sizeof err) || !st.sorted || st.errors)
-        abort();
+    FUZZ_CHECK(db2016_read_memory("w1", w1, len1, c, &o2, &st, err, sizeof err) && st.sorted && !st.errors);
     char *w2 = write_text(c, &len2);
-    if (len1 != len2 || memcmp(w1, w2, len1) != 0)
-        abort();
+    FUZZ_CHECK(len1 == len2 && memcmp(w1, w2, len1) == 0);
     if ((flags >> 4) & 1) {
         char path[] = "/tmp/fuzz_db2016_XXXXXX";
         int fd = mkstemp(path);
         if (fd >= 0) {
             if (write(fd, w1, len1) == (ssize_t)len1) {
                 Db2016File *f = db2016_otf_open(path, err, sizeof err);
-                if (!f)
-                    abort(); /* our own output is sorted */
+                FUZZ_CHECK(f); /* our own output is sorted */
                 BookMoveList *list = malloc(sizeof *list);
                 for (uint32_t id = 0; list && id < book_position_count(c); id++) {
                     BookKey k;
                     Position pos;
                     StateInfo s;
                     book_position_key(c, id, &k);
-                    if (!book_key_to_position(&k, &pos, &s, 1))
-                        abort();
+                    FUZZ_CHECK(book_key_to_position(&k, &pos, &s, 1));
                     int rc = db2016_otf_lookup(f, &pos, list, err, sizeof err);
-                    if (book_position_move_count(c, id) && (rc != 1 || list->n != book_position_move_count(c, id)))
-                        abort();
+                    FUZZ_CHECK(!book_position_move_count(c, id) ||
+                               (rc == 1 && list->n == book_position_move_count(c, id)));
                 }
                 free(list);
                 db2016_otf_close(f);

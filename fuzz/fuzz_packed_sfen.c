@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "shogi/packed_sfen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -27,31 +28,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char err[256] = "", via_err[256] = "";
     int ply = size > sizeof input.data ? data[sizeof input.data] * 4099 - 7 : 1; /* below 1 and past 1000000 too */
     bool ok = packed_sfen_decode(&input, &pos, &st, ply, err, sizeof err);
-    if (ok != packed_sfen_decode_via_sfen(&input, &via, &via_st, ply, via_err, sizeof via_err))
-        abort(); /* the two decoders disagree on the verdict */
+    /* the two decoders agree on the verdict */
+    FUZZ_CHECK(ok == packed_sfen_decode_via_sfen(&input, &via, &via_st, ply, via_err, sizeof via_err));
     if (!ok) {
-        if (err[0] == '\0' || via_err[0] == '\0')
-            abort(); /* every rejection must say why */
+        FUZZ_CHECK(err[0] != '\0' && via_err[0] != '\0'); /* every rejection says why */
         return 0;
     }
-    if (memcmp(pos.board, via.board, sizeof pos.board) || memcmp(pos.hand, via.hand, sizeof pos.hand) ||
-        pos.side != via.side || pos.ply != via.ply || st.board_key != via_st.board_key ||
-        st.hand_key != via_st.hand_key || st.checkers != via_st.checkers)
-        abort(); /* ... or on the position */
-    if (!position_is_consistent(&pos))
-        abort();
+    /* ... and on the position */
+    FUZZ_CHECK(memcmp(pos.board, via.board, sizeof pos.board) == 0);
+    FUZZ_CHECK(memcmp(pos.hand, via.hand, sizeof pos.hand) == 0);
+    FUZZ_CHECK(pos.side == via.side && pos.ply == via.ply);
+    FUZZ_CHECK(st.board_key == via_st.board_key && st.hand_key == via_st.hand_key && st.checkers == via_st.checkers);
+    FUZZ_CHECK(position_is_consistent(&pos));
 
     PackedSfen canonical, again;
     packed_sfen_encode(&pos, &canonical);
     Position decoded;
     StateInfo decoded_st;
-    if (!packed_sfen_decode(&canonical, &decoded, &decoded_st, 1, err, sizeof err))
-        abort(); /* our own encoding of an accepted position must decode */
+    /* our own encoding of an accepted position decodes, to the same SFEN (move number
+     * included, as the caller gives it back) */
+    FUZZ_CHECK(packed_sfen_decode(&canonical, &decoded, &decoded_st, pos.ply, err, sizeof err));
     char before[SFEN_MAX], after[SFEN_MAX];
-    if (strcmp(position_to_sfen(&pos, before, true), position_to_sfen(&decoded, after, true)) != 0)
-        abort();
+    FUZZ_CHECK(strcmp(position_to_sfen(&pos, before, true), position_to_sfen(&decoded, after, true)) == 0);
     packed_sfen_encode(&decoded, &again);
-    if (packed_sfen_compare(&canonical, &again) != 0)
-        abort();
+    FUZZ_CHECK(packed_sfen_compare(&canonical, &again) == 0);
     return 0;
 }

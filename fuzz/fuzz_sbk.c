@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "book/sbk.h"
+#include "fuzz_check.h"
 #include "shogi/movegen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -33,8 +34,7 @@ static char in_path[96], out_path[96];
 
 static void write_file(const char *path, const void *data, size_t size) {
     FILE *f = fopen(path, "wb");
-    if (!f || (size && fwrite(data, 1, size, f) != size))
-        abort();
+    FUZZ_CHECK(f && (!size || fwrite(data, 1, size, f) == size));
     fclose(f);
 }
 
@@ -42,8 +42,7 @@ static SbkBook *open_file(const char *path, SbkOpenStats *st) {
     char err[256] = "";
     SbkOpenOptions opt = {.cache_bytes = 1}; /* one page */
     SbkBook *b = sbk_open(path, &opt, st, err, sizeof err);
-    if (!b && !err[0])
-        abort();
+    FUZZ_CHECK(b || err[0]); /* every refusal says why */
     return b;
 }
 
@@ -55,25 +54,21 @@ static void check_entries(const SbkBook *b) {
             continue; /* a state the light scanner took but protobuf-c refuses */
         Position pos;
         StateInfo si;
-        if (!position_from_sfen(&pos, &si, e.sfen, NULL, 0))
-            abort();
+        FUZZ_CHECK(position_from_sfen(&pos, &si, e.sfen, NULL, 0));
         int r = sbk_lookup_position(b, &pos, &again, err, sizeof err);
-        if (r == 1 && memcmp(again.key.data, e.key.data, 32))
-            abort();
+        FUZZ_CHECK(r != 1 || memcmp(again.key.data, e.key.data, 32) == 0);
         sbk_entry_clear(&again);
         for (size_t i = 0; i < e.n_moves && i < MAX_CHILDREN; i++) {
             SbkEntry c;
             if (sbk_child_entry(b, &e, i, &c, err, sizeof err) == 1) {
                 StateInfo ns;
                 Move m = position_legal_move_from16(&pos, e.moves[i].move);
-                if (!m)
-                    abort();
+                FUZZ_CHECK(m);
                 position_do_move(&pos, m, &ns);
                 BookKey key;
                 book_key_from_position(&pos, &key);
                 position_undo_move(&pos, m);
-                if (memcmp(key.data, c.key.data, 32))
-                    abort();
+                FUZZ_CHECK(memcmp(key.data, c.key.data, 32) == 0);
             }
             sbk_entry_clear(&c);
         }
@@ -85,8 +80,7 @@ static void check_entries(const SbkBook *b) {
 static uint8_t *slurp(const char *path, size_t cap, size_t *len) {
     FILE *f = fopen(path, "rb");
     uint8_t *d = malloc(cap ? cap : 1);
-    if (!f || !d)
-        abort();
+    FUZZ_CHECK(f && d);
     *len = fread(d, 1, cap, f);
     fclose(f);
     return d;
@@ -96,8 +90,7 @@ static uint8_t *slurp(const char *path, size_t cap, size_t *len) {
 static bool new_neighbour(const SbkBook *b, const SbkEntry *e, BookKey *key) {
     Position pos;
     StateInfo si, ns;
-    if (!book_key_to_position(&e->key, &pos, &si, 1))
-        abort();
+    FUZZ_CHECK(book_key_to_position(&e->key, &pos, &si, 1));
     ExtMove moves[MAX_MOVES];
     int n = generate_moves(&pos, GEN_LEGAL, moves);
     for (int i = 0; i < n; i++) {
@@ -126,22 +119,20 @@ static void check_patch_writer(const SbkBook *b, const uint8_t *data, size_t siz
     bool first_has_sfen = false;
     for (size_t k = 0; k < sbk_indexed_count(b); k++) {
         SbkEntry e;
-        if (sbk_entry_at(b, k, &e, err, sizeof err) != 1)
-            abort(); /* the patch writer decoded every state already */
+        FUZZ_CHECK(sbk_entry_at(b, k, &e, err, sizeof err) == 1); /* the patch writer decoded them all */
         if (e.index == 0)
             first_has_sfen = e.explicit_position;
         sbk_entry_clear(&e);
     }
     size_t len;
     uint8_t *out = slurp(out_path, size + 1, &len);
-    if (st->ids_are_indices && first_has_sfen && (len != size || memcmp(out, data, size)))
-        abort();
+    FUZZ_CHECK(!st->ids_are_indices || !first_has_sfen || (len == size && memcmp(out, data, size) == 0));
     free(out);
     if (st->indexed < 2)
         return;
     SbkEntry first, second;
-    if (sbk_entry_at(b, 0, &first, err, sizeof err) != 1 || sbk_entry_at(b, 1, &second, err, sizeof err) != 1)
-        abort(); /* the patch writer decoded every state already */
+    FUZZ_CHECK(sbk_entry_at(b, 0, &first, err, sizeof err) == 1); /* the patch writer decoded them all */
+    FUZZ_CHECK(sbk_entry_at(b, 1, &second, err, sizeof err) == 1);
     SbkPatch *p = sbk_patch_create();
     SbkPatchMove moves[16];
     size_t nm = 0;
@@ -151,17 +142,16 @@ static void check_patch_writer(const SbkBook *b, const uint8_t *data, size_t siz
     SbkPatchEntry put = {.key = second.key, .comment = "fuzz", .n_moves = nm, .moves = moves};
     SbkPatchEntry fresh = {.ply = 0, .games = 1};
     bool has_fresh = new_neighbour(b, &second, &fresh.key);
-    if (!p || !sbk_patch_delete(p, &first.key) || !sbk_patch_put(p, &put) || (has_fresh && !sbk_patch_put(p, &fresh)))
-        abort();
+    FUZZ_CHECK(p && sbk_patch_delete(p, &first.key) && sbk_patch_put(p, &put));
+    FUZZ_CHECK(!has_fresh || sbk_patch_put(p, &fresh));
     rc = sbk_write_with_patch(b, p, out_path, NULL, NULL, err, sizeof err);
     if (rc == SBK_OK) {
         SbkOpenStats st2;
         SbkBook *o = open_file(out_path, &st2);
-        if (!o || st2.unresolved || st2.states != st->states - 1 + has_fresh)
-            abort();
+        FUZZ_CHECK(o && !st2.unresolved && st2.states == st->states - 1 + has_fresh);
         sbk_close(o);
-    } else if (rc != SBK_ERR_INVALID_DATA || !err[0]) {
-        abort(); /* only an output ply past u16 can still refuse it */
+    } else {
+        FUZZ_CHECK(rc == SBK_ERR_INVALID_DATA && err[0]); /* only an output ply past u16 can refuse it */
     }
     sbk_patch_free(p);
     sbk_entry_clear(&first);
@@ -188,8 +178,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     SbkBook *b = open_file(in_path, &st);
     if (!b)
         return 0;
-    if (st.indexed + st.unresolved != st.states || sbk_indexed_count(b) != st.indexed)
-        abort();
+    FUZZ_CHECK(st.indexed + st.unresolved == st.states && sbk_indexed_count(b) == st.indexed);
     check_entries(b);
     char err[256];
     Book *book = book_create();
@@ -197,13 +186,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         uint8_t *out;
         size_t len;
         SbkWriteReport rep;
-        if (!sbk_write_memory(book, NULL, &rep, &out, &len, err, sizeof err))
-            abort();
+        FUZZ_CHECK(sbk_write_memory(book, NULL, &rep, &out, &len, err, sizeof err));
         write_file(out_path, out, len);
         SbkOpenStats st2;
         SbkBook *b2 = open_file(out_path, &st2);
-        if (!b2 || st2.indexed != rep.states || st2.bad_edges || st2.bad_moves || st2.contradictions)
-            abort();
+        FUZZ_CHECK(b2 && st2.indexed == rep.states && !st2.bad_edges && !st2.bad_moves && !st2.contradictions);
         sbk_close(b2);
         free(out);
     }
