@@ -1,9 +1,11 @@
-/* fuzz_parse_integer.c - libFuzzer target for util/parse.h's strict integer parser.
+/* fuzz_parse_integer.c - libFuzzer target for util/parse.h's strict integer parsers.
  *
- * The bytes, NUL-terminated, are parsed within two ranges. Anything accepted must be a
- * sign or digit followed by digits only, lie in the range, and print back as the same
- * number; anything refused must leave the output untouched. */
+ * The bytes, NUL-terminated, are parsed within two ranges and as an unsigned number.
+ * Anything accepted must be a sign (signed parser only) or digit followed by digits only,
+ * lie in the range, and print back as the same number; anything refused must leave the
+ * output untouched. The two parsers agree on unsigned text within both ranges. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,23 @@ static void check_range(const char *text, long long lo, long long hi) {
     FUZZ_CHECK(strtoll(text, NULL, 10) == v);
 }
 
+static void check_unsigned(const char *text) {
+    uint64_t u = 0x5a5a5a5a;
+    if (!parse_unsigned(text, &u)) {
+        FUZZ_CHECK(u == 0x5a5a5a5a);
+        long long v;
+        FUZZ_CHECK(!isdigit((unsigned char)text[0]) || !parse_integer(text, 0, LLONG_MAX, &v));
+        return;
+    }
+    FUZZ_CHECK(text[0] != '\0');
+    for (size_t i = 0; text[i]; i++)
+        FUZZ_CHECK(isdigit((unsigned char)text[i]));
+    FUZZ_CHECK(strtoull(text, NULL, 10) == u);
+    long long v;
+    FUZZ_CHECK(parse_integer(text, 0, LLONG_MAX, &v) == (u <= LLONG_MAX));
+    FUZZ_CHECK(u > LLONG_MAX || (uint64_t)v == u);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > 64)
         return 0;
@@ -34,5 +53,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     text[size] = '\0';
     check_range(text, 0, 100);
     check_range(text, -1000000000000LL, 1000000000000LL);
+    check_unsigned(text);
     return 0;
 }

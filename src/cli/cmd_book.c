@@ -18,6 +18,7 @@
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "util/atomic_file.h"
+#include "util/parse.h"
 #include "util/progress.h"
 #include "util/random.h"
 
@@ -625,8 +626,11 @@ static int book_gen_synthetic(int argc, char **argv) {
         fprintf(stderr, "usage: hayanagi book gen-synthetic N OUT [SEED]\n");
         return 2;
     }
-    size_t target = (size_t)strtoull(argv[0], NULL, 10);
-    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 20240601;
+    uint64_t target, seed = 20240601;
+    if (!parse_unsigned(argv[0], &target) || (argc > 2 && !parse_unsigned(argv[2], &seed))) {
+        fprintf(stderr, "hayanagi book gen-synthetic: N and SEED are non-negative integers\n");
+        return 2;
+    }
     if (!seed)
         seed = 1;
     Book *b = book_create();

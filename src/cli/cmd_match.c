@@ -55,18 +55,6 @@ static int usage_error(const char *fmt, const char *arg) {
     return 2;
 }
 
-static bool parse_u64(const char *s, uint64_t *out) {
-    if (!s || !*s || *s == '-')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end || errno == ERANGE)
-        return false;
-    *out = v;
-    return true;
-}
-
 static bool ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcasecmp(s + n - m, suffix) == 0;
@@ -242,7 +230,7 @@ int cmd_match(int argc, char **argv) {
         } else if (strcmp(a, "--log") == 0) {
             log_path = v;
         } else if (strcmp(a, "--seed") == 0) {
-            if (!parse_u64(v, &seed)) {
+            if (!parse_unsigned(v, &seed)) {
                 usage_error("--seed expects a non-negative integer, got '%s'", v);
                 goto out;
             }

@@ -23,8 +23,6 @@
  */
 #include "eval/tune.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -278,17 +276,6 @@ static bool parse_int_arg(const char *text, long long lo, long long hi, int *out
     return true;
 }
 
-/* Parses a seed: decimal digits only (strtoull alone would take "-1" and blanks). */
-static bool parse_seed_arg(const char *text, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (!isdigit((unsigned char)text[0]) || *end || errno == ERANGE)
-        return false;
-    *out = v;
-    return true;
-}
-
 static int generate_usage(void) {
     fprintf(stderr, "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] [--adjudicate V] "
                     "[--max-score V] OUT\n");
@@ -318,7 +305,7 @@ static int cmd_generate(int argc, char **argv) {
         else if (strcmp(argv[i], "--max-score") == 0 && has)
             ok = parse_int_arg(argv[++i], 1, VALUE_KNOWN_WIN, &g.max_score);
         else if (strcmp(argv[i], "--seed") == 0 && has)
-            ok = parse_seed_arg(argv[++i], &g.seed);
+            ok = parse_unsigned(argv[++i], &g.seed);
         else if (argv[i][0] != '-' && !out)
             out = argv[i];
         else
@@ -585,7 +572,7 @@ static int cmd_openings(int argc, char **argv) {
         else if (strcmp(argv[i], "--max-score") == 0 && has)
             args_ok = parse_int_arg(argv[++i], 0, VALUE_KNOWN_WIN, &max_score);
         else if (strcmp(argv[i], "--seed") == 0 && has)
-            args_ok = parse_seed_arg(argv[++i], &seed);
+            args_ok = parse_unsigned(argv[++i], &seed);
         else if (argv[i][0] != '-' && !out)
             out = argv[i];
         else

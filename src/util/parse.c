@@ -16,3 +16,15 @@ bool parse_integer(const char *s, long long lo, long long hi, long long *out) {
     *out = v;
     return true;
 }
+
+bool parse_unsigned(const char *s, uint64_t *out) {
+    if (!s || !isdigit((unsigned char)s[0]))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno == ERANGE)
+        return false;
+    *out = v;
+    return true;
+}

@@ -70,6 +70,9 @@ err=$("$HAYANAGI" book info $R/db/shogihome/yaneuraou-invalid-header.db 2>&1); e
 expect_contains "invalid header message" "$err" "yaneuraou-invalid-header.db:1: unsupported header"
 err=$("$HAYANAGI" book info "$T/missing.db" 2>&1); expect_status "missing file" 1 $?
 err=$("$HAYANAGI" book frobnicate 2>&1); expect_status "unknown verb" 2 $?
+err=$("$HAYANAGI" book gen-synthetic 10x "$T/x.db" 2>&1); expect_status "gen-synthetic bad count" 2 $?
+err=$("$HAYANAGI" book gen-synthetic 10 "$T/x.db" -1 2>&1); expect_status "gen-synthetic bad seed" 2 $?
+[ ! -e "$T/x.db" ] || fail "gen-synthetic wrote a file for bad arguments"
 head -c 5000 /dev/urandom > "$T/garbage.db"
 "$HAYANAGI" book info "$T/garbage.db" >/dev/null 2>&1; st=$?
 [ "$st" = 0 ] || [ "$st" = 1 ] || fail "garbage: exit status $st"

@@ -95,6 +95,9 @@ run_match "three engines" 2 --engine a --engine b --engine c
 run_match "zero games" 2 --engine a --engine b --games 0
 expect_contains "zero games" "$out" "--games expects an integer in 1..1000000, got '0'"
 run_match "bad number" 2 --engine a --engine b --byoyomi 10x
+run_match "negative seed" 2 --engine a --engine b --seed -1
+expect_contains "negative seed" "$out" "--seed expects a non-negative integer, got '-1'"
+run_match "hex seed" 2 --engine a --engine b --seed 0x10
 run_match "nodes and byoyomi" 2 --engine a --engine b --nodes 5 --byoyomi 100
 expect_contains "nodes and byoyomi" "$out" "--nodes cannot be combined"
 run_match "inc without time" 2 --engine a --engine b --inc 100
