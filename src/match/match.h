@@ -1,12 +1,13 @@
-/* match.h - plays USI engines against each other: opening positions, the clock,
- * adjudication, results and the Elo estimate. docs/match.md is the user's manual.
+/* match.h - plays USI engines against each other: the schedule, the clock,
+ * adjudication and the results; the opening positions are openings.h, the Elo estimate
+ * elo.h. docs/match.md is the user's manual.
  *
  * Schedule: game i (from 0) starts from opening (i / 2) mod n, and the first engine
  * has black in even games and white in odd ones, so each opening is played twice with
  * colours swapped. Without openings every game starts from the standard position.
  *
- * Ownership: Openings and MatchResult own their arrays (openings_free(),
- * match_result_free()); a MatchConfig only borrows.
+ * Ownership: MatchResult owns its arrays (match_result_free()); a MatchConfig only
+ * borrows (its Openings too).
  */
 #ifndef HAYANAGI_MATCH_MATCH_H
 #define HAYANAGI_MATCH_MATCH_H
@@ -15,52 +16,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "match/elo.h"
 #include "match/engine_proc.h"
+#include "match/openings.h"
 #include "match/record.h"
 #include "shogi/rules.h"
-
-/* ---- Openings ---- */
-
-typedef struct {
-    char **lines; /* USI `position` arguments: "startpos [moves ...]" or "sfen ... [moves ...]" */
-    int n;
-} Openings;
-
-typedef enum { OPENING_OK, OPENING_SKIP, OPENING_ERROR } OpeningParse;
-
-/* Normalises one line of an openings file into a USI position argument (malloc'd into
- * *out, caller frees). Accepted: "startpos [moves ...]", "sfen <SFEN> [moves ...]", the
- * same with a leading "position ", and a bare SFEN (optionally followed by
- * "moves ..."). Blank lines and lines starting with '#' are OPENING_SKIP. The line must
- * replay (legal SFEN, legal moves) and must not be a finished game; otherwise
- * OPENING_ERROR with the reason in err. */
-OpeningParse opening_parse_line(const char *line, char **out, char *err, size_t err_len);
-
-/* Parses a whole openings text (a UTF-8 BOM and CRLF line ends are accepted); errors
- * name "source:line". An empty result is an error. */
-bool openings_parse_text(Openings *o, const char *text, const char *source, char *err, size_t err_len);
-/* Reads and parses a file. */
-bool openings_load(Openings *o, const char *path, char *err, size_t err_len);
-void openings_free(Openings *o);
-/* Reorders the openings with a Fisher-Yates shuffle driven by seed (deterministic). */
-void openings_shuffle(Openings *o, uint64_t seed);
-
-/* ---- Elo ---- */
-
-/* From the first engine's W/D/L: score p = (W + D/2) / N; the per-game standard
- * deviation s of the scores {1, 1/2, 0} around p, and the standard error se = s / sqrt(N);
- * Elo = -400 log10(1/p - 1), the 95% interval is the same function at p -+ 1.96 se
- * (clamped to [0, 1]); LOS = (1 + erf((W - L) / sqrt(2 (W + L)))) / 2. At p = 0 or 1
- * (and at interval ends reaching 0 or 1) the Elo is -INFINITY or +INFINITY. With no games
- * everything is NaN. */
-typedef struct {
-    double score, se, elo, elo_lo, elo_hi, los;
-} EloEstimate;
-
-double elo_from_score(double p);
-EloEstimate elo_estimate(int wins, int draws, int losses);
-/* "+34.9", "-120.0", "+inf", "-inf", "n/a" into buf (at least 16 bytes). Returns buf. */
-char *elo_format(double elo, char *buf, size_t len);
 
 /* ---- The match ---- */
 
