@@ -68,6 +68,7 @@ build/book/standard_book.db: book/standard_book.db
 
 build/gen/proto/%.pb-c.c build/gen/proto/%.pb-c.h: proto/%.proto
 	@mkdir -p build/gen
+	@command -v protoc-c >/dev/null || { echo "protoc-c not found: run 'make deps' first (make run and make test do)" >&2; exit 1; }
 	protoc-c --c_out=build/gen $<
 
 # Order-only: on a clean tree every object waits for the generated headers; afterwards the
