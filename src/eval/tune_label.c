@@ -79,7 +79,8 @@ static bool start_engine(LabelShared *sh, EngineProc *e) {
     engine_init(e);
     e->abort_flag = sh->stop;
     if (!engine_start(e, sh->cmd, false, why, sizeof why) || !engine_usi(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
-        say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why);
+        if (!*sh->stop)
+            say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why);
         engine_close(e, 200);
         return false;
     }
@@ -87,7 +88,8 @@ static bool start_engine(LabelShared *sh, EngineProc *e) {
         if (!engine_setoption(e, sh->options[i].name, sh->options[i].value) && !atomic_exchange(&sh->warned, true))
             say(sh, "warning: %s has no option '%s'; not sent\n", sh->cmd, sh->options[i].name);
     if (!engine_isready(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
-        say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why);
+        if (!*sh->stop)
+            say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why);
         engine_close(e, 200);
         return false;
     }
@@ -114,7 +116,8 @@ static void *label_worker(void *arg) {
     LabelShared *sh = arg;
     EngineProc e;
     if (!start_engine(sh, &e)) {
-        sh->error = true;
+        if (!*sh->stop) /* a Ctrl-C during the handshake is an interrupt, not a failure */
+            sh->error = true;
         return NULL;
     }
     char go[LABEL_LINE_MAX], pos[SFEN_MAX + 16];
@@ -137,6 +140,8 @@ static void *label_worker(void *arg) {
             /* A teacher that died or hung is started again, a few times at most. */
             engine_close(&e, 200);
             if (++restarts > 10 || !start_engine(sh, &e)) {
+                if (*sh->stop)
+                    return NULL;
                 say(sh, "hayanagi tune label: %s%s\n", "giving up on the engine after restarts: ", sh->cmd);
                 sh->error = true;
                 return NULL;
@@ -337,10 +342,13 @@ int tune_label_main(int argc, char **argv) {
 
     bool interrupted = atomic_load(&sh.done) < sh.n;
     int written = 0;
-    /* After a failure the finished lines are still worth keeping, but an engine that
-     * never answered leaves no file behind. */
-    bool nothing = sh.error && atomic_load(&sh.done) == 0;
-    if (!nothing && write_labelled(out, &sh, &written)) {
+    /* After a failure or a Ctrl-C the finished lines are still worth keeping, but a run
+     * that labelled nothing leaves OUT as it was. */
+    bool nothing = sh.n > 0 && atomic_load(&sh.done) == 0 && (sh.error || interrupted);
+    if (nothing && !sh.error) {
+        fprintf(stderr, "tune label: interrupted before any position was labelled; %s not written\n", out);
+        status = 130;
+    } else if (!nothing && write_labelled(out, &sh, &written)) {
         fprintf(stderr, "tune label: wrote %d positions to %s (%d without a score left out%s)\n", written, out,
                 atomic_load(&sh.failed), interrupted ? "; interrupted before the end" : "");
         status = sh.error ? 1 : interrupted ? 130 : 0;
