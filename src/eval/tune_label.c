@@ -73,26 +73,27 @@ static void say(LabelShared *sh, const char *fmt, const char *a, const char *b) 
     pthread_mutex_unlock(&sh->lock);
 }
 
+/* Closes a teacher that failed to start; the reason is reported unless a Ctrl-C cut the
+ * handshake short (that is an interrupt, not a failure). Returns false. */
+static bool start_failed(LabelShared *sh, EngineProc *e, const char *why) {
+    if (!*sh->stop)
+        say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why);
+    engine_close(e, 200);
+    return false;
+}
+
 /* Starts the teacher: usi, the options it declares, isready, usinewgame. */
 static bool start_engine(LabelShared *sh, EngineProc *e) {
     char why[256];
     engine_init(e);
     e->abort_flag = sh->stop;
-    if (!engine_start(e, sh->cmd, false, why, sizeof why) || !engine_usi(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
-        if (!*sh->stop)
-            say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why);
-        engine_close(e, 200);
-        return false;
-    }
+    if (!engine_start(e, sh->cmd, false, why, sizeof why) || !engine_usi(e, ENGINE_HANDSHAKE_MS, why, sizeof why))
+        return start_failed(sh, e, why);
     for (int i = 0; i < sh->n_options; i++)
         if (!engine_setoption(e, sh->options[i].name, sh->options[i].value) && !atomic_exchange(&sh->warned, true))
             say(sh, "warning: %s has no option '%s'; not sent\n", sh->cmd, sh->options[i].name);
-    if (!engine_isready(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
-        if (!*sh->stop)
-            say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why);
-        engine_close(e, 200);
-        return false;
-    }
+    if (!engine_isready(e, ENGINE_HANDSHAKE_MS, why, sizeof why))
+        return start_failed(sh, e, why);
     engine_send(e, "usinewgame");
     return true;
 }
@@ -344,7 +345,7 @@ int tune_label_main(int argc, char **argv) {
     int written = 0;
     /* After a failure or a Ctrl-C the finished lines are still worth keeping, but a run
      * that labelled nothing leaves OUT as it was. */
-    bool nothing = sh.n > 0 && atomic_load(&sh.done) == 0 && (sh.error || interrupted);
+    bool nothing = atomic_load(&sh.done) == 0 && (sh.error || interrupted);
     if (nothing && !sh.error) {
         fprintf(stderr, "tune label: interrupted before any position was labelled; %s not written\n", out);
         status = 130;
