@@ -91,6 +91,38 @@ static int gen_evasions(const Position *pos, ExtMove *list) {
     return gen_drops(pos, list, n, between);
 }
 
+/* Candidates for GEN_CHECKS when not in check: board moves onto a square from which
+ * the piece (or its promoted form) attacks the enemy king, every move of a piece that
+ * uncovers an attack on it, and drops onto a square where some piece in hand would
+ * check. The caller keeps those that give check and are legal. */
+static int gen_check_candidates(const Position *pos, ExtMove *list) {
+    Color us = pos->side;
+    const StateInfo *st = pos->st;
+    Bitboard occ = position_occupied(pos);
+    Bitboard mine = pos->by_color[us];
+    Bitboard discoverers = st->blockers_for_king[color_flip(us)] & mine;
+    int n = 0;
+    Bitboard pieces = mine;
+    while (pieces) {
+        Square from = bb_pop(&pieces);
+        Piece pc = pos->board[from];
+        PieceType pt = piece_type(pc);
+        Bitboard targets = bb_piece_attacks(pc, from, occ) & ~mine;
+        if (!bb_test(discoverers, from)) {
+            Bitboard wanted = st->check_squares[pt];
+            if (piece_type_can_promote(pt))
+                wanted |= st->check_squares[pt + PROMOTED];
+            targets &= wanted;
+        }
+        n = add_moves(pos, list, n, from, targets);
+    }
+    Bitboard drop_squares = 0;
+    for (PieceType pt = PAWN; pt <= GOLD; pt++)
+        if (hand_has(pos->hand[us], pt))
+            drop_squares |= st->check_squares[pt];
+    return drop_squares ? gen_drops(pos, list, n, drop_squares & ~occ & bitboard_tables.all) : n;
+}
+
 int generate_moves(const Position *pos, GenType type, ExtMove *list) {
     Color us = pos->side;
     Bitboard enemies = pos->by_color[color_flip(us)];
@@ -109,6 +141,13 @@ int generate_moves(const Position *pos, GenType type, ExtMove *list) {
     case GEN_EVASIONS: return gen_evasions(pos, list);
     case GEN_QUIET_CHECKS: {
         int total = generate_moves(pos, GEN_QUIETS, list);
+        for (int i = 0; i < total; i++)
+            if (position_gives_check(pos, list[i].move) && position_is_legal(pos, list[i].move))
+                list[n++] = list[i];
+        return n;
+    }
+    case GEN_CHECKS: {
+        int total = position_in_check(pos) ? gen_evasions(pos, list) : gen_check_candidates(pos, list);
         for (int i = 0; i < total; i++)
             if (position_gives_check(pos, list[i].move) && position_is_legal(pos, list[i].move))
                 list[n++] = list[i];

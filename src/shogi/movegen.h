@@ -24,7 +24,8 @@ typedef enum {
     GEN_NON_EVASIONS, /* GEN_CAPTURES + GEN_QUIETS */
     GEN_EVASIONS,     /* pseudo-legal answers to a check; only in check */
     GEN_QUIET_CHECKS, /* legal quiet moves that give check; not in check */
-    GEN_LEGAL         /* every legal move, in check or not */
+    GEN_LEGAL,        /* every legal move, in check or not */
+    GEN_CHECKS        /* every legal move that gives check, in check or not */
 } GenType;
 
 /* Generates moves of the given kind for the side to move into list; returns the count.

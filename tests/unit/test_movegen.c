@@ -167,10 +167,11 @@ static void check_drop_rules(const Position *pos, const ExtMove *legal, int n) {
 
 /* (c), (d), (e): every legal move played and taken back. */
 static void check_do_undo(Position *pos, const ExtMove *legal, int n) {
-    static ExtMove quiet_checks[MAX_MOVES];
+    static ExtMove quiet_checks[MAX_MOVES], checks[MAX_MOVES];
     bool in_check = position_in_check(pos);
     int nqc = in_check ? 0 : sorted_moves(pos, GEN_QUIET_CHECKS, quiet_checks);
-    int quiet_checks_found = 0;
+    int nc = sorted_moves(pos, GEN_CHECKS, checks);
+    int quiet_checks_found = 0, checks_found = 0;
     char before[SFEN_MAX], after[SFEN_MAX], err[128];
     position_to_sfen(pos, before, true);
     Key key = position_key(pos);
@@ -203,12 +204,19 @@ static void check_do_undo(Position *pos, const ExtMove *legal, int n) {
             fail_msg("undo of %#x gave %s instead of %s", (unsigned)m, after, before);
         if (pos->hand[BLACK] != hands[BLACK] || pos->hand[WHITE] != hands[WHITE])
             fail_msg("undo of %#x changed the hands in %s", (unsigned)m, before);
+        if (gives) {
+            checks_found++;
+            if (!list_has(checks, nc, m))
+                fail_at(pos, "legal check missing from GEN_CHECKS", m);
+        }
         if (!in_check && quiet && gives) {
             quiet_checks_found++;
             if (!list_has(quiet_checks, nqc, m))
                 fail_at(pos, "legal quiet check missing from GEN_QUIET_CHECKS", m);
         }
     }
+    if (nc != checks_found)
+        fail_msg("GEN_CHECKS has %d moves, %d legal checks exist in %s", nc, checks_found, before);
     if (nqc != quiet_checks_found)
         fail_msg("GEN_QUIET_CHECKS has %d moves, %d legal quiet checks exist in %s", nqc, quiet_checks_found, before);
 }
