@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "shogi/movegen.h"
+#include "shogi/rules.h"
 
 #define DFPN_INF 100000000u
 
@@ -13,7 +14,7 @@ typedef struct {
     Key key;
     uint32_t phi, delta;
     uint16_t length; /* plies to mate once proven (the attacker's view), 0 otherwise */
-    uint16_t used;
+    uint16_t generation; /* the iteration that wrote it; 0 = empty */
 } Entry;
 
 struct DfpnSolver {
@@ -28,6 +29,7 @@ struct DfpnSolver {
     int path_len;
     int limit;      /* the longest line tried in this iteration, in plies */
     bool hit_limit; /* some line was cut by the limit: a disproof may not be final */
+    uint16_t generation; /* entries of other generations count as empty */
 };
 
 static double now_ms(void) {
@@ -66,7 +68,7 @@ enum { BUCKET = 4 };
 static Entry *lookup(DfpnSolver *s, Key key) {
     Entry *b = &s->table[key & s->mask & ~(size_t)(BUCKET - 1)];
     for (int i = 0; i < BUCKET; i++)
-        if (b[i].used && b[i].key == key)
+        if (b[i].generation == s->generation && b[i].key == key)
             return &b[i];
     return NULL;
 }
@@ -78,7 +80,7 @@ static void store(DfpnSolver *s, Key key, uint32_t phi, uint32_t delta, uint16_t
     Entry *b = &s->table[key & s->mask & ~(size_t)(BUCKET - 1)];
     Entry *e = NULL;
     for (int i = 0; i < BUCKET && !e; i++)
-        if (!b[i].used || b[i].key == key)
+        if (b[i].generation != s->generation || b[i].key == key)
             e = &b[i];
     for (int i = 0; i < BUCKET && !e; i++)
         if (b[i].phi != 0 && b[i].delta != 0)
@@ -89,19 +91,7 @@ static void store(DfpnSolver *s, Key key, uint32_t phi, uint32_t delta, uint16_t
     e->phi = phi;
     e->delta = delta;
     e->length = length;
-    e->used = 1;
-}
-
-/* Children: checks for the attacker, every legal move for the defender. */
-static int children(const Position *pos, bool or_node, ExtMove *list) {
-    if (!or_node)
-        return generate_moves(pos, GEN_LEGAL, list);
-    ExtMove all[MAX_MOVES];
-    int n = generate_moves(pos, GEN_LEGAL, all), k = 0;
-    for (int i = 0; i < n; i++)
-        if (position_gives_check(pos, all[i].move))
-            list[k++] = all[i];
-    return k;
+    e->generation = s->generation;
 }
 
 static bool on_path(const DfpnSolver *s, Key key) {
@@ -109,21 +99,6 @@ static bool on_path(const DfpnSolver *s, Key key) {
         if (s->path[i] == key)
             return true;
     return false;
-}
-
-static void child_values(DfpnSolver *s, Position *pos, Move m, uint32_t *phi, uint32_t *delta, uint16_t *len) {
-    StateInfo st;
-    position_do_move(pos, m, &st);
-    Entry *e = lookup(s, position_key(pos));
-    if (e) {
-        *phi = e->phi;
-        *delta = e->delta;
-        *len = e->length;
-    } else {
-        *phi = *delta = 1;
-        *len = 0;
-    }
-    position_undo_move(pos, m);
 }
 
 static uint32_t add_sat(uint32_t a, uint32_t b) { return a + b >= DFPN_INF ? DFPN_INF : a + b; }
@@ -143,10 +118,10 @@ static void mid(DfpnSolver *s, Position *pos, bool or_node, uint32_t th_phi, uin
         }
     }
     ExtMove list[MAX_MOVES];
-    int n = children(pos, or_node, list);
+    int n = generate_moves(pos, or_node ? GEN_CHECKS : GEN_LEGAL, list);
     if (n == 0) {
         /* No check to give, or no way out of check: the side to move has lost. */
-        store(s, key, DFPN_INF, 0, or_node ? 0 : 0);
+        store(s, key, DFPN_INF, 0, 0);
         return;
     }
     if (s->path_len >= s->limit) {
@@ -155,26 +130,43 @@ static void mid(DfpnSolver *s, Position *pos, bool or_node, uint32_t th_phi, uin
         store(s, key, or_node ? DFPN_INF : 0, or_node ? 0 : DFPN_INF, 0);
         return;
     }
+    if (or_node) {
+        /* A mate in one settles the node without expanding it; the mated child is
+         * stored too, for the read-back. */
+        Move mate = position_mate_in_one(pos);
+        if (mate != MOVE_NONE) {
+            store(s, position_key_after(pos, mate), DFPN_INF, 0, 0);
+            store(s, key, 0, DFPN_INF, 1);
+            return;
+        }
+    }
+    /* The children's keys, computed once: repetitions and table look-ups need no move
+     * played. */
     s->path[s->path_len++] = key;
+    Key child_keys[MAX_MOVES];
+    bool repeated[MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        child_keys[i] = position_key_after(pos, list[i].move);
+        repeated[i] = on_path(s, child_keys[i]);
+    }
     for (;;) {
         uint32_t phi = DFPN_INF, delta = 0, best_delta = DFPN_INF, second_delta = DFPN_INF, best_phi = 0;
         int best = -1;
-        uint16_t len_best = 0, len_worst = 0, mate_len = 0xffff;
+        uint16_t len_worst = 0, mate_len = 0xffff;
         for (int i = 0; i < n; i++) {
-            uint32_t cphi, cdelta;
-            uint16_t clen;
-            StateInfo st;
-            position_do_move(pos, list[i].move, &st);
-            Key ckey = position_key(pos);
-            bool repeated = on_path(s, ckey) || ckey == key;
-            position_undo_move(pos, list[i].move);
-            if (repeated) {
+            uint32_t cphi = 1, cdelta = 1;
+            uint16_t clen = 0;
+            if (repeated[i]) {
                 /* A repetition: the attacker gets nothing from it, the defender escapes. */
                 cphi = or_node ? 0 : DFPN_INF;
                 cdelta = or_node ? DFPN_INF : 0;
-                clen = 0;
             } else {
-                child_values(s, pos, list[i].move, &cphi, &cdelta, &clen);
+                const Entry *e = lookup(s, child_keys[i]);
+                if (e) {
+                    cphi = e->phi;
+                    cdelta = e->delta;
+                    clen = e->length;
+                }
             }
             if (cdelta < phi)
                 phi = cdelta;
@@ -188,12 +180,10 @@ static void mid(DfpnSolver *s, Position *pos, bool or_node, uint32_t th_phi, uin
                 best_delta = cdelta;
                 best_phi = cphi;
                 best = i;
-                len_best = clen;
             } else if (cdelta < second_delta) {
                 second_delta = cdelta;
             }
         }
-        (void)len_best;
         if (phi == 0) {
             /* Won: for the attacker the shortest mate, for the defender (a refutation)
              * the length does not matter. */
@@ -227,7 +217,7 @@ static void mid(DfpnSolver *s, Position *pos, bool or_node, uint32_t th_phi, uin
  * look-up budget runs out (*budget counts down). */
 static int extract(DfpnSolver *s, Position *pos, bool or_node, Move *pv, int pv_max, int depth, int left, int *budget) {
     ExtMove list[MAX_MOVES];
-    int n = children(pos, or_node, list);
+    int n = generate_moves(pos, or_node ? GEN_CHECKS : GEN_LEGAL, list);
     if (n == 0)
         return or_node ? -1 : 0; /* a defender with no move is mated: the line is complete */
     if (left <= 0 || depth >= pv_max || --*budget < 0)
@@ -279,7 +269,11 @@ DfpnStatus dfpn_solve(DfpnSolver *s, Position *pos, const DfpnLimits *limits, Mo
     static const int LIMITS[] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25, 31, 41, 51, 71, 101, 151, 255, 511, 1023};
     for (size_t li = 0; li < sizeof LIMITS / sizeof LIMITS[0] && status == DFPN_UNKNOWN && !s->aborted; li++) {
         s->limit = LIMITS[li];
-        memset(s->table, 0, (s->mask + 1) * sizeof(Entry));
+        /* A new generation empties the table without touching it. */
+        if (++s->generation == 0) {
+            memset(s->table, 0, (s->mask + 1) * sizeof(Entry));
+            s->generation = 1;
+        }
         s->hit_limit = false;
         s->path_len = 0;
         mid(s, pos, true, DFPN_INF - 1, DFPN_INF - 1);
