@@ -28,8 +28,9 @@ typedef struct {
 
 /* The budget for one move. Rules (see docs/usi.md): about 1/30 of the remaining time
  * scaled by SlowMover, plus the increment and the byoyomi; NetworkDelay is taken off
- * the optimum and NetworkDelay2 off the hard limit, each capped at a fifth of what the
- * move may use so that a short byoyomi is never eaten whole; the hard limit keeps a
+ * the optimum and NetworkDelay2 off the hard limit, each capped at about a tenth of what
+ * the move may use so that a short byoyomi is never eaten whole (NetworkDelay2 at 30%,
+ * or 40 ms plus a tenth, under 400 ms, and at no less than 50 ms above); the hard limit keeps a
  * margin of at least 10 ms below the point where the clock would fall; MinimumThinkingTime
  * raises the optimum, but to no more than a quarter of the hard limit. With no time
  * information at all the budget is unlimited (maximum_ms = INT64_MAX). */

@@ -25,17 +25,19 @@ static void test_no_clock_is_unlimited(void **state) {
 static void test_movetime(void **state) {
     (void)state;
     TimeBudget b = budget(0, 0, 0, 5000, 1, &DEFAULTS);
-    assert_int_equal(b.maximum_ms, 5000 - 1000); /* NetworkDelay2 capped at a fifth */
+    assert_int_equal(b.maximum_ms, 5000 - 500); /* NetworkDelay2 capped at a tenth */
     assert_int_equal(b.optimum_ms, b.maximum_ms);
     b = budget(0, 0, 0, 100000, 1, &DEFAULTS);
     assert_int_equal(b.maximum_ms, 100000 - 1120);
+    b = budget(0, 0, 0, 300, 1, &DEFAULTS);
+    assert_int_equal(b.maximum_ms, 300 - 70); /* 40 ms plus a tenth under 400 ms */
 }
 
 /* Byoyomi only: the whole byoyomi less the safety margin is used. */
 static void test_byoyomi(void **state) {
     (void)state;
     TimeBudget b = budget(0, 0, 10000, 0, 40, &DEFAULTS);
-    assert_int_equal(b.maximum_ms, 10000 - 1120);
+    assert_int_equal(b.maximum_ms, 10000 - 1000); /* NetworkDelay2 capped at a tenth */
     assert_true(b.optimum_ms >= 8000 && b.optimum_ms <= b.maximum_ms);
     /* A short byoyomi: the delays are capped at 30% so that most of it is still used. */
     b = budget(0, 0, 100, 0, 40, &DEFAULTS);
@@ -43,14 +45,16 @@ static void test_byoyomi(void **state) {
     assert_true(b.optimum_ms >= 60 && b.optimum_ms <= 70);
     b = budget(0, 0, 200, 0, 40, &DEFAULTS);
     assert_int_equal(b.maximum_ms, 140);
-    /* Longer ones keep 40 ms plus a tenth (under 400 ms), then a fifth, back. */
+    /* Longer ones keep 40 ms plus a tenth (under 400 ms), then a tenth but at least 50 ms, back. */
     b = budget(0, 0, 300, 0, 40, &DEFAULTS);
     assert_int_equal(b.maximum_ms, 230);
+    b = budget(0, 0, 400, 0, 40, &DEFAULTS);
+    assert_int_equal(b.maximum_ms, 350);
     b = budget(0, 0, 500, 0, 40, &DEFAULTS);
-    assert_int_equal(b.maximum_ms, 400);
-    assert_int_equal(b.optimum_ms, 400);
+    assert_int_equal(b.maximum_ms, 450);
+    assert_int_equal(b.optimum_ms, 450);
     b = budget(0, 0, 1000, 0, 40, &DEFAULTS);
-    assert_int_equal(b.maximum_ms, 800);
+    assert_int_equal(b.maximum_ms, 900);
 }
 
 /* Sudden death: about a thirtieth of the clock, never more than a third. */
