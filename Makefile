@@ -42,7 +42,7 @@ BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
 
 # Two flavours share one rule set: release (build/rel) and sanitized (build/asan).
-REL_CFLAGS  := $(CFLAGS_COMMON) -O2 -g $(ARCHFLAGS) -DNDEBUG
+REL_CFLAGS  := $(CFLAGS_COMMON) -O3 -g $(ARCHFLAGS) -DNDEBUG
 ASAN_CFLAGS := $(CFLAGS_COMMON) -O1 -g $(ARCHFLAGS) -fsanitize=address,undefined -fno-omit-frame-pointer \
                -fno-sanitize-recover=all
 ASAN_LDFLAGS := -fsanitize=address,undefined

@@ -260,7 +260,7 @@ bool sbki_locate_state(const SbkBook *b, Cache *c, uint64_t i, uint64_t *payload
     Cache local = {&one, 1, 0, WINDOW_BYTES, NULL};
     if (!c)
         c = &local;
-    FileField f;
+    FileField f = {0};
     int r;
     while ((r = sbki_file_field(b, c, &off, &f, err, err_len)) > 0) {
         if (f.number != 3)
