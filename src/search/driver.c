@@ -227,11 +227,8 @@ static void avoid_allowed_mate(Search *s, Worker *main, SearchResult *res) {
             continue;
         }
         if (i > 0) {
-            /* The score stays the search's when the alternative has none of its own
-             * (moves that failed low were not scored). */
-            Value v = rm->score != -VALUE_INFINITE ? rm->score : rm->previous_score;
             res->best = rm->move;
-            res->score = v != -VALUE_INFINITE ? v : res->score;
+            res->score = rm->score != -VALUE_INFINITE ? rm->score : rm->previous_score;
             res->ponder = ponder_move(s, main, rm);
             if (s->reporter.info) {
                 char line[128], buf[USI_MOVE_MAX];
