@@ -150,7 +150,7 @@ static Move ponder_move(Search *s, Worker *w, const RootMove *rm) {
     return p;
 }
 
-enum { ROOT_MATE_NODES = 5000, ROOT_MATE_TABLE_MB = 8 };
+enum { ROOT_MATE_NODES = 5000, ROOT_MATE_TABLE_MB = 2 };
 
 /* A few thousand df-pn nodes at the root find the mates that the pruned alpha-beta
  * search tends to miss (sacrifices of pieces dropped with check). On success fills *res
@@ -179,66 +179,6 @@ static bool try_root_mate(Search *s, Worker *main, SearchResult *res) {
         s->reporter.info(s->reporter.ctx, line);
     }
     return true;
-}
-
-enum { MATE_CHECK_CANDIDATES = 8 };
-
-/* After the search: if the best move lets the opponent mate (df-pn from the opponent's
- * side, within the nodes or time kept back for it), the next root moves in the search's
- * order are tried in turn and the first without a proven mate is played instead. The
- * proof is checked move by move, so the best move surely loses and no alternative can
- * be worse. When every candidate allows a mate the search's choice stands. */
-static void avoid_allowed_mate(Search *s, Worker *main, SearchResult *res) {
-    SharedSearch *sh = &s->shared;
-    bool timed = sh->mate_check_ms > 0, counted = sh->mate_check_nodes > 0;
-    if ((!timed && !counted) || atomic_load(&sh->stop_requested) || main->root_count < 1)
-        return;
-    /* The reserve, and never past the hard limit (a search stopped early by the optimum
-     * must not turn the rest of a long limit into df-pn time). */
-    double deadline = search_now_ms() + (double)sh->mate_check_ms;
-    if (deadline > sh->start_ms + (double)sh->budget.maximum_ms)
-        deadline = sh->start_ms + (double)sh->budget.maximum_ms;
-    uint64_t nodes_left = sh->mate_check_nodes;
-    if (!s->root_mate && !(s->root_mate = dfpn_create(ROOT_MATE_TABLE_MB)))
-        return;
-    Position *pos = &main->game.pos;
-    int count = main->root_count < MATE_CHECK_CANDIDATES ? main->root_count : MATE_CHECK_CANDIDATES;
-    for (int i = 0; i < count; i++) {
-        const RootMove *rm = &main->root_moves[i];
-        int64_t left = timed ? (int64_t)(deadline - search_now_ms()) : 0;
-        if ((timed && left <= 1) || (counted && nodes_left == 0))
-            return;
-        StateInfo st;
-        position_do_move(pos, rm->move, &st);
-        Move pv[MAX_PLY];
-        int len = 0;
-        uint64_t used = 0;
-        DfpnLimits lim = {nodes_left, left, &sh->stop_requested};
-        DfpnStatus r = dfpn_solve(s->root_mate, pos, &lim, pv, MAX_PLY, &len, &used);
-        position_undo_move(pos, rm->move);
-        if (counted)
-            nodes_left = used >= nodes_left ? 0 : nodes_left - used;
-        if (r == DFPN_MATE) {
-            if (s->reporter.info) {
-                char line[128], buf[USI_MOVE_MAX];
-                snprintf(line, sizeof line, "info string %s allows mate in %d", move_to_usi(rm->move, buf), len);
-                s->reporter.info(s->reporter.ctx, line);
-            }
-            continue;
-        }
-        if (i > 0) {
-            res->best = rm->move;
-            res->score = rm->score != -VALUE_INFINITE ? rm->score : rm->previous_score;
-            res->ponder = ponder_move(s, main, rm);
-            if (s->reporter.info) {
-                char line[128], buf[USI_MOVE_MAX];
-                snprintf(line, sizeof line, "info string playing %s instead (no mate found after it)",
-                         move_to_usi(rm->move, buf));
-                s->reporter.info(s->reporter.ctx, line);
-            }
-        }
-        return;
-    }
 }
 
 /* The whole search, run on the main search thread. */
@@ -289,7 +229,6 @@ static void run_search(Search *s) {
         res->score = rm->score != -VALUE_INFINITE ? rm->score : rm->previous_score;
         res->ponder = ponder_move(s, main, rm);
         res->depth = main->completed_depth;
-        avoid_allowed_mate(s, main, res);
         if (res->score != -VALUE_INFINITE && res->score <= -sh->options.resign_value &&
             sh->options.resign_value < 32000)
             res->best = MOVE_RESIGN, res->ponder = MOVE_NONE;
@@ -388,9 +327,6 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
     double now = search_now_ms();
     sh->start_ms = limits->received_ms > 0 && limits->received_ms <= now ? limits->received_ms : now;
     atomic_store(&sh->stop, false);
-    atomic_store(&sh->stop_requested, false);
-    sh->mate_check_ms = 0;
-    sh->mate_check_nodes = 0;
     atomic_store(&sh->ponder, limits->ponder);
     return true;
 }
@@ -425,7 +361,6 @@ SearchResult search_run(Search *s, const Game *g, const SearchLimits *limits, co
 
 void search_stop(Search *s) {
     pthread_mutex_lock(&s->lock);
-    atomic_store(&s->shared.stop_requested, true);
     atomic_store(&s->shared.stop, true);
     pthread_cond_broadcast(&s->cond);
     pthread_mutex_unlock(&s->lock);

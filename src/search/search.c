@@ -170,12 +170,12 @@ static void check_time(Worker *w) {
         uint64_t n = 0;
         for (int i = 0; i < sh->worker_count; i++)
             n += atomic_load_explicit(&sh->workers[i]->nodes, memory_order_relaxed);
-        if (n >= sh->limits.nodes - sh->mate_check_nodes)
+        if (n >= sh->limits.nodes)
             atomic_store(&sh->stop, true);
     }
     if (atomic_load(&sh->ponder) || sh->limits.infinite)
         return;
-    if (search_now_ms() - sh->start_ms >= (double)(sh->budget.maximum_ms - sh->mate_check_ms))
+    if (search_now_ms() - sh->start_ms >= (double)sh->budget.maximum_ms)
         atomic_store(&sh->stop, true);
 }
 
@@ -626,25 +626,6 @@ Value worker_qsearch(Worker *w) {
     return qsearch(w, ss, -VALUE_INFINITE, VALUE_INFINITE, 0, false);
 }
 
-/* When the search thinks it is well ahead, a slice of the hard limit (or of the node
- * limit) is kept for the driver's check that the chosen move does not allow a mate:
- * most games thrown away from a winning score against strong engines end in a mate the
- * search did not see. */
-static void set_mate_check_reserve(SharedSearch *sh, Value best_score) {
-    const SearchLimits *l = &sh->limits;
-    sh->mate_check_ms = 0;
-    sh->mate_check_nodes = 0;
-    if (best_score < MATE_CHECK_MIN_SCORE || best_score >= VALUE_MATE_IN_MAX_PLY || l->infinite || l->depth ||
-        sh->options.multipv > 1)
-        return;
-    if (l->nodes)
-        sh->mate_check_nodes = l->nodes / MATE_CHECK_SHARE;
-    if (sh->budget.maximum_ms != INT64_MAX) {
-        int64_t ms = sh->budget.maximum_ms / MATE_CHECK_SHARE;
-        sh->mate_check_ms = ms < MATE_CHECK_MAX_MS ? ms : MATE_CHECK_MAX_MS;
-    }
-}
-
 void worker_iterate(Worker *w) {
     init_reductions();
     nnue_stack_reset(w->nnue, &w->game.pos);
@@ -709,7 +690,6 @@ void worker_iterate(Worker *w) {
 
         /* A mate found within the depth needs no deeper search. */
         Value best_score = w->root_moves[0].score;
-        set_mate_check_reserve(sh, best_score);
         if (sh->limits.depth == 0 && best_score >= VALUE_MATE_IN_MAX_PLY &&
             VALUE_MATE - best_score <= 2 * w->root_depth && !sh->limits.infinite)
             break;

@@ -54,11 +54,6 @@ typedef struct {
 
 typedef struct Worker Worker;
 
-/* The mate check on the chosen move: it runs when the best score is at least
- * MATE_CHECK_MIN_SCORE and gets a MATE_CHECK_SHARE-th of the hard time limit (at most
- * MATE_CHECK_MAX_MS) or of the node limit. */
-enum { MATE_CHECK_MIN_SCORE = 300, MATE_CHECK_SHARE = 6, MATE_CHECK_MAX_MS = 1000 };
-
 /* Shared state of one search, read by every worker. */
 typedef struct {
     TranspositionTable *tt;
@@ -68,12 +63,6 @@ typedef struct {
     double start_ms; /* reset at ponderhit */
     atomic_bool stop;
     atomic_bool ponder; /* still pondering: no time limit applies */
-    atomic_bool stop_requested; /* stop came from outside (search_stop), not from a limit */
-    /* Milliseconds kept back from the hard limit, and nodes from the node limit, for the
-     * mate check on the chosen move (driver.c); set by the main thread after each
-     * iteration, read by its clock checks. */
-    int64_t mate_check_ms;
-    uint64_t mate_check_nodes;
     Worker **workers;
     int worker_count;
     const SearchReporter *reporter;

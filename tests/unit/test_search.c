@@ -1,6 +1,5 @@
 /* test_search.c - the alpha-beta search: mates found and real, legal answers on random
- * positions, MultiPV, determinism of the node count at one thread, the mate check on the
- * chosen move. */
+ * positions, MultiPV, determinism of the node count at one thread. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +10,6 @@
 #include <cmocka.h>
 
 #include "mate_brute.h"
-#include "search/dfpn.h"
 #include "search/search.h"
 #include "shogi/notation.h"
 
@@ -217,62 +215,11 @@ static void test_declaration_at_root(void **state) {
     game_free(&g);
 }
 
-static char allowed_mate_seen[64];
-static void catch_allowed_mate(void *ctx, const char *line) {
-    (void)ctx;
-    if (strstr(line, "allows mate"))
-        snprintf(allowed_mate_seen, sizeof allowed_mate_seen, "%s", line);
-}
-
-/* A position from a game lost to gpsusi: the search (here at depth 10, where the mate
- * check does not run) likes 2h7c+, after which White mates in 15. With a node limit the
- * check spends a sixth of the nodes on df-pn after the chosen move, finds the mate and
- * plays another move. If the evaluation changes so that the search alone avoids 2h7c+,
- * the first assertion fails: find another such position. */
-static void test_avoids_allowed_mate(void **state) {
-    (void)state;
-    static const char *sfen = "+B2k1g1nl/7s1/1G2pp1pp/p1p6/1p4S2/P1P1s4/1P1p1P1PP/2Sr3B1/LNK2+n1NL b R2P2gl2p 59";
-    SearchOptions opt;
-    search_options_default(&opt);
-    SearchLimits lim;
-    memset(&lim, 0, sizeof lim);
-    lim.depth = 10;
-    Game g;
-    load(&g, sfen);
-    char buf[USI_MOVE_MAX];
-    search_clear(searcher);
-    SearchResult r = search_run(searcher, &g, &lim, &opt, NULL);
-    assert_string_equal(move_to_usi(r.best, buf), "2h7c+");
-    /* The mate is real. */
-    DfpnSolver *solver = dfpn_create(16);
-    assert_non_null(solver);
-    StateInfo st;
-    position_do_move(&g.pos, r.best, &st);
-    Move pv[MAX_PLY];
-    int len = 0;
-    DfpnLimits dl = {2000000, 0, NULL};
-    assert_int_equal(dfpn_solve(solver, &g.pos, &dl, pv, MAX_PLY, &len, NULL), DFPN_MATE);
-    position_undo_move(&g.pos, r.best);
-    dfpn_destroy(solver);
-
-    memset(&lim, 0, sizeof lim);
-    lim.nodes = 300000;
-    allowed_mate_seen[0] = '\0';
-    SearchReporter rep = {catch_allowed_mate, NULL, NULL, NULL};
-    search_clear(searcher);
-    r = search_run(searcher, &g, &lim, &opt, &rep);
-    assert_string_equal(allowed_mate_seen, "info string 2h7c+ allows mate in 15");
-    assert_string_not_equal(move_to_usi(r.best, buf), "2h7c+");
-    assert_int_not_equal(position_legal_move_from16(&g.pos, (Move16)r.best), MOVE_NONE);
-    game_free(&g);
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_finds_mates), cmocka_unit_test(test_bestmove_always_legal),
         cmocka_unit_test(test_multipv),     cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_threads),     cmocka_unit_test(test_declaration_at_root),
-        cmocka_unit_test(test_avoids_allowed_mate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
