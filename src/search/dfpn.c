@@ -13,7 +13,7 @@
 typedef struct {
     Key key;
     uint32_t phi, delta;
-    uint16_t length; /* plies to mate once proven (the attacker's view), 0 otherwise */
+    uint16_t length;     /* plies to mate once proven (the attacker's view), 0 otherwise */
     uint16_t generation; /* the iteration that wrote it; 0 = empty */
 } Entry;
 
@@ -27,8 +27,8 @@ struct DfpnSolver {
     bool aborted;
     Key path[1024 + 2];
     int path_len;
-    int limit;      /* the longest line tried in this iteration, in plies */
-    bool hit_limit; /* some line was cut by the limit: a disproof may not be final */
+    int limit;           /* the longest line tried in this iteration, in plies */
+    bool hit_limit;      /* some line was cut by the limit: a disproof may not be final */
     uint16_t generation; /* entries of other generations count as empty */
 };
 
