@@ -139,18 +139,18 @@ int generate_moves(const Position *pos, GenType type, ExtMove *list) {
         n = gen_king_moves(pos, list, n, empty | enemies);
         return gen_drops(pos, list, n, empty);
     case GEN_EVASIONS: return gen_evasions(pos, list);
-    case GEN_QUIET_CHECKS: {
-        int total = generate_moves(pos, GEN_QUIETS, list);
-        for (int i = 0; i < total; i++)
-            if (position_gives_check(pos, list[i].move) && position_is_legal(pos, list[i].move))
-                list[n++] = list[i];
-        return n;
-    }
+    case GEN_QUIET_CHECKS:
     case GEN_CHECKS: {
-        int total = position_in_check(pos) ? gen_evasions(pos, list) : gen_check_candidates(pos, list);
-        for (int i = 0; i < total; i++)
-            if (position_gives_check(pos, list[i].move) && position_is_legal(pos, list[i].move))
+        /* Quiet checks are the check candidates onto empty squares (drops included). */
+        bool quiet_only = type == GEN_QUIET_CHECKS;
+        int total = position_in_check(pos) && !quiet_only ? gen_evasions(pos, list) : gen_check_candidates(pos, list);
+        for (int i = 0; i < total; i++) {
+            Move m = list[i].move;
+            if (quiet_only && pos->board[move_to(m)] != NO_PIECE)
+                continue;
+            if (position_gives_check(pos, m) && position_is_legal(pos, m))
                 list[n++] = list[i];
+        }
         return n;
     }
     case GEN_LEGAL: {
