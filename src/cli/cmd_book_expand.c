@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "book/expand.h"
-#include "book/minimax.h"
+#include "bookgen/expand.h"
+#include "bookgen/minimax.h"
 #include "cli/commands.h"
 #include "mcts/policybook.h"
 #include "mcts/provider_ab.h"

@@ -12,9 +12,9 @@
 
 #include "book/book.h"
 #include "book/db2016.h"
-#include "book/make.h"
-#include "book/minimax.h"
-#include "book/think.h"
+#include "bookgen/make.h"
+#include "bookgen/minimax.h"
+#include "bookgen/think.h"
 #include "book/ybb.h"
 #include "cli/commands.h"
 #include "match/match.h"

@@ -5,7 +5,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
-#include "eval/tune.h"
+#include "tune/tune.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/perft.h"

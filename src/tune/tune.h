@@ -1,7 +1,7 @@
 /* tune.h - `hayanagi tune`: training data for the embedded evaluation and the fit of
  * its weights by logistic regression (see docs/eval.md). */
-#ifndef HAYANAGI_EVAL_TUNE_H
-#define HAYANAGI_EVAL_TUNE_H
+#ifndef HAYANAGI_TUNE_TUNE_H
+#define HAYANAGI_TUNE_TUNE_H
 
 #include <stdbool.h>
 #include <stddef.h>

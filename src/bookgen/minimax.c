@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book/minimax.h"
+#include "bookgen/minimax.h"
 #include "shogi/movegen.h"
 
 enum { VALUE_MAX_ = 32000, VALUE_INF_ = 32767, MAX_PLY_ = 256, MINIMAX_THREADS_MAX = 64 };

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "book/db2016.h"
-#include "book/think.h"
+#include "bookgen/think.h"
 #include "search/search.h"
 #include "shogi/notation.h"
 

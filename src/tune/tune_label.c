@@ -13,7 +13,7 @@
  * positions, on which a teacher spends the longest). Malformed lines are reported as
  * file:line and skipped. Ctrl-C stops the engines and writes the lines finished so far.
  */
-#include "eval/tune.h"
+#include "tune/tune.h"
 
 #include <pthread.h>
 #include <signal.h>

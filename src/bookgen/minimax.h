@@ -34,8 +34,8 @@
  *   - both are written, each in its own orientation, and the engine's FlippedBook finds
  *     either from both sides.
  */
-#ifndef HAYANAGI_BOOK_MINIMAX_H
-#define HAYANAGI_BOOK_MINIMAX_H
+#ifndef HAYANAGI_BOOKGEN_MINIMAX_H
+#define HAYANAGI_BOOKGEN_MINIMAX_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * where a rival lost before, play the winner's moves again). The minimax back-propagation
  * is in minimax.h, the engine-driven expansion in think.h.
  */
-#ifndef HAYANAGI_BOOK_MAKE_H
-#define HAYANAGI_BOOK_MAKE_H
+#ifndef HAYANAGI_BOOKGEN_MAKE_H
+#define HAYANAGI_BOOKGEN_MAKE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -22,8 +22,8 @@
  * caller's checkpoint callback writes the book, then the journal is removed (the next
  * round starts a fresh one), and rounds_done tells where to resume.
  */
-#ifndef HAYANAGI_BOOK_EXPAND_H
-#define HAYANAGI_BOOK_EXPAND_H
+#ifndef HAYANAGI_BOOKGEN_EXPAND_H
+#define HAYANAGI_BOOKGEN_EXPAND_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #include "book/book.h"
-#include "book/think.h"
+#include "bookgen/think.h"
 #include "mcts/mcts.h"
 #include "shogi/game.h"
 

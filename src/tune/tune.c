@@ -21,7 +21,7 @@
  *   hayanagi tune label --engine CMD ... IN OUT
  *       another engine's scores for the positions of IN; see tune_label.c.
  */
-#include "eval/tune.h"
+#include "tune/tune.h"
 
 #include <pthread.h>
 #include <signal.h>

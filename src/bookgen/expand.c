@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "book/expand.h"
+#include "bookgen/expand.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "util/sort.h"

@@ -17,8 +17,8 @@
  * flight. On start an existing journal is read back: its positions count as done and its
  * moves are added. The caller writes the output and removes the journal at the end.
  */
-#ifndef HAYANAGI_BOOK_THINK_H
-#define HAYANAGI_BOOK_THINK_H
+#ifndef HAYANAGI_BOOKGEN_THINK_H
+#define HAYANAGI_BOOKGEN_THINK_H
 
 #include <signal.h>
 #include <stdbool.h>

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book/make.h"
+#include "bookgen/make.h"
 #include "shogi/game.h"
 
 /* Replays g into pos with states from *st; returns false when the root does not parse

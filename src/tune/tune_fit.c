@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "eval/classic.h"
-#include "eval/tune.h"
+#include "tune/tune.h"
 #include "util/atomic_file.h"
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
