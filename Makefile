@@ -4,7 +4,7 @@
 #   make run      build and start the engine (USI on stdin/stdout)
 #   make test     install missing Debian packages, build, run every test (also under ASan+UBSan)
 #   make bench    benchmarks (never part of make test)
-#   make lint     clang-format check and cppcheck
+#   make lint     include layers (tests/lint/layers.sh), clang-format check and cppcheck
 #   make fuzz     build the libFuzzer targets (clang) into build/fuzz/
 #
 # ARCH=avx2 or ARCH=portable overrides the CPU detection. The release flavour is built
@@ -144,6 +144,7 @@ bench: build/hayanagi $(BENCHES)
 
 FORMAT_FILES = $(shell find src tests bench fuzz -name '*.[ch]' | sort)
 lint:
+	bash tests/lint/layers.sh src
 	clang-format --dry-run -Werror $(FORMAT_FILES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
 	  --suppress=missingIncludeSystem -Isrc src

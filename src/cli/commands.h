@@ -31,4 +31,9 @@ bool cli_write_book(const char *path, const Book *b, bool quiet);
  * not be written), 2 for a usage error, 130 when interrupted by Ctrl-C. */
 int cmd_match(int argc, char **argv);
 
+/* `hayanagi bench [--depth=N | --nodes=N]` (cmd_bench.c): the USI bench with default
+ * options, its node-count signature printed last. Returns 0, 1 on failure, 2 for a usage
+ * error. */
+int cmd_bench(int argc, char **argv);
+
 #endif

@@ -20,6 +20,7 @@ static void usage(FILE *f) {
             "       hayanagi match --engine CMD --engine CMD [options]   (hayanagi match --help)\n"
             "       hayanagi tune (generate | records | openings | label | fit) ... (fits the embedded evaluation, "
             "docs/eval.md)\n"
+            "       hayanagi bench [--depth=N | --nodes=N]   (node-count signature last)\n"
             "       hayanagi help\n");
 }
 
@@ -117,6 +118,8 @@ int main(int argc, char **argv) {
         return tune_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "perft") == 0)
         return cmd_perft(argc - 2, argv + 2);
+    if (strcmp(argv[1], "bench") == 0)
+        return cmd_bench(argc - 1, argv + 1);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return 0;
