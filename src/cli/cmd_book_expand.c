@@ -10,7 +10,7 @@
 #include "bookgen/expand.h"
 #include "bookgen/minimax.h"
 #include "cli/commands.h"
-#include "mcts/policybook.h"
+#include "usi/policybook.h"
 #include "mcts/provider_ab.h"
 #include "util/atomic_file.h"
 

@@ -16,7 +16,7 @@
 
 #include "book/book.h"
 #include "mcts/mcts.h"
-#include "mcts/policybook.h"
+#include "usi/policybook.h"
 #include "mcts/provider_ab.h"
 #include "usi/options.h"
 

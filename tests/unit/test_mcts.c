@@ -15,7 +15,7 @@
 #include "book/db2016.h"
 #include "book/sbk.h"
 #include "mcts/mcts.h"
-#include "mcts/policybook.h"
+#include "usi/policybook.h"
 #include "mcts/provider_ab.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"

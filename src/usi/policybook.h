@@ -10,10 +10,11 @@
  * value is left alone when the top entry has no score. Positions are found with
  * book_lookup() (any format read into the book IR: DB2016, SBK, ...).
  *
- * The mixer is a provider that wraps another one, so the tree never knows about books.
+ * The mixer is a provider that wraps another one, so the tree never knows about books; it
+ * lives in usi/, the lowest layer that may see both mcts/ and book/ (tests/lint/layers.sh).
  */
-#ifndef HAYANAGI_MCTS_POLICYBOOK_H
-#define HAYANAGI_MCTS_POLICYBOOK_H
+#ifndef HAYANAGI_USI_POLICYBOOK_H
+#define HAYANAGI_USI_POLICYBOOK_H
 
 #include "book/book.h"
 #include "mcts/provider.h"

@@ -1,7 +1,7 @@
 /* policybook.c - the PolicyBook mixer (policybook.h). */
 #include <stdlib.h>
 
-#include "mcts/policybook.h"
+#include "usi/policybook.h"
 #include "shogi/movegen.h"
 
 bool policybook_mix(const BookMoveList *book_moves, const Move *moves, int n, double alpha, float *priors,
