@@ -64,13 +64,13 @@ typedef enum { M_NONE, M_CLASSIC, M_FULL, M_INCREMENTAL } Method;
 static volatile int sink;
 
 /* Replays the walk; returns milliseconds. */
-static double replay(int n, Method method, const NnueNet *net, NnueStack *s) {
+static double replay(int n, Method method, const NnueNet *net, EvalStack *s) {
     Position pos;
     StateInfo st[MAX_DEPTH + 2];
     Move path[MAX_DEPTH + 2];
     position_set_startpos(&pos, &st[0]);
     if (s)
-        nnue_stack_reset(s, &pos);
+        eval_stack_reset(s, &pos);
     int depth = 0, acc = 0;
     double t0 = bench_now_ms();
     for (int i = 0; i < n; i++) {
@@ -82,7 +82,7 @@ static double replay(int n, Method method, const NnueNet *net, NnueStack *s) {
                 position_do_move(&pos, m, &st[depth + 1]);
             path[depth++] = m;
             if (method == M_INCREMENTAL)
-                nnue_push(s, &pos);
+                eval_stack_push(s, &pos);
         } else {
             m = path[--depth];
             if (m == MOVE_NULL)
@@ -90,7 +90,7 @@ static double replay(int n, Method method, const NnueNet *net, NnueStack *s) {
             else
                 position_undo_move(&pos, m);
             if (method == M_INCREMENTAL)
-                nnue_pop(s);
+                eval_stack_pop(s);
         }
         switch (method) {
         case M_NONE: break;
@@ -103,7 +103,7 @@ static double replay(int n, Method method, const NnueNet *net, NnueStack *s) {
     return bench_now_ms() - t0;
 }
 
-static double median_ms(int n, Method method, const NnueNet *net, NnueStack *s) {
+static double median_ms(int n, Method method, const NnueNet *net, EvalStack *s) {
     double v[RUNS];
     for (int r = 0; r < RUNS; r++)
         v[r] = replay(n, method, net, s);
@@ -120,7 +120,7 @@ int main(void) {
            n / classic / 1000.0);
     printf("%-22s %-8s %16s %16s %8s\n", "net", "path", "scratch Meval/s", "increm. Meval/s", "ratio");
     static const int shapes[3][2] = {{256, 32}, {512, 16}, {1024, 8}};
-    NnueStack *s = nnue_stack_new();
+    EvalStack *s = eval_stack_new();
     for (int i = 0; i < 3; i++) {
         GenNet g = gen_net(shapes[i][0], shapes[i][1], 100 + (uint64_t)i, NULL);
         char err[256];
@@ -148,6 +148,6 @@ int main(void) {
         nnue_set_current(NULL, 16);
     }
     nnue_set_simd(true);
-    nnue_stack_free(s);
+    eval_stack_free(s);
     return 0;
 }

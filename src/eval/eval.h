@@ -25,6 +25,30 @@ void eval_select(const Evaluator *e);
 
 static inline Value evaluate(const Position *pos) { return eval_current()->evaluate(pos); }
 
+/* ---- incremental state of one search thread ----
+ *
+ * An evaluation may keep state that follows the search down and up the tree (NNUE keeps
+ * its accumulators; the classic evaluation keeps nothing). Each search thread owns one
+ * EvalStack, made by eval_stack_new() and freed by eval_stack_free(); every function
+ * accepts NULL (evaluations are then computed from scratch). The implementation lives with
+ * NNUE (eval/nnue.c); callers see only these calls. */
+typedef struct EvalStack EvalStack;
+
+/* A new stack (about 1 MB, 32-byte aligned), owned by the caller; NULL when out of memory. */
+EvalStack *eval_stack_new(void);
+/* Frees s (NULL is fine). */
+void eval_stack_free(EvalStack *s);
+/* Starts over at root (the search root), with the evaluation in use now. */
+void eval_stack_reset(EvalStack *s, const Position *root);
+/* Records the move that led to pos: call right after position_do_move or
+ * position_do_null_move (it reads pos->st->last_move and ->captured). Cheap: work is
+ * done only when an evaluation asks for it. */
+void eval_stack_push(EvalStack *s, const Position *pos);
+/* Call after the matching undo. */
+void eval_stack_pop(EvalStack *s);
+/* Makes evaluate() on the calling thread use s (NULL to unbind). */
+void eval_stack_bind_thread(EvalStack *s);
+
 /* Material value of a piece type on the board, for move ordering and SEE. */
 extern const int PIECE_VALUE[PIECE_TYPE_NB];
 /* What capturing a piece of type pt gains: its value plus the value of its unpromoted

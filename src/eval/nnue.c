@@ -538,9 +538,9 @@ void nnue_set_current(NnueNet *net, int fv_scale) {
 const NnueNet *nnue_current(void) { return current_net; }
 int nnue_current_fv_scale(void) { return current_fv_scale; }
 
-static _Thread_local NnueStack *bound_stack;
-static const NnueNet *stack_net(const NnueStack *s);
-void nnue_bind_thread(NnueStack *s) { bound_stack = s; }
+static _Thread_local EvalStack *bound_stack;
+static const NnueNet *stack_net(const EvalStack *s);
+void eval_stack_bind_thread(EvalStack *s) { bound_stack = s; }
 
 static inline bool kings_present(const Position *pos) {
     return pos->king_sq[BLACK] != SQ_NONE && pos->king_sq[WHITE] != SQ_NONE;
@@ -645,28 +645,28 @@ typedef struct {
     const StateInfo *st;
 } NnueEntry;
 
-struct NnueStack {
+struct EvalStack {
     NnueEntry e[NNUE_STACK_SIZE];
     const NnueNet *net;
     int top;
     NnueStackStats stats;
 };
 
-NnueStack *nnue_stack_new(void) {
-    NnueStack *s = alloc32(sizeof *s);
+EvalStack *eval_stack_new(void) {
+    EvalStack *s = alloc32(sizeof *s);
     if (!s)
         return NULL;
     memset(s, 0, sizeof *s);
     return s;
 }
-void nnue_stack_free(NnueStack *s) { free(s); }
-static const NnueNet *stack_net(const NnueStack *s) { return s->net; }
-NnueStackStats nnue_stack_stats(const NnueStack *s) {
+void eval_stack_free(EvalStack *s) { free(s); }
+static const NnueNet *stack_net(const EvalStack *s) { return s->net; }
+NnueStackStats nnue_stack_stats(const EvalStack *s) {
     NnueStackStats none = {0, 0, 0};
     return s ? s->stats : none;
 }
 
-void nnue_stack_reset(NnueStack *s, const Position *root) {
+void eval_stack_reset(EvalStack *s, const Position *root) {
     if (!s)
         return;
     s->net = current_net;
@@ -679,7 +679,7 @@ void nnue_stack_reset(NnueStack *s, const Position *root) {
     e->st = root->st;
 }
 
-void nnue_push(NnueStack *s, const Position *pos) {
+void eval_stack_push(EvalStack *s, const Position *pos) {
     if (!s)
         return;
     if (++s->top >= NNUE_STACK_SIZE)
@@ -729,14 +729,14 @@ void nnue_push(NnueStack *s, const Position *pos) {
     }
 }
 
-void nnue_pop(NnueStack *s) {
+void eval_stack_pop(EvalStack *s) {
     if (s && s->top > 0)
         s->top--;
 }
 
 enum { MAX_CHANGES = NNUE_MAX_ACTIVE }; /* beyond this many row operations a refresh is cheaper */
 
-static void update_perspective(NnueStack *s, const Position *pos, Color c) {
+static void update_perspective(EvalStack *s, const Position *pos, Color c) {
     const NnueNet *net = s->net;
     NnueEntry *t = &s->e[s->top];
     int i = s->top;
@@ -766,7 +766,7 @@ static void update_perspective(NnueStack *s, const Position *pos, Color c) {
     s->stats.incremental++;
 }
 
-Value nnue_evaluate_incremental(NnueStack *s, const Position *pos) {
+Value nnue_evaluate_incremental(EvalStack *s, const Position *pos) {
     const NnueNet *net = s ? s->net : current_net;
     if (!net || !kings_present(pos))
         return eval_classic.evaluate(pos);

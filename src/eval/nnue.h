@@ -8,11 +8,11 @@
  *
  * Two ways to evaluate:
  *  - from scratch: nnue_evaluate_full(), or the Evaluator eval_nnue (thread-safe);
- *  - incrementally: each search thread owns an NnueStack, resets it at the root, calls
- *    nnue_push() after every position_do_move()/position_do_null_move() and nnue_pop()
+ *  - incrementally: each search thread owns an EvalStack, resets it at the root, calls
+ *    eval_stack_push() after every position_do_move()/position_do_null_move() and eval_stack_pop()
  *    after the matching undo. Accumulators are computed lazily from the nearest
  *    computed ancestor (refreshed when that side's king moved). After
- *    nnue_bind_thread(stack), eval_nnue.evaluate() on that thread uses the stack
+ *    eval_stack_bind_thread(stack), eval_nnue.evaluate() on that thread uses the stack
  *    whenever the position matches its top, so the search needs no other change.
  * See docs/nnue.md for the format and the wiring.
  */
@@ -33,7 +33,7 @@ enum {
     NNUE_L1_MAX = 1024,                    /* the largest transformer half supported */
     NNUE_VALUE_MAX_EVAL = 27000,           /* YaneuraOu clamps the score to +-this */
     NNUE_ARCH_MAX = 4096,                  /* longest architecture string accepted */
-    NNUE_STACK_SIZE = MAX_PLY + 16         /* entries of an NnueStack */
+    NNUE_STACK_SIZE = MAX_PLY + 16         /* entries of an EvalStack */
 };
 
 typedef struct NnueNet NnueNet;
@@ -87,7 +87,7 @@ const NnueNet *nnue_current(void);
 int nnue_current_fv_scale(void);
 
 /* Evaluates with the current net; falls back to eval_classic when no net is loaded or a
- * king is missing. Uses the thread's bound NnueStack when its top is this position. */
+ * king is missing. Uses the thread's bound EvalStack when its top is this position. */
 extern const Evaluator eval_nnue;
 
 /* For the USI options EvalDir/EvalFile/FV_SCALE: resolves the path as BookDir does (an
@@ -98,28 +98,17 @@ bool nnue_load_and_select(const char *eval_dir, const char *eval_file, int fv_sc
 
 /* ---- incremental evaluation ---- */
 
-typedef struct NnueStack NnueStack;
+/* The stack itself (EvalStack: new, free, reset, push, pop, bind) is declared in
+ * eval/eval.h, so the search reaches it without seeing NNUE; it is implemented in nnue.c. */
 
-NnueStack *nnue_stack_new(void);
-void nnue_stack_free(NnueStack *s);
-/* Starts over at root (the search root); uses the current net. */
-void nnue_stack_reset(NnueStack *s, const Position *root);
-/* Records the move that led to pos: call right after position_do_move or
- * position_do_null_move (it reads pos->st->last_move and ->captured). Cheap: the
- * accumulator is only computed when an evaluation asks for it. */
-void nnue_push(NnueStack *s, const Position *pos);
-/* Call after the matching undo. */
-void nnue_pop(NnueStack *s);
 /* Evaluates pos, which should be the stack's top; any other position (or no net, or a
  * missing king) is evaluated from scratch. */
-Value nnue_evaluate_incremental(NnueStack *s, const Position *pos);
-/* Makes eval_nnue.evaluate() on the calling thread use s (NULL to unbind). */
-void nnue_bind_thread(NnueStack *s);
+Value nnue_evaluate_incremental(EvalStack *s, const Position *pos);
 
 /* Statistics of a stack since its creation, for tests and benchmarks. */
 typedef struct {
     uint64_t incremental, refreshes, fallbacks; /* perspective updates, refreshes, unmatched evaluations */
 } NnueStackStats;
-NnueStackStats nnue_stack_stats(const NnueStack *s);
+NnueStackStats nnue_stack_stats(const EvalStack *s);
 
 #endif

@@ -53,7 +53,7 @@ static void free_workers(Search *s) {
     for (int i = 0; i < s->worker_count; i++) {
         game_free(&s->workers[i]->game);
         free(s->workers[i]->history);
-        nnue_stack_free(s->workers[i]->nnue);
+        eval_stack_free(s->workers[i]->estack);
         free(s->workers[i]);
         s->workers[i] = NULL;
     }
@@ -101,7 +101,7 @@ static int ensure_workers(Search *s, int n) {
             break;
         }
         w->history = h;
-        w->nnue = nnue_stack_new();
+        w->estack = eval_stack_new();
         w->id = s->worker_count;
         game_init(&w->game);
         s->workers[s->worker_count++] = w;

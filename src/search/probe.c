@@ -28,7 +28,7 @@ SearchProbe *search_probe_create(size_t hash_mb, const SearchOptions *opt) {
         return NULL;
     }
     Worker *w = p->worker;
-    w->nnue = nnue_stack_new();
+    w->estack = eval_stack_new();
     w->id = 1; /* not the main thread: no clock polling */
     game_init(&w->game);
     p->list[0] = w;
@@ -50,7 +50,7 @@ void search_probe_destroy(SearchProbe *p) {
     if (!p)
         return;
     game_free(&p->worker->game);
-    nnue_stack_free(p->worker->nnue);
+    eval_stack_free(p->worker->estack);
     free(p->worker->history);
     free(p->worker);
     tt_free(&p->tt);

@@ -151,13 +151,13 @@ static void tree_do_move(Worker *w, Stack *ss, Move m) {
     ss->cont_hist = w->history->cont[cont_index(m)];
     tt_prefetch(w->shared->tt, position_key_after(&w->game.pos, m));
     position_do_move(&w->game.pos, m, &w->tree_states[ss->ply]);
-    nnue_push(w->nnue, &w->game.pos);
+    eval_stack_push(w->estack, &w->game.pos);
     atomic_fetch_add_explicit(&w->nodes, 1, memory_order_relaxed);
 }
 
 static void tree_undo_move(Worker *w, Move m) {
     position_undo_move(&w->game.pos, m);
-    nnue_pop(w->nnue);
+    eval_stack_pop(w->estack);
 }
 
 /* Polls the clock and node limits (main thread only, every few thousand nodes). */
@@ -382,10 +382,10 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
             ss->current_move = MOVE_NULL;
             ss->cont_hist = w->history->cont[CONT_INDEX_NB];
             position_do_null_move(pos, &w->tree_states[ss->ply]);
-            nnue_push(w->nnue, pos);
+            eval_stack_push(w->estack, pos);
             Value v = -search(w, ss + 1, -beta, -beta + 1, depth - r, !cut_node, false);
             position_undo_null_move(pos);
-            nnue_pop(w->nnue);
+            eval_stack_pop(w->estack);
             if (v >= beta && v < VALUE_KNOWN_WIN) {
                 if (w->nmp_min_ply || depth < 14)
                     return v;
@@ -614,8 +614,8 @@ static void sort_root(RootMove *rm, int from, int to) {
 }
 
 Value worker_qsearch(Worker *w) {
-    nnue_stack_reset(w->nnue, &w->game.pos);
-    nnue_bind_thread(w->nnue);
+    eval_stack_reset(w->estack, &w->game.pos);
+    eval_stack_bind_thread(w->estack);
     Stack stack[MAX_PLY + 10];
     memset(stack, 0, sizeof stack);
     Stack *ss = stack + 7;
@@ -628,8 +628,8 @@ Value worker_qsearch(Worker *w) {
 
 void worker_iterate(Worker *w) {
     init_reductions();
-    nnue_stack_reset(w->nnue, &w->game.pos);
-    nnue_bind_thread(w->nnue);
+    eval_stack_reset(w->estack, &w->game.pos);
+    eval_stack_bind_thread(w->estack);
     SharedSearch *sh = w->shared;
     Stack stack[MAX_PLY + 10];
     memset(stack, 0, sizeof stack);
@@ -715,7 +715,7 @@ void worker_iterate(Worker *w) {
                 break;
         }
     }
-    nnue_bind_thread(NULL);
+    eval_stack_bind_thread(NULL);
 }
 
 void report_pv(Worker *w, int depth) {

@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "eval/nnue.h"
+#include "eval/eval.h"
 #include "search/search.h"
 #include "search/tt.h"
 
@@ -84,7 +84,7 @@ struct Worker {
     int best_move_changes;
     atomic_uint_fast64_t nodes;
     StateInfo tree_states[MAX_PLY + 8];
-    NnueStack *nnue; /* incremental NNUE accumulators; NULL is allowed (evaluations from scratch) */
+    EvalStack *estack; /* incremental evaluation state (eval.h); NULL is allowed (evaluations from scratch) */
 };
 
 /* Runs iterative deepening on w until the shared stop flag or a limit. */

@@ -211,9 +211,9 @@ static int random_walk(const GenNet *g, NnueNet *net, const char *sfen, int step
     StateInfo states[WALK_MAX_DEPTH + 2];
     Move moves[WALK_MAX_DEPTH + 2];
     set_pos(&pos, &states[0], sfen);
-    NnueStack *s = nnue_stack_new();
+    EvalStack *s = eval_stack_new();
     assert_non_null(s);
-    nnue_stack_reset(s, &pos);
+    eval_stack_reset(s, &pos);
     int depth = 0, evaluated = 0, distinct = 0;
     static bool seen[2 * 27000 + 1];
     memset(seen, 0, sizeof seen);
@@ -233,14 +233,14 @@ static int random_walk(const GenNet *g, NnueNet *net, const char *sfen, int step
                 position_do_move(&pos, m, &states[depth + 1]);
                 moves[depth++] = m;
             }
-            nnue_push(s, &pos);
+            eval_stack_push(s, &pos);
         } else {
             Move m = moves[--depth];
             if (m == MOVE_NULL)
                 position_undo_null_move(&pos);
             else
                 position_undo_move(&pos, m);
-            nnue_pop(s);
+            eval_stack_pop(s);
         }
         if (rnd() % 100 < 70) {
             int inc = nnue_evaluate_incremental(s, &pos);
@@ -263,7 +263,7 @@ static int random_walk(const GenNet *g, NnueNet *net, const char *sfen, int step
                  evaluated);
     assert_int_equal(stats.fallbacks, 0);
     assert_true(stats.incremental > stats.refreshes);
-    nnue_stack_free(s);
+    eval_stack_free(s);
     nnue_set_simd(true);
     return evaluated;
 }
@@ -452,18 +452,18 @@ static void test_files_and_selection(void **state) {
     set_pos(&pos, &st[0], SFENS[1]);
     assert_int_equal(evaluate(&pos), ref_evaluate(&g, &pos, 24));
     /* evaluate() through a bound stack */
-    NnueStack *s = nnue_stack_new();
-    nnue_stack_reset(s, &pos);
-    nnue_bind_thread(s);
+    EvalStack *s = eval_stack_new();
+    eval_stack_reset(s, &pos);
+    eval_stack_bind_thread(s);
     ExtMove list[MAX_MOVES];
     assert_true(generate_moves(&pos, GEN_LEGAL, list) > 0);
     assert_int_equal(evaluate(&pos), ref_evaluate(&g, &pos, 24));
     position_do_move(&pos, list[0].move, &st[1]);
-    nnue_push(s, &pos);
+    eval_stack_push(s, &pos);
     assert_int_equal(evaluate(&pos), ref_evaluate(&g, &pos, 24));
     assert_true(nnue_stack_stats(s).incremental >= 1);
-    nnue_bind_thread(NULL);
-    nnue_stack_free(s);
+    eval_stack_bind_thread(NULL);
+    eval_stack_free(s);
     /* a position without a king goes to the embedded evaluation */
     Position tsume;
     StateInfo tst;
