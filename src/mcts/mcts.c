@@ -101,17 +101,18 @@ typedef struct {
 /* A proof from the rules alone (repetition, declaration, move limit, mate in one, no
  * move), or MCTS_UNPROVEN. Not used at the root, whose history is the game's. */
 static int rule_proof(const MctsSearch *m, Position *pos, int nmoves) {
-    switch (position_repetition(pos, 32, NULL)) {
-    case REPETITION_DRAW: return MCTS_PROVEN_DRAW;
-    case REPETITION_WIN: return MCTS_PROVEN_WIN;
-    case REPETITION_LOSE: return MCTS_PROVEN_LOSS;
+    TreeRule rule = position_tree_rule(pos, m->opt.entering_king_rule, m->opt.max_moves_to_draw);
+    switch (rule) {
+    case TREE_RULE_REPETITION: return MCTS_PROVEN_DRAW;
+    case TREE_RULE_PERPETUAL_WIN: return MCTS_PROVEN_WIN;
+    case TREE_RULE_PERPETUAL_LOSS: return MCTS_PROVEN_LOSS;
     default: break;
     }
     if (nmoves == 0)
         return MCTS_PROVEN_LOSS;
-    if (m->opt.entering_king_rule != EKR_NONE && position_declaration(pos, m->opt.entering_king_rule) != MOVE_NONE)
+    if (rule == TREE_RULE_DECLARATION)
         return MCTS_PROVEN_WIN;
-    if (m->opt.max_moves_to_draw > 0 && pos->ply - 1 >= m->opt.max_moves_to_draw)
+    if (rule == TREE_RULE_MOVE_LIMIT)
         return MCTS_PROVEN_DRAW;
     if (!position_in_check(pos) && position_mate_in_one(pos) != MOVE_NONE)
         return MCTS_PROVEN_WIN;

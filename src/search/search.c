@@ -182,18 +182,15 @@ static void check_time(Worker *w) {
 /* Terminal and rule checks shared by search and qsearch. Returns VALUE_NONE when the
  * node must be searched. */
 static Value rule_value(Worker *w, const Stack *ss) {
-    const Position *pos = &w->game.pos;
     const SearchOptions *o = &w->shared->options;
-    switch (position_repetition(pos, 32, NULL)) {
-    case REPETITION_DRAW: return VALUE_DRAW;
-    case REPETITION_WIN: return VALUE_KNOWN_WIN;
-    case REPETITION_LOSE: return -VALUE_KNOWN_WIN;
-    default: break;
+    switch (position_tree_rule(&w->game.pos, o->entering_king_rule, o->max_moves_to_draw)) {
+    case TREE_RULE_NONE: return VALUE_NONE;
+    case TREE_RULE_PERPETUAL_WIN: return VALUE_KNOWN_WIN;
+    case TREE_RULE_PERPETUAL_LOSS: return -VALUE_KNOWN_WIN;
+    case TREE_RULE_DECLARATION: return mate_in(ss->ply + 1);
+    case TREE_RULE_REPETITION:
+    case TREE_RULE_MOVE_LIMIT: return VALUE_DRAW;
     }
-    if (o->entering_king_rule != EKR_NONE && position_declaration(pos, o->entering_king_rule) != MOVE_NONE)
-        return mate_in(ss->ply + 1);
-    if (o->max_moves_to_draw > 0 && pos->ply - 1 >= o->max_moves_to_draw)
-        return VALUE_DRAW;
     return VALUE_NONE;
 }
 

@@ -219,3 +219,17 @@ Move position_mate_in_one(Position *pos) {
     }
     return MOVE_NONE;
 }
+
+TreeRule position_tree_rule(const Position *pos, EnteringKingRule ekr, int max_moves_to_draw) {
+    switch (position_repetition(pos, 32, NULL)) {
+    case REPETITION_DRAW: return TREE_RULE_REPETITION;
+    case REPETITION_WIN: return TREE_RULE_PERPETUAL_WIN;
+    case REPETITION_LOSE: return TREE_RULE_PERPETUAL_LOSS;
+    default: break;
+    }
+    if (ekr != EKR_NONE && position_declaration(pos, ekr) != MOVE_NONE)
+        return TREE_RULE_DECLARATION;
+    if (max_moves_to_draw > 0 && pos->ply - 1 >= max_moves_to_draw)
+        return TREE_RULE_MOVE_LIMIT;
+    return TREE_RULE_NONE;
+}

@@ -69,6 +69,24 @@ typedef enum {
  * and are checked with position_declaration(). */
 GameState position_game_state(const Position *pos, int max_moves);
 
+/* What the rules alone say about a node inside a search tree (alpha-beta and MCTS ask the
+ * same question here, so both trees apply the same rules in the same order). */
+typedef enum {
+    TREE_RULE_NONE,           /* nothing: search the node */
+    TREE_RULE_REPETITION,     /* the board recurs (position_repetition() DRAW): a draw */
+    TREE_RULE_PERPETUAL_WIN,  /* the opponent checked all through the cycle: side to move wins */
+    TREE_RULE_PERPETUAL_LOSS, /* we checked all through the cycle: side to move loses */
+    TREE_RULE_DECLARATION,    /* the side to move may declare (ekr): it wins with its next action */
+    TREE_RULE_MOVE_LIMIT      /* max_moves_to_draw (> 0) plies played: a draw */
+} TreeRule;
+
+/* The rule verdict for pos inside a tree, in this order: repetition within 32 plies (not
+ * past a null move or the root, as position_repetition()), then the declaration under
+ * ekr (none for EKR_NONE), then the move limit (pos->ply - 1 >= max_moves_to_draw when
+ * max_moves_to_draw > 0). Superior and inferior repetitions are TREE_RULE_NONE. Mate and
+ * the lack of legal moves are for the caller, which knows its move list. */
+TreeRule position_tree_rule(const Position *pos, EnteringKingRule ekr, int max_moves_to_draw);
+
 /* A move that mates at once, or MOVE_NONE. pos is restored before returning. */
 Move position_mate_in_one(Position *pos);
 

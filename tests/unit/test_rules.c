@@ -174,6 +174,35 @@ static void test_max_moves(void **state) {
     game_free(&g);
 }
 
+/* The one verdict both search trees use, on the hand-checked positions above. */
+static void test_tree_rule(void **state) {
+    (void)state;
+    Game g;
+    game_init(&g);
+    load(&g, REPETITION_4FOLD);
+    assert_int_equal(position_tree_rule(&g.pos, EKR_27, 0), TREE_RULE_REPETITION);
+    /* Repetition comes before the move limit. */
+    assert_int_equal(position_tree_rule(&g.pos, EKR_NONE, 10), TREE_RULE_REPETITION);
+    load(&g, "sfen 8k/9/6R2/9/9/9/9/9/K8 b - 1 moves 3c3a 1a1b 3a3b 1b1a 3b3a");
+    assert_int_equal(position_tree_rule(&g.pos, EKR_NONE, 0), TREE_RULE_PERPETUAL_WIN);
+    load(&g, "sfen 8k/9/6R2/9/9/9/9/9/K8 b - 1 moves 3c3a 1a1b 3a3b 1b1a 3b3a 1a1b");
+    assert_int_equal(position_tree_rule(&g.pos, EKR_NONE, 0), TREE_RULE_PERPETUAL_LOSS);
+    /* 30 points: a declaration under the 27-point rule, not under the 24-point one. */
+    load(&g, "sfen +P+P+P+P1+P+P+P+P/7+P+P/4K4/9/9/9/9/9/4k4 b 2R2B 1");
+    assert_int_equal(position_tree_rule(&g.pos, EKR_27, 0), TREE_RULE_DECLARATION);
+    assert_int_equal(position_tree_rule(&g.pos, EKR_24, 0), TREE_RULE_NONE);
+    assert_int_equal(position_tree_rule(&g.pos, EKR_NONE, 0), TREE_RULE_NONE);
+    /* Declaration before the move limit; the limit counts the plies played. */
+    load(&g, "sfen +P+P+P+P1+P+P+P+P/7+P+P/4K4/9/9/9/9/9/4k4 b 2R2B 300");
+    assert_int_equal(position_tree_rule(&g.pos, EKR_27, 256), TREE_RULE_DECLARATION);
+    load(&g, "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 256");
+    assert_int_equal(position_tree_rule(&g.pos, EKR_27, 256), TREE_RULE_NONE);
+    load(&g, "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 256 moves 7g7f");
+    assert_int_equal(position_tree_rule(&g.pos, EKR_27, 256), TREE_RULE_MOVE_LIMIT);
+    assert_int_equal(position_tree_rule(&g.pos, EKR_27, 0), TREE_RULE_NONE);
+    game_free(&g);
+}
+
 static void test_mate_in_one(void **state) {
     (void)state;
     Position pos;
@@ -270,6 +299,7 @@ int main(void) {
         cmocka_unit_test(test_try_rule),
         cmocka_unit_test(test_rule_names),
         cmocka_unit_test(test_max_moves),
+        cmocka_unit_test(test_tree_rule),
         cmocka_unit_test(test_mate_in_one),
         cmocka_unit_test(test_mate_in_one_matches_brute_force),
     };
