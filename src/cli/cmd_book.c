@@ -1,6 +1,5 @@
 /* cmd_book.c - `hayanagi book <verb>`: info, lookup, sort, check, convert, and the hidden
  * gen-synthetic used by the benchmarks. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "util/parse.h"
 #include "util/progress.h"
 #include "util/random.h"
+#include "util/interrupt.h"
 
 typedef enum { FMT_UNKNOWN, FMT_DB, FMT_YBB, FMT_APERY, FMT_SBK } Format;
 
@@ -69,24 +69,14 @@ static Format detect_format(const char *path) {
     return FMT_UNKNOWN;
 }
 
-/* ---- Ctrl-C: the output goes through a temporary file that the handler removes. ----
- * The one piece of static state in the CLI: a signal handler can reach nothing else. */
-static char interrupted_tmp[4096];
-
-static void on_interrupt(int sig) {
-    if (interrupted_tmp[0])
-        unlink(interrupted_tmp);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
+/* Ctrl-C: the output goes through a temporary file that the handler removes
+ * (util/interrupt.h). */
 static bool write_db_atomic(const char *path, const Book *b, bool comments, bool quiet, char *err, size_t err_len) {
     AtomicFile af;
     if (!atomic_file_open(&af, path, err, err_len))
         return false;
-    snprintf(interrupted_tmp, sizeof interrupted_tmp, "%s", af.tmp_path);
-    signal(SIGINT, on_interrupt);
-    signal(SIGTERM, on_interrupt);
+    InterruptScope scope;
+    interrupt_begin(&scope, af.tmp_path);
     Progress pr;
     progress_start(&pr, stderr, "writing", book_position_count(b), quiet);
     Db2016WriteOptions wo = {.write_comments = comments, .progress = &pr};
@@ -96,9 +86,7 @@ static bool write_db_atomic(const char *path, const Book *b, bool comments, bool
     } else {
         atomic_file_abort(&af);
     }
-    interrupted_tmp[0] = '\0';
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    interrupt_end(&scope);
     progress_finish(&pr);
     return ok;
 }

@@ -1,6 +1,5 @@
 /* cmd_book_expand.c - `hayanagi book expand`: PV-MCTS book expansion (book/expand.h). */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +12,7 @@
 #include "usi/policybook.h"
 #include "mcts/provider_ab.h"
 #include "util/atomic_file.h"
-
-/* The one piece of static state here: what the signal handler sets. */
-static volatile sig_atomic_t expand_stop;
-
-static void on_expand_signal(int sig) {
-    (void)sig;
-    expand_stop = 1;
-}
+#include "util/interrupt.h"
 
 typedef struct {
     const char *out;
@@ -163,17 +155,15 @@ int cmd_book_expand(int argc, char **argv) {
     think_pr.quiet = round_pr.quiet = quiet;
     eo.think.progress = &think_pr;
     eo.progress = &round_pr;
-    expand_stop = 0;
-    eo.stop = &expand_stop;
-    void (*old_int)(int) = signal(SIGINT, on_expand_signal);
-    void (*old_term)(int) = signal(SIGTERM, on_expand_signal);
+    InterruptScope scope;
+    interrupt_begin(&scope, NULL);
+    eo.stop = interrupt_flag();
     ExpandStats st;
     char err[512];
     bool ok = eo.rounds <= 0 || book_expand(b, &eo, &st, err, sizeof err);
     if (eo.rounds <= 0)
         memset(&st, 0, sizeof st);
-    signal(SIGINT, old_int);
-    signal(SIGTERM, old_term);
+    interrupt_end(&scope);
     int rc = 0;
     if (!ok) {
         fprintf(stderr, "hayanagi book expand: %s\n", err);

@@ -2,7 +2,6 @@
  * think, import-losses, and records (list the games a set of record files holds).
  * Dispatched from cmd_book.c through cmd_book_make(). docs/book_making.md has the guide. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 #include "util/atomic_file.h"
 #include "util/progress.h"
 #include "util/random.h"
+#include "util/interrupt.h"
 
 /* What the record callbacks share. */
 typedef struct {
@@ -481,14 +481,6 @@ static int verb_minimax(int argc, char **argv) {
 
 /* ---- think ---- */
 
-/* The one piece of static state here: what the signal handler sets. */
-static volatile sig_atomic_t think_stop;
-
-static void on_think_signal(int sig) {
-    (void)sig;
-    think_stop = 1;
-}
-
 /* The start positions of `think --startmoves`: keys and plies, grown one at a time. */
 typedef struct {
     BookKey *keys;
@@ -610,15 +602,13 @@ static int verb_think(int argc, char **argv) {
     pr.out = stderr;
     pr.quiet = quiet;
     to.progress = &pr;
-    think_stop = 0;
-    to.stop = &think_stop;
-    void (*old_int)(int) = signal(SIGINT, on_think_signal);
-    void (*old_term)(int) = signal(SIGTERM, on_think_signal);
+    InterruptScope scope;
+    interrupt_begin(&scope, NULL);
+    to.stop = interrupt_flag();
     ThinkStats ts;
     char err[512];
     bool ok = book_think(b, &to, &ts, err, sizeof err);
-    signal(SIGINT, old_int);
-    signal(SIGTERM, old_term);
+    interrupt_end(&scope);
     if (!ok) {
         fprintf(stderr, "hayanagi book think: %s\n", err);
         rc = 1;

@@ -11,15 +11,8 @@
 #include "cli/commands.h"
 #include "match/match.h"
 #include "util/atomic_file.h"
+#include "util/interrupt.h"
 #include "util/parse.h"
-
-/* Set by the SIGINT handler; the runner finishes no new game and writes what it has. */
-static volatile sig_atomic_t match_sigint_received;
-
-static void on_sigint(int sig) {
-    (void)sig;
-    match_sigint_received = 1;
-}
 
 static void usage(FILE *f) {
     fprintf(f, "usage: hayanagi match --engine CMD --engine CMD [options]\n"
@@ -351,19 +344,13 @@ int cmd_match(int argc, char **argv) {
     pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
     EngineLog log = {log_file, &log_lock};
     cfg.log = log_file ? &log : NULL;
-    cfg.stop_flag = &match_sigint_received;
+    cfg.stop_flag = interrupt_flag(); /* the runner finishes no new game and writes what it has */
 
-    /* A dead engine must show up as a failed write, not kill us; Ctrl-C stops the match
-     * cleanly, a second one (SA_RESETHAND) ends the process at once. */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &sa, NULL);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    struct sigaction old_int;
-    sigaction(SIGINT, &sa, &old_int);
+    /* A dead engine must show up as a failed write, not kill us; Ctrl-C (or SIGTERM) stops
+     * the match cleanly, a second one ends the process at once (util/interrupt.h). */
+    signal(SIGPIPE, SIG_IGN);
+    InterruptScope scope;
+    interrupt_begin(&scope, NULL);
 
     char tc_text[128];
     printf("Match: %s vs %s, %d game(s), %s, concurrency %d, %s%s\n", engines[0], engines[1], cfg.games,
@@ -372,7 +359,7 @@ int cmd_match(int argc, char **argv) {
     fflush(stdout);
     MatchResult res;
     bool ok = match_run(&cfg, &res, err, sizeof err);
-    sigaction(SIGINT, &old_int, NULL);
+    interrupt_end(&scope);
     if (!ok)
         fprintf(stderr, "hayanagi match: %s\n", err);
     match_print_summary(&res, stdout);

@@ -36,6 +36,7 @@
 #include "search/search.h"
 #include "shogi/notation.h"
 #include "util/atomic_file.h"
+#include "util/interrupt.h"
 #include "util/parse.h"
 #include "util/progress.h"
 #include "util/random.h"
@@ -133,14 +134,6 @@ static bool append(GenShared *g, const char *s) {
 
 static bool write_lines(const char *path, const GenShared *g);
 
-/* Set by the SIGINT handler: games in progress are abandoned, finished ones written. */
-static volatile sig_atomic_t generate_sigint_received;
-
-static void generate_on_sigint(int sig) {
-    (void)sig;
-    generate_sigint_received = 1;
-}
-
 enum { GAME_PLY_LIMIT = 300, MAX_SAMPLES = 400, GAME_ABANDONED = -1 };
 
 /* Plays one game; returns black's result (1, 0.5, 0), or GAME_ABANDONED after Ctrl-C,
@@ -161,7 +154,7 @@ static double play_game(Search *s, const GenShared *gs_opt, uint64_t seed, char 
     *nsamples = 0;
     search_clear(s);
     for (int ply = 0; ply < GAME_PLY_LIMIT; ply++) {
-        if (generate_sigint_received) {
+        if (interrupt_requested()) {
             result = GAME_ABANDONED;
             break;
         }
@@ -316,14 +309,10 @@ static int cmd_generate(int argc, char **argv) {
     if (!out)
         return generate_usage();
     pthread_mutex_init(&g.lock, NULL);
-    /* Ctrl-C keeps the finished games; a second one (SA_RESETHAND) ends the process. */
-    struct sigaction sa, old_int;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = generate_on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    generate_sigint_received = 0;
-    sigaction(SIGINT, &sa, &old_int);
+    /* Ctrl-C (or SIGTERM) abandons the games in progress and keeps the finished ones; a
+     * second one ends the process (util/interrupt.h). */
+    InterruptScope scope;
+    interrupt_begin(&scope, NULL);
     progress_start(&g.progress, stderr, "generating games", (uint64_t)g.games, false);
     pthread_t t[64];
     int started = 0;
@@ -332,10 +321,10 @@ static int cmd_generate(int argc, char **argv) {
             started++;
     for (int i = 0; i < started; i++)
         pthread_join(t[i], NULL);
-    sigaction(SIGINT, &old_int, NULL);
+    interrupt_end(&scope);
     if (g.progress.tty)
         progress_finish(&g.progress);
-    bool interrupted = generate_sigint_received;
+    bool interrupted = interrupt_requested();
     bool ok = started > 0 && !g.out_of_memory && write_lines(out, &g);
     if (!started)
         fprintf(stderr, "hayanagi tune: cannot start a thread\n");

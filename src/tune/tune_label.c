@@ -27,6 +27,7 @@
 #include "match/match.h"
 #include "shogi/position.h"
 #include "util/atomic_file.h"
+#include "util/interrupt.h"
 #include "util/parse.h"
 #include "util/progress.h"
 
@@ -58,14 +59,6 @@ typedef struct {
     atomic_bool error;    /* a worker could not keep its engine running */
     atomic_bool warned;   /* missing options were reported once */
 } LabelShared;
-
-/* Set by the SIGINT handler: workers finish their position and stop. */
-static volatile sig_atomic_t label_sigint_received;
-
-static void on_sigint(int sig) {
-    (void)sig;
-    label_sigint_received = 1;
-}
 
 static void say(LabelShared *sh, const char *fmt, const char *a, const char *b) {
     pthread_mutex_lock(&sh->lock);
@@ -296,19 +289,17 @@ int tune_label_main(int argc, char **argv) {
     for (int i = 0; i < sh.n; i++)
         sh.score[i] = LABEL_NO_SCORE;
     sh.limit_us = limit_ms * 1000;
-    sh.stop = &label_sigint_received;
+    sh.stop = interrupt_flag(); /* set by Ctrl-C: workers finish their position and stop */
     pthread_mutex_init(&sh.lock, NULL);
 
-    /* A dead engine must show up as a failed write; Ctrl-C stops cleanly, a second one
-     * (SA_RESETHAND) ends the process at once. */
-    struct sigaction sa, old_int, old_pipe;
+    /* A dead engine must show up as a failed write; Ctrl-C (or SIGTERM) stops cleanly, a
+     * second one ends the process at once (util/interrupt.h). */
+    struct sigaction sa, old_pipe;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, &old_pipe);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
+    InterruptScope scope;
+    interrupt_begin(&scope, NULL);
     char skip_text[64] = "";
     if (skip_above >= 0)
         snprintf(skip_text, sizeof skip_text, " (%d more beyond +-%lld left out)", skipped, skip_above);
@@ -327,18 +318,18 @@ int tune_label_main(int argc, char **argv) {
     }
     Progress pr;
     progress_start(&pr, stderr, "labelling", (uint64_t)sh.n, false);
-    while (atomic_load(&sh.done) < sh.n && !label_sigint_received && !sh.error) {
+    while (atomic_load(&sh.done) < sh.n && !interrupt_requested() && !sh.error) {
         progress_update(&pr, (uint64_t)atomic_load(&sh.done));
         struct timespec ts = {0, 100 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
     if (sh.error)
-        label_sigint_received = 1; /* the other workers stop too */
+        *interrupt_flag() = 1; /* the other workers stop too */
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     progress_update(&pr, (uint64_t)atomic_load(&sh.done));
     progress_finish(&pr);
-    sigaction(SIGINT, &old_int, NULL);
+    interrupt_end(&scope);
     sigaction(SIGPIPE, &old_pipe, NULL);
 
     bool interrupted = atomic_load(&sh.done) < sh.n;
@@ -354,7 +345,6 @@ int tune_label_main(int argc, char **argv) {
                 atomic_load(&sh.failed), interrupted ? "; interrupted before the end" : "");
         status = sh.error ? 1 : interrupted ? 130 : 0;
     }
-    label_sigint_received = 0;
     pthread_mutex_destroy(&sh.lock);
 done:
     free(sh.items);
