@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/commands.h"
 #include "tune/tune.h"
@@ -10,6 +9,7 @@
 #include "shogi/notation.h"
 #include "shogi/perft.h"
 #include "usi/usi.h"
+#include "util/clock.h"
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -22,12 +22,6 @@ static void usage(FILE *f) {
             "docs/eval.md)\n"
             "       hayanagi bench [--depth=N | --nodes=N]   (node-count signature last)\n"
             "       hayanagi help\n");
-}
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
 }
 
 static void print_divide_line(void *ctx, Move m, uint64_t nodes) {
@@ -90,14 +84,14 @@ static int cmd_perft(int argc, char **argv) {
         fprintf(stderr, "hayanagi perft: illegal position: %s\n", err);
         return 1;
     }
-    double t0 = now_ms();
+    double t0 = clock_now_ms();
     PerftCounts total = {0};
     if (divide) {
         total = perft_divide(&pos, (int)depth, stats, print_divide_line, NULL);
     } else {
         total = perft_run(&pos, (int)depth, stats);
     }
-    double ms = now_ms() - t0;
+    double ms = clock_now_ms() - t0;
     if (stats)
         printf("captures %llu promotions %llu checks %llu mates %llu\n", (unsigned long long)total.captures,
                (unsigned long long)total.promotions, (unsigned long long)total.checks, (unsigned long long)total.mates);

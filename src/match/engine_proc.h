@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "util/clock.h"
+
 enum {
     ENGINE_LINE_MAX = 16384,     /* longer lines are truncated (the rest is dropped) */
     ENGINE_NAME_MAX = 128,       /* `id name` is truncated to this, NUL included */
@@ -64,8 +66,8 @@ typedef enum {
     ENGINE_READ_ABORTED  /* *abort_flag was set */
 } EngineRead;
 
-/* Monotonic clock in microseconds. */
-int64_t engine_now_us(void);
+/* Monotonic clock in microseconds: util/clock.h's clock_now_us(). */
+static inline int64_t engine_now_us(void) { return clock_now_us(); }
 
 /* Sets e to the closed state (no child, no pipes). Call before any other function. */
 void engine_init(EngineProc *e);

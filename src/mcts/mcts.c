@@ -240,7 +240,7 @@ static bool limits_reached(MctsSearch *m) {
         return true;
     if (atomic_load(&m->ponder) || m->limits.infinite)
         return false;
-    double elapsed = search_now_ms() - m->start_ms;
+    double elapsed = clock_now_ms() - m->start_ms;
     return elapsed >= (double)m->budget.optimum_ms || elapsed >= (double)m->budget.maximum_ms;
 }
 
@@ -286,7 +286,7 @@ static void report_info(MctsSearch *m) {
     MctsEdge *best = &mcts_edges(t, &t->nodes[t->root])[e];
     Move pv[MAX_PLY];
     int len = principal_variation(t, pv, MAX_PLY);
-    int64_t ms = (int64_t)(search_now_ms() - m->start_ms);
+    int64_t ms = (int64_t)(clock_now_ms() - m->start_ms);
     uint64_t n = atomic_load(&m->playouts);
     uint64_t hashfull = (uint64_t)atomic_load(&t->node_used) * 1000 / t->node_cap;
     char line[8192];
@@ -419,12 +419,12 @@ static void run_search(MctsSearch *m) {
                     if (pthread_create(&helpers[started], NULL, helper_main, &th[i]) == 0)
                         started++;
                 }
-            double next_info = search_now_ms() + m->opt.info_interval_ms;
+            double next_info = clock_now_ms() + m->opt.info_interval_ms;
             while (!limits_reached(m)) {
                 playout(&th[0]);
-                if (m->opt.info_interval_ms > 0 && search_now_ms() >= next_info) {
+                if (m->opt.info_interval_ms > 0 && clock_now_ms() >= next_info) {
                     report_info(m);
-                    next_info = search_now_ms() + m->opt.info_interval_ms;
+                    next_info = clock_now_ms() + m->opt.info_interval_ms;
                 }
             }
             /* In ponder or infinite mode the answer waits for stop or ponderhit; the
@@ -460,7 +460,7 @@ static void run_search(MctsSearch *m) {
     }
     free(th);
     res->playouts = atomic_load(&m->playouts);
-    res->time_ms = (int64_t)(search_now_ms() - m->start_ms);
+    res->time_ms = (int64_t)(clock_now_ms() - m->start_ms);
     if (m->reporter.bestmove)
         m->reporter.bestmove(m->reporter.ctx, res->best, res->ponder);
 }
@@ -490,7 +490,7 @@ static bool prepare(MctsSearch *m, const Game *g, const SearchLimits *limits, co
     TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi, limits->movetime, g->pos.ply};
     m->budget = timeman_budget(&tc, &o->time);
     /* As the alpha-beta driver: the clock runs from the moment go was read. */
-    double now = search_now_ms();
+    double now = clock_now_ms();
     m->start_ms = limits->received_ms > 0 && limits->received_ms <= now ? limits->received_ms : now;
     atomic_store(&m->playouts, 0);
     atomic_store(&m->evaluated, 0);
@@ -538,7 +538,7 @@ void mcts_stop(MctsSearch *m) {
 void mcts_ponderhit(MctsSearch *m) {
     pthread_mutex_lock(&m->lock);
     if (atomic_load(&m->ponder)) {
-        m->start_ms = search_now_ms();
+        m->start_ms = clock_now_ms();
         atomic_store(&m->ponder, false);
     }
     pthread_cond_broadcast(&m->cond);

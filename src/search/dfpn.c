@@ -1,9 +1,10 @@
 /* dfpn.c - see dfpn.h. */
 #include "search/dfpn.h"
 
+#include "util/clock.h"
+
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "shogi/movegen.h"
 #include "shogi/rules.h"
@@ -31,12 +32,6 @@ struct DfpnSolver {
     bool hit_limit;      /* some line was cut by the limit: a disproof may not be final */
     uint16_t generation; /* entries of other generations count as empty */
 };
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
 
 DfpnSolver *dfpn_create(size_t table_mb) {
     DfpnSolver *s = calloc(1, sizeof *s);
@@ -112,7 +107,7 @@ static void mid(DfpnSolver *s, Position *pos, bool or_node, uint32_t th_phi, uin
         return;
     }
     if ((s->nodes & 1023) == 1) {
-        if ((s->deadline_ms > 0 && now_ms() >= s->deadline_ms) || (s->stop && atomic_load(s->stop))) {
+        if ((s->deadline_ms > 0 && clock_now_ms() >= s->deadline_ms) || (s->stop && atomic_load(s->stop))) {
             s->aborted = true;
             return;
         }
@@ -255,7 +250,7 @@ DfpnStatus dfpn_solve(DfpnSolver *s, Position *pos, const DfpnLimits *limits, Mo
                       uint64_t *nodes) {
     s->nodes = 0;
     s->max_nodes = limits ? limits->max_nodes : 0;
-    s->deadline_ms = limits && limits->max_time_ms > 0 ? now_ms() + (double)limits->max_time_ms : 0;
+    s->deadline_ms = limits && limits->max_time_ms > 0 ? clock_now_ms() + (double)limits->max_time_ms : 0;
     s->stop = limits ? limits->stop : NULL;
     s->aborted = false;
     s->path_len = 0;

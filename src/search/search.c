@@ -32,12 +32,6 @@ static int reduction(bool improving, int depth, int move_count, int delta, int r
 /* Shogi has two to three times chess's branching factor, so more quiet moves are kept. */
 static int futility_move_count(bool improving, int depth) { return (6 + 2 * depth * depth) / (2 - improving); }
 
-double search_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
-
 void history_clear(History *h) { memset(h, 0, sizeof *h); }
 
 /* Mate scores are stored relative to the node, not the root. */

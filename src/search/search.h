@@ -15,6 +15,7 @@
 #include "shogi/game.h"
 #include "shogi/movegen.h"
 #include "shogi/rules.h"
+#include "util/clock.h"
 
 enum { MAX_THREADS = 128, MAX_MULTIPV = 32 };
 
@@ -101,8 +102,9 @@ bool search_is_running(Search *s);
 SearchResult search_run(Search *s, const Game *g, const SearchLimits *limits, const SearchOptions *opt,
                         const SearchReporter *reporter);
 
-/* Milliseconds on the monotonic clock (shared by every searcher's time keeping). */
-double search_now_ms(void);
+/* Milliseconds on the monotonic clock (shared by every searcher's time keeping): the one
+ * clock of util/clock.h under the name the searchers use. */
+static inline double search_now_ms(void) { return clock_now_ms(); }
 
 /* Total nodes of the last (or running) search. */
 uint64_t search_nodes(Search *s);

@@ -1,15 +1,10 @@
 /* progress.c - see progress.h. */
 #include "util/progress.h"
 
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
+#include "util/clock.h"
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
+#include <string.h>
+#include <unistd.h>
 
 void progress_start(Progress *p, FILE *out, const char *label, uint64_t total, bool quiet) {
     memset(p, 0, sizeof *p);
@@ -18,7 +13,7 @@ void progress_start(Progress *p, FILE *out, const char *label, uint64_t total, b
     p->total = total;
     p->quiet = quiet;
     p->tty = !quiet && isatty(fileno(p->out));
-    p->start_ms = p->last_ms = now_ms();
+    p->start_ms = p->last_ms = clock_now_ms();
     p->last_permille = -1;
 }
 
@@ -61,7 +56,7 @@ void progress_update(Progress *p, uint64_t done) {
     } else if ((done & 1023) != 0) {
         return;
     }
-    double t = now_ms();
+    double t = clock_now_ms();
     if (t - p->last_ms < (p->tty ? 100.0 : 5000.0))
         return;
     p->last_ms = t;
@@ -70,7 +65,7 @@ void progress_update(Progress *p, uint64_t done) {
 
 void progress_finish(Progress *p) {
     /* A job that ended within a second without drawing anything stays silent. */
-    if (p->quiet || (p->last_ms == p->start_ms && now_ms() - p->start_ms < 1000.0))
+    if (p->quiet || (p->last_ms == p->start_ms && clock_now_ms() - p->start_ms < 1000.0))
         return;
-    draw(p, now_ms(), true);
+    draw(p, clock_now_ms(), true);
 }
