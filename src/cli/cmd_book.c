@@ -207,7 +207,10 @@ static int parse_flags(int argc, char **argv, LoadOptions *lo, Format *from, For
                 return -1;
             i++;
         } else if (!strcmp(a, "--unreg-depth") && i + 1 < argc) {
-            lo->unreg_depth = atoi(argv[++i]);
+            if (!parse_int(argv[++i], 0, 1000, &lo->unreg_depth)) {
+                fprintf(stderr, "hayanagi book: --unreg-depth wants an integer 0-1000, got '%s'\n", argv[i]);
+                return -1;
+            }
         } else {
             fprintf(stderr, "hayanagi book: unknown option %s\n", a);
             return -1;

@@ -25,6 +25,7 @@
 #include "util/progress.h"
 #include "util/random.h"
 #include "util/interrupt.h"
+#include "util/parse.h"
 
 /* What the record callbacks share. */
 typedef struct {
@@ -53,12 +54,10 @@ static uint64_t file_size(const char *path) {
 }
 
 bool cli_parse_int(const char *s, long lo, long hi, long *out) {
-    char *e;
-    errno = 0;
-    long v = strtol(s, &e, 10);
-    if (errno || e == s || *e || v < lo || v > hi)
+    long long v;
+    if (!parse_integer(s, lo, hi, &v))
         return false;
-    *out = v;
+    *out = (long)v;
     return true;
 }
 

@@ -10,6 +10,7 @@
 #include "shogi/perft.h"
 #include "usi/usi.h"
 #include "util/clock.h"
+#include "util/parse.h"
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -67,9 +68,8 @@ static int cmd_perft(int argc, char **argv) {
         usage(stderr);
         return 2;
     }
-    char *end;
-    long depth = strtol(argv[i], &end, 10);
-    if (*end || depth < 1 || depth > 12) {
+    int depth;
+    if (!parse_int(argv[i], 1, 12, &depth)) {
         fprintf(stderr, "hayanagi perft: depth must be 1..12, got '%s'\n", argv[i]);
         return 2;
     }

@@ -260,15 +260,6 @@ static void *gen_worker(void *arg) {
     return NULL;
 }
 
-/* Parses a whole decimal integer within [lo, hi] into an int option. */
-static bool parse_int_arg(const char *text, long long lo, long long hi, int *out) {
-    long long v;
-    if (!parse_integer(text, lo, hi, &v))
-        return false;
-    *out = (int)v;
-    return true;
-}
-
 static int generate_usage(void) {
     fprintf(stderr, "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] [--adjudicate V] "
                     "[--max-score V] OUT\n");
@@ -288,15 +279,15 @@ static int cmd_generate(int argc, char **argv) {
     for (int i = 0; i < argc; i++) {
         bool has = i + 1 < argc, ok = true;
         if (strcmp(argv[i], "--games") == 0 && has)
-            ok = parse_int_arg(argv[++i], 1, 100000000, &g.games);
+            ok = parse_int(argv[++i], 1, 100000000, &g.games);
         else if (strcmp(argv[i], "--nodes") == 0 && has)
-            ok = parse_int_arg(argv[++i], 1, 1000000000, &g.nodes);
+            ok = parse_int(argv[++i], 1, 1000000000, &g.nodes);
         else if (strcmp(argv[i], "--threads") == 0 && has)
-            ok = parse_int_arg(argv[++i], 1, 64, &g.threads);
+            ok = parse_int(argv[++i], 1, 64, &g.threads);
         else if (strcmp(argv[i], "--adjudicate") == 0 && has)
-            ok = parse_int_arg(argv[++i], 1, VALUE_KNOWN_WIN, &g.adjudicate);
+            ok = parse_int(argv[++i], 1, VALUE_KNOWN_WIN, &g.adjudicate);
         else if (strcmp(argv[i], "--max-score") == 0 && has)
-            ok = parse_int_arg(argv[++i], 1, VALUE_KNOWN_WIN, &g.max_score);
+            ok = parse_int(argv[++i], 1, VALUE_KNOWN_WIN, &g.max_score);
         else if (strcmp(argv[i], "--seed") == 0 && has)
             ok = parse_unsigned(argv[++i], &g.seed);
         else if (argv[i][0] != '-' && !out)
@@ -550,16 +541,16 @@ static int cmd_openings(int argc, char **argv) {
     for (int i = 0; i < argc && args_ok; i++) {
         bool has = i + 1 < argc;
         if (strcmp(argv[i], "--count") == 0 && has)
-            args_ok = parse_int_arg(argv[++i], 1, 10000000, &count);
+            args_ok = parse_int(argv[++i], 1, 10000000, &count);
         else if (strcmp(argv[i], "--plies") == 0 && has) {
-            char lo[16], hi[16], extra;
-            args_ok = sscanf(argv[++i], "%15[0-9]-%15[0-9]%c", lo, hi, &extra) == 2 &&
-                      parse_int_arg(lo, 0, 60, &min_plies) && parse_int_arg(hi, 0, 60, &max_plies) &&
-                      min_plies <= max_plies;
+            long long lo, hi;
+            args_ok = parse_range(argv[++i], 0, 60, &lo, &hi);
+            if (args_ok)
+                min_plies = (int)lo, max_plies = (int)hi;
         } else if (strcmp(argv[i], "--nodes") == 0 && has)
-            args_ok = parse_int_arg(argv[++i], 1, 1000000000, &nodes);
+            args_ok = parse_int(argv[++i], 1, 1000000000, &nodes);
         else if (strcmp(argv[i], "--max-score") == 0 && has)
-            args_ok = parse_int_arg(argv[++i], 0, VALUE_KNOWN_WIN, &max_score);
+            args_ok = parse_int(argv[++i], 0, VALUE_KNOWN_WIN, &max_score);
         else if (strcmp(argv[i], "--seed") == 0 && has)
             args_ok = parse_unsigned(argv[++i], &seed);
         else if (argv[i][0] != '-' && !out)

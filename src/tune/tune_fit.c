@@ -28,6 +28,7 @@
 #include "eval/classic.h"
 #include "tune/tune.h"
 #include "util/atomic_file.h"
+#include "util/parse.h"
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
 
@@ -341,33 +342,30 @@ int tune_fit_main(int argc, char **argv) {
     memset(&d, 0, sizeof d);
     int inputs = 0;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--epochs") == 0 && i + 1 < argc)
-            epochs = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--lr") == 0 && i + 1 < argc)
-            lr = atof(argv[++i]);
-        else if (strcmp(argv[i], "--lr-end") == 0 && i + 1 < argc) {
-            lr_end = atof(argv[++i]);
-            if (lr_end <= 0) {
-                data_free(&d);
-                return usage();
-            }
-        } else if (strcmp(argv[i], "--l2") == 0 && i + 1 < argc)
-            l2 = atof(argv[++i]);
-        else if (strcmp(argv[i], "--lambda") == 0 && i + 1 < argc)
-            lambda = atof(argv[++i]);
-        else if ((strcmp(argv[i], "--k") == 0 || strcmp(argv[i], "--ks") == 0) && i + 1 < argc) {
-            double *scale = argv[i][3] ? &fixed_ks : &fixed_k;
-            *scale = atof(argv[++i]);
-            if (!(*scale >= 1 && *scale <= 100000)) {
-                data_free(&d);
-                return usage();
-            }
-        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+        bool has = i + 1 < argc, ok = true, input = false;
+        if (strcmp(argv[i], "--epochs") == 0 && has)
+            ok = parse_int(argv[++i], 0, 100000000, &epochs);
+        else if (strcmp(argv[i], "--lr") == 0 && has)
+            ok = parse_double(argv[++i], 1e-300, 1e300, &lr);
+        else if (strcmp(argv[i], "--lr-end") == 0 && has)
+            ok = parse_double(argv[++i], 1e-300, 1e300, &lr_end);
+        else if (strcmp(argv[i], "--l2") == 0 && has)
+            ok = parse_double(argv[++i], 0, 1e300, &l2);
+        else if (strcmp(argv[i], "--lambda") == 0 && has)
+            ok = parse_double(argv[++i], 0, 1, &lambda);
+        else if ((strcmp(argv[i], "--k") == 0 || strcmp(argv[i], "--ks") == 0) && has)
+            ok = parse_double(argv[i + 1], 1, 100000, argv[i][3] ? &fixed_ks : &fixed_k), i++;
+        else if (strcmp(argv[i], "--out") == 0 && has)
             out = argv[++i];
-        else if (argv[i][0] == '-' || epochs < 0 || lr <= 0 || l2 < 0 || lambda < 0 || lambda > 1) {
+        else if (argv[i][0] == '-')
+            ok = false;
+        else
+            input = true;
+        if (!ok) {
             data_free(&d);
             return usage();
-        } else {
+        }
+        if (input) {
             if (d.inputs == MAX_INPUTS) {
                 fprintf(stderr, "hayanagi tune: at most %d input files\n", MAX_INPUTS);
                 data_free(&d);

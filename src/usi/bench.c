@@ -3,11 +3,13 @@
  * tactical position, Habu-Kato, a pin-and-check position). */
 #include "usi/bench.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "shogi/notation.h"
+#include "util/parse.h"
 
 static const char *const BENCH_SFENS[] = {
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -33,9 +35,8 @@ bool usi_bench(Search *s, const SearchOptions *opt, const char *args, const Game
             continue;
         }
         char *n = strtok_r(NULL, " \t", &save);
-        char *end = NULL;
-        long long v = n ? strtoll(n, &end, 10) : 0;
-        if (!n || *end || v <= 0) {
+        long long v;
+        if (!parse_integer(n, 1, LLONG_MAX, &v)) {
             snprintf(err, err_len, "expected 'bench [depth N | nodes N] [current]'");
             return false;
         }

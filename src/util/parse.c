@@ -3,7 +3,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool parse_integer(const char *s, long long lo, long long hi, long long *out) {
     if (!s || !(isdigit((unsigned char)s[0]) || ((s[0] == '-' || s[0] == '+') && isdigit((unsigned char)s[1]))))
@@ -26,5 +28,48 @@ bool parse_unsigned(const char *s, uint64_t *out) {
     if (*end || errno == ERANGE)
         return false;
     *out = v;
+    return true;
+}
+
+bool parse_int(const char *s, int lo, int hi, int *out) {
+    long long v;
+    if (!parse_integer(s, lo, hi, &v))
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+bool parse_double(const char *s, double lo, double hi, double *out) {
+    if (!s)
+        return false;
+    const char *p = s + (s[0] == '-' || s[0] == '+');
+    if (!(isdigit((unsigned char)p[0]) || (p[0] == '.' && isdigit((unsigned char)p[1]))))
+        return false; /* blanks, "nan", "inf" */
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || errno == ERANGE || !isfinite(v) || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool parse_range(const char *s, long long lo, long long hi, long long *a, long long *b) {
+    if (!s || !isdigit((unsigned char)s[0]))
+        return false;
+    const char *dash = strchr(s, '-');
+    char first[32];
+    size_t n = dash ? (size_t)(dash - s) : 0;
+    if (!dash || n >= sizeof first || !isdigit((unsigned char)dash[1]))
+        return false;
+    memcpy(first, s, n);
+    first[n] = '\0';
+    long long x, y;
+    if (!parse_integer(first, lo, hi, &x) || !parse_integer(dash + 1, lo, hi, &y) || x > y)
+        return false;
+    *a = x;
+    *b = y;
     return true;
 }

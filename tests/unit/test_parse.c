@@ -53,11 +53,53 @@ static void test_unsigned(void **state) {
     assert_false(parse_unsigned(NULL, &v));
 }
 
+static void test_int_double_range(void **state) {
+    (void)state;
+    int i = 7;
+    assert_true(parse_int("-12", -100, 100, &i));
+    assert_int_equal(i, -12);
+    assert_false(parse_int("2147483648", 0, 2147483647, &i));
+    assert_false(parse_int("5", 6, 9, &i));
+    assert_int_equal(i, -12);
+
+    double d = 9;
+    assert_true(parse_double("0.5", 0, 1, &d));
+    assert_true(d == 0.5);
+    assert_true(parse_double("1e-7", 0, 1, &d));
+    assert_true(d == 1e-7);
+    assert_true(parse_double("-3", -5, 5, &d));
+    assert_true(d == -3);
+    assert_true(parse_double(".25", 0, 1, &d));
+    assert_true(d == 0.25);
+    const char *bad[] = {NULL, "", " 1", "1 ", "1x", "nan", "inf", "-inf", "0x10", "1e999", "2", "-", "."};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        d = 9;
+        assert_false(parse_double(bad[k], -1, 1, &d));
+        assert_true(d == 9);
+    }
+
+    long long a = -1, b = -1;
+    assert_true(parse_range("2-4", 1, 40, &a, &b));
+    assert_int_equal(a, 2);
+    assert_int_equal(b, 4);
+    assert_true(parse_range("3-3", 1, 40, &a, &b));
+    assert_int_equal(a, 3);
+    assert_int_equal(b, 3);
+    const char *bad_ranges[] = {NULL, "", "4-2", "2", "2-", "-2", "2--4", "2-4x", " 2-4", "0-4", "2-41", "2-+4"};
+    for (size_t k = 0; k < sizeof bad_ranges / sizeof bad_ranges[0]; k++) {
+        a = b = -1;
+        assert_false(parse_range(bad_ranges[k], 1, 40, &a, &b));
+        assert_int_equal(a, -1);
+        assert_int_equal(b, -1);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_accepts_whole_numbers),
         cmocka_unit_test(test_refuses_everything_else),
         cmocka_unit_test(test_unsigned),
+        cmocka_unit_test(test_int_double_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
