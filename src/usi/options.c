@@ -1,32 +1,49 @@
 /* options.c - see options.h. */
 #include "usi/options.h"
 
+#include "search/search.h" /* MAX_THREADS, MAX_MULTIPV */
+#include "util/parse.h"
+
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 static const char *const TYPE_NAMES[] = {"check", "spin", "combo", "string", "filename", "button"};
 
-Option *options_add(OptionTable *t, const char *name, OptionType type, const char *def, int64_t min, int64_t max,
-                    const char *const *vars) {
-    if (t->count >= OPTION_MAX)
-        return NULL;
-    Option *o = &t->items[t->count++];
-    memset(o, 0, sizeof *o);
-    o->name = name;
-    o->type = type;
-    o->default_value = def ? def : "";
-    o->min = min;
-    o->max = max;
-    for (int i = 0; vars && vars[i] && i < OPTION_VARS_MAX - 1; i++)
-        o->vars[i] = vars[i];
-    snprintf(o->value, sizeof o->value, "%s", o->default_value);
-    return o;
+static const char *const EKR_VARS[] = {"NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27",
+                                       "CSARule27H",     "TryRule",   NULL};
+
+void options_init(OptionTable *t) {
+    static const struct {
+        const char *name;
+        OptionType type;
+        const char *def;
+        int64_t min, max;
+        const char *const *vars;
+    } LIST[OPTION_COUNT] = {
+#define OPTION_ROW(name, type, def, min, max, vars) {#name, type, def, min, max, vars},
+        USI_OPTION_LIST(OPTION_ROW)
+#undef OPTION_ROW
+    };
+    for (int id = 0; id < OPTION_COUNT; id++) {
+        Option *o = &t->items[id];
+        memset(o, 0, sizeof *o);
+        o->id = (OptionId)id;
+        o->name = LIST[id].name;
+        o->type = LIST[id].type;
+        o->default_value = LIST[id].def;
+        o->min = LIST[id].min;
+        o->max = LIST[id].max;
+        for (int i = 0; LIST[id].vars && LIST[id].vars[i] && i < OPTION_VARS_MAX - 1; i++)
+            o->vars[i] = LIST[id].vars[i];
+        snprintf(o->value, sizeof o->value, "%s", o->default_value);
+    }
 }
 
 void options_print(const OptionTable *t, FILE *out) {
-    for (int i = 0; i < t->count; i++) {
+    for (int i = 0; i < OPTION_COUNT; i++) {
         const Option *o = &t->items[i];
         fprintf(out, "option name %s type %s", o->name, TYPE_NAMES[o->type]);
         if (o->type != OPT_BUTTON)
@@ -40,7 +57,7 @@ void options_print(const OptionTable *t, FILE *out) {
 }
 
 Option *options_find(OptionTable *t, const char *name) {
-    for (int i = 0; i < t->count; i++)
+    for (int i = 0; i < OPTION_COUNT; i++)
         if (strcasecmp(t->items[i].name, name) == 0)
             return &t->items[i];
     return NULL;
@@ -99,9 +116,8 @@ Option *options_set_from_usi(OptionTable *t, const char *args, char *err, size_t
         }
         break;
     case OPT_SPIN: {
-        char *end;
-        long long n = strtoll(value, &end, 10);
-        if (!value[0] || *end) {
+        long long n;
+        if (!parse_integer(value, LLONG_MIN, LLONG_MAX, &n)) {
             snprintf(err, err_len, "setoption: %s expects an integer, got '%.64s'", o->name, value);
             return NULL;
         }
@@ -138,24 +154,17 @@ Option *options_set_from_usi(OptionTable *t, const char *args, char *err, size_t
     return o;
 }
 
-int64_t options_int(OptionTable *t, const char *name) {
-    Option *o = options_find(t, name);
-    return o ? strtoll(o->value, NULL, 10) : 0;
-}
+Option *options_get(OptionTable *t, OptionId id) { return &t->items[id]; }
 
-bool options_bool(OptionTable *t, const char *name) {
-    Option *o = options_find(t, name);
-    return o && strcmp(o->value, "true") == 0;
-}
+int64_t options_int(const OptionTable *t, OptionId id) { return strtoll(t->items[id].value, NULL, 10); }
 
-const char *options_string(OptionTable *t, const char *name) {
-    Option *o = options_find(t, name);
-    return o ? o->value : "";
-}
+bool options_bool(const OptionTable *t, OptionId id) { return strcmp(t->items[id].value, "true") == 0; }
 
-bool options_take_changed(OptionTable *t, const char *name) {
-    Option *o = options_find(t, name);
-    if (!o || !o->changed)
+const char *options_string(const OptionTable *t, OptionId id) { return t->items[id].value; }
+
+bool options_take_changed(OptionTable *t, OptionId id) {
+    Option *o = &t->items[id];
+    if (!o->changed)
         return false;
     o->changed = false;
     return true;

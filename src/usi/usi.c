@@ -79,57 +79,19 @@ static void on_bestmove(void *ctx, Move best, Move ponder) {
         usi_write(e, "bestmove %s", b);
 }
 
-static const char *const EKR_VARS[] = {"NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27",
-                                       "CSARule27H",     "TryRule",   NULL};
-
-static void declare_options(OptionTable *t) {
-    options_add(t, "USI_Ponder", OPT_CHECK, "false", 0, 0, NULL);
-    options_add(t, "USI_Hash", OPT_SPIN, "256", 1, 65536, NULL);
-    options_add(t, "Hash", OPT_SPIN, "256", 1, 65536, NULL);
-    options_add(t, "Threads", OPT_SPIN, "1", 1, MAX_THREADS, NULL);
-    options_add(t, "MultiPV", OPT_SPIN, "1", 1, MAX_MULTIPV, NULL);
-    options_add(t, "MinimumThinkingTime", OPT_SPIN, "1000", 0, 100000, NULL);
-    options_add(t, "NetworkDelay", OPT_SPIN, "120", 0, 10000, NULL);
-    options_add(t, "NetworkDelay2", OPT_SPIN, "1120", 0, 10000, NULL);
-    options_add(t, "SlowMover", OPT_SPIN, "100", 1, 1000, NULL);
-    options_add(t, "ResignValue", OPT_SPIN, "99999", 0, 99999, NULL);
-    options_add(t, "EnteringKingRule", OPT_COMBO, "CSARule27", 0, 0, EKR_VARS);
-    options_add(t, "MaxMovesToDraw", OPT_SPIN, "0", 0, 100000, NULL);
-    options_add(t, "USI_OwnBook", OPT_CHECK, "true", 0, 0, NULL);
-    options_add(t, "BookDir", OPT_STRING, "book", 0, 0, NULL);
-    options_add(t, "BookFile", OPT_STRING, "standard_book.db", 0, 0, NULL);
-    options_add(t, "BookOnTheFly", OPT_CHECK, "false", 0, 0, NULL);
-    options_add(t, "BookMoves", OPT_SPIN, "16", 0, 10000, NULL);
-    options_add(t, "BookIgnoreRate", OPT_SPIN, "0", 0, 100, NULL);
-    options_add(t, "BookEvalDiff", OPT_SPIN, "30", 0, 99999, NULL);
-    options_add(t, "BookEvalBlackLimit", OPT_SPIN, "0", -99999, 99999, NULL);
-    options_add(t, "BookEvalWhiteLimit", OPT_SPIN, "-140", -99999, 99999, NULL);
-    options_add(t, "BookDepthLimit", OPT_SPIN, "0", 0, 99999, NULL);
-    options_add(t, "ConsiderBookMoveCount", OPT_CHECK, "false", 0, 0, NULL);
-    options_add(t, "BookPvMoves", OPT_SPIN, "8", 1, 246, NULL);
-    options_add(t, "IgnoreBookPly", OPT_CHECK, "true", 0, 0, NULL);
-    options_add(t, "FlippedBook", OPT_CHECK, "true", 0, 0, NULL);
-    options_add(t, "NarrowBook", OPT_CHECK, "false", 0, 0, NULL);
-    options_add(t, "BookSeed", OPT_SPIN, "0", 0, INT32_MAX, NULL);
-    options_add(t, "EvalDir", OPT_STRING, "eval", 0, 0, NULL);
-    options_add(t, "EvalFile", OPT_STRING, "nn.bin", 0, 0, NULL);
-    options_add(t, "FV_SCALE", OPT_SPIN, "16", 1, 128, NULL);
-    usi_mcts_declare_options(t);
-}
-
 static void search_options_from(UsiEngine *e, SearchOptions *o) {
     search_options_default(o);
     OptionTable *t = &e->options;
-    o->multipv = (int)options_int(t, "MultiPV");
-    o->threads = (int)options_int(t, "Threads");
-    o->max_moves_to_draw = (int)options_int(t, "MaxMovesToDraw");
-    o->resign_value = (int)options_int(t, "ResignValue");
-    o->time.minimum_thinking_ms = (int)options_int(t, "MinimumThinkingTime");
-    o->time.network_delay_ms = (int)options_int(t, "NetworkDelay");
-    o->time.network_delay2_ms = (int)options_int(t, "NetworkDelay2");
-    o->time.slow_mover = (int)options_int(t, "SlowMover");
+    o->multipv = (int)options_int(t, OPTION_MultiPV);
+    o->threads = (int)options_int(t, OPTION_Threads);
+    o->max_moves_to_draw = (int)options_int(t, OPTION_MaxMovesToDraw);
+    o->resign_value = (int)options_int(t, OPTION_ResignValue);
+    o->time.minimum_thinking_ms = (int)options_int(t, OPTION_MinimumThinkingTime);
+    o->time.network_delay_ms = (int)options_int(t, OPTION_NetworkDelay);
+    o->time.network_delay2_ms = (int)options_int(t, OPTION_NetworkDelay2);
+    o->time.slow_mover = (int)options_int(t, OPTION_SlowMover);
     EnteringKingRule r;
-    if (entering_king_rule_parse(options_string(t, "EnteringKingRule"), &r))
+    if (entering_king_rule_parse(options_string(t, OPTION_EnteringKingRule), &r))
         o->entering_king_rule = r;
 }
 
@@ -167,17 +129,17 @@ static void on_checkmate(void *ctx, const Move *pv, int len, int status) {
 static void book_options_from(UsiEngine *e, BookSelectOptions *b) {
     OptionTable *t = &e->options;
     book_select_defaults(b);
-    b->book_moves = (int)options_int(t, "BookMoves");
-    b->ignore_rate = (int)options_int(t, "BookIgnoreRate");
-    b->eval_diff = (int)options_int(t, "BookEvalDiff");
-    b->eval_black_limit = (int)options_int(t, "BookEvalBlackLimit");
-    b->eval_white_limit = (int)options_int(t, "BookEvalWhiteLimit");
-    b->depth_limit = (int)options_int(t, "BookDepthLimit");
-    b->consider_count = options_bool(t, "ConsiderBookMoveCount");
-    b->pv_moves = (int)options_int(t, "BookPvMoves");
-    b->ignore_book_ply = options_bool(t, "IgnoreBookPly");
-    b->flipped_book = options_bool(t, "FlippedBook");
-    b->narrow_book = options_bool(t, "NarrowBook");
+    b->book_moves = (int)options_int(t, OPTION_BookMoves);
+    b->ignore_rate = (int)options_int(t, OPTION_BookIgnoreRate);
+    b->eval_diff = (int)options_int(t, OPTION_BookEvalDiff);
+    b->eval_black_limit = (int)options_int(t, OPTION_BookEvalBlackLimit);
+    b->eval_white_limit = (int)options_int(t, OPTION_BookEvalWhiteLimit);
+    b->depth_limit = (int)options_int(t, OPTION_BookDepthLimit);
+    b->consider_count = options_bool(t, OPTION_ConsiderBookMoveCount);
+    b->pv_moves = (int)options_int(t, OPTION_BookPvMoves);
+    b->ignore_book_ply = options_bool(t, OPTION_IgnoreBookPly);
+    b->flipped_book = options_bool(t, OPTION_FlippedBook);
+    b->narrow_book = options_bool(t, OPTION_NarrowBook);
 }
 
 /* Reports what the book loader has to say (at isready, or later when it finished in
@@ -197,9 +159,9 @@ static void cmd_isready(UsiEngine *e) {
         usi_write(e, "readyok"); /* the MCTS search reads the book and the net: no reload now */
         return;
     }
-    if ((options_bool(t, "USI_OwnBook") || options_bool(t, "Use_Book_Policy")) &&
-        engine_book_resolve(options_string(t, "BookDir"), options_string(t, "BookFile"), path, sizeof path))
-        engine_book_request(e->book, path, options_bool(t, "BookOnTheFly"));
+    if ((options_bool(t, OPTION_USI_OwnBook) || options_bool(t, OPTION_Use_Book_Policy)) &&
+        engine_book_resolve(options_string(t, OPTION_BookDir), options_string(t, OPTION_BookFile), path, sizeof path))
+        engine_book_request(e->book, path, options_bool(t, OPTION_BookOnTheFly));
     else
         engine_book_request(e->book, NULL, false);
     if (!engine_book_wait(e->book, 5000))
@@ -209,8 +171,8 @@ static void cmd_isready(UsiEngine *e) {
     /* The net is swapped only while no search runs (a ponder may be under way). */
     if (!search_is_running(e->search)) {
         search_clear(e->search); /* the hash is cleared before the game, not at usinewgame */
-        nnue_load_and_select(options_string(t, "EvalDir"), options_string(t, "EvalFile"),
-                             (int)options_int(t, "FV_SCALE"), nnue_msg, sizeof nnue_msg);
+        nnue_load_and_select(options_string(t, OPTION_EvalDir), options_string(t, OPTION_EvalFile),
+                             (int)options_int(t, OPTION_FV_SCALE), nnue_msg, sizeof nnue_msg);
         usi_write(e, "info string %s", nnue_msg);
     }
     usi_write(e, "readyok");
@@ -218,7 +180,7 @@ static void cmd_isready(UsiEngine *e) {
 
 /* Plays from the book when it can. Returns true when bestmove has been written. */
 static bool try_book(UsiEngine *e, const SearchLimits *lim) {
-    if (!options_bool(&e->options, "USI_OwnBook") || lim->ponder || lim->infinite || lim->mate ||
+    if (!options_bool(&e->options, OPTION_USI_OwnBook) || lim->ponder || lim->infinite || lim->mate ||
         lim->searchmoves_count)
         return false;
     flush_book_message(e);
@@ -231,7 +193,7 @@ static bool try_book(UsiEngine *e, const SearchLimits *lim) {
     char m[USI_MOVE_MAX], p[USI_MOVE_MAX];
     usi_write(e, "info string book hit %s score %d depth %d count %llu", move_to_usi(c.move, m), c.entry.score,
               c.entry.depth, (unsigned long long)c.entry.count);
-    if (options_bool(&e->options, "USI_Ponder") && c.ponder)
+    if (options_bool(&e->options, OPTION_USI_Ponder) && c.ponder)
         usi_write(e, "bestmove %s ponder %s", m, move_to_usi(c.ponder, p));
     else
         usi_write(e, "bestmove %s", m);
@@ -307,10 +269,10 @@ static void cmd_go(UsiEngine *e, char *args) {
         return;
     SearchOptions opt;
     search_options_from(e, &opt);
-    e->ponder_enabled = options_bool(&e->options, "USI_Ponder");
+    e->ponder_enabled = options_bool(&e->options, OPTION_USI_Ponder);
     atomic_store(&e->suppress_bestmove, false);
     SearchReporter rep = {on_info, on_bestmove, on_checkmate, e};
-    if (options_bool(&e->options, "UseMCTS") && !lim.mate) {
+    if (options_bool(&e->options, OPTION_UseMCTS) && !lim.mate) {
         MctsOptions mo;
         MctsProvider p = usi_mcts_setup(&e->options, &opt, engine_book_memory(e->book), &mo, &e->mcts_providers);
         mcts_go(e->mcts, &e->game, &lim, &mo, p, &rep);
@@ -352,13 +314,13 @@ static void cmd_setoption(UsiEngine *e, const char *args) {
         usi_write(e, "info string %s", err);
         return;
     }
-    if (strcmp(o->name, "BookSeed") == 0 && options_int(&e->options, "BookSeed") != 0)
-        e->book_rng = (uint64_t)options_int(&e->options, "BookSeed");
-    if (strcmp(o->name, "USI_Hash") == 0 || strcmp(o->name, "Hash") == 0) {
+    if (o->id == OPTION_BookSeed && options_int(&e->options, OPTION_BookSeed) != 0)
+        e->book_rng = (uint64_t)options_int(&e->options, OPTION_BookSeed);
+    if (o->id == OPTION_USI_Hash || o->id == OPTION_Hash) {
         /* Both names set one table; resizing stops a running search first. */
-        Option *twin = options_find(&e->options, o->name[0] == 'U' ? "Hash" : "USI_Hash");
+        Option *twin = options_get(&e->options, o->id == OPTION_USI_Hash ? OPTION_Hash : OPTION_USI_Hash);
         memcpy(twin->value, o->value, sizeof twin->value);
-        if (!search_set_hash(e->search, (size_t)options_int(&e->options, "Hash")))
+        if (!search_set_hash(e->search, (size_t)options_int(&e->options, OPTION_Hash)))
             usi_write(e, "info string hash: cannot allocate %s MB, keeping the old table", o->value);
     }
 }
@@ -377,8 +339,8 @@ int usi_main(FILE *in, FILE *out) {
     e->out = out;
     pthread_mutex_init(&e->out_lock, NULL);
     game_init(&e->game);
-    declare_options(&e->options);
-    e->search = search_create((size_t)options_int(&e->options, "Hash"));
+    options_init(&e->options);
+    e->search = search_create((size_t)options_int(&e->options, OPTION_Hash));
     e->book = engine_book_create();
     e->mcts = mcts_create();
     struct timespec now;

@@ -1,7 +1,8 @@
 /* usi_mcts.h - the engine's MCTS mode: its USI options and the provider stack the USI
  * loop hands to mcts_go().
  *
- * Options (dlshogi's names where dlshogi has them; constants in hundredths as there):
+ * Options (declared in USI_OPTION_LIST, usi/options.h; dlshogi's names where dlshogi has
+ * them; constants in hundredths as there):
  *   UseMCTS (check, false)          `go` searches with MCTS instead of alpha-beta
  *   C_init 144, C_base 28288, C_fpu_reduction 27,
  *   C_init_root 116, C_base_root 25617, C_fpu_reduction_root 0   the PUCT constants
@@ -19,9 +20,6 @@
 #include "usi/policybook.h"
 #include "mcts/provider_ab.h"
 #include "usi/options.h"
-
-/* Declares the options above. */
-void usi_mcts_declare_options(OptionTable *t);
 
 /* The providers of one search; owned by the USI engine, alive while the search runs. */
 typedef struct {
