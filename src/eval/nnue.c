@@ -16,6 +16,7 @@
 #endif
 
 #include "eval/nnue.h"
+#include "util/path.h"
 
 /* ---- architectures ---- */
 
@@ -565,32 +566,6 @@ static Value eval_nnue_evaluate(const Position *pos) {
 
 const Evaluator eval_nnue = {"nnue", eval_nnue_evaluate};
 
-static void resolve(const char *dir, const char *file, char *out, size_t len) {
-    if (file[0] == '/') {
-        snprintf(out, len, "%s", file);
-        return;
-    }
-    if (dir[0] == '/' || !dir[0]) {
-        snprintf(out, len, "%s/%s", dir[0] ? dir : ".", file);
-        return;
-    }
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = NULL;
-    if (n > 0) {
-        exe[n] = '\0';
-        slash = strrchr(exe, '/');
-    }
-    snprintf(out, len, "%s/%s", dir, file); /* relative to the working directory when only that exists */
-    if (slash) {
-        *slash = '\0';
-        char beside[8400];
-        snprintf(beside, sizeof beside, "%s/%s/%s", exe, dir, file); /* next to the executable, first */
-        if (access(beside, R_OK) == 0 || access(out, R_OK) != 0)
-            snprintf(out, len, "%s", beside);
-    }
-}
-
 /* What the current net was loaded from, so that isready does not reload an unchanged file. */
 static char current_path[8400];
 static struct stat current_stat;
@@ -604,7 +579,13 @@ bool nnue_load_and_select(const char *eval_dir, const char *eval_file, int fv_sc
         snprintf(msg, msg_len, "NNUE off (EvalFile is empty); using the embedded evaluation");
         return false;
     }
-    resolve(eval_dir ? eval_dir : "", eval_file, path, sizeof path);
+    if (!path_resolve(eval_dir ? eval_dir : "", eval_file, path, sizeof path)) {
+        nnue_set_current(NULL, fv_scale);
+        current_path[0] = '\0';
+        eval_select(&eval_classic);
+        snprintf(msg, msg_len, "NNUE not used (EvalDir/EvalFile too long); using the embedded evaluation");
+        return false;
+    }
     struct stat sb;
     bool have_stat = stat(path, &sb) == 0;
     if (current_net && have_stat && strcmp(path, current_path) == 0 && sb.st_size == current_stat.st_size &&

@@ -90,8 +90,8 @@ int nnue_current_fv_scale(void);
  * king is missing. Uses the thread's bound EvalStack when its top is this position. */
 extern const Evaluator eval_nnue;
 
-/* For the USI options EvalDir/EvalFile/FV_SCALE: resolves the path as BookDir does (an
- * absolute file, or dir relative to the executable's folder), loads it, makes it current
+/* For the USI options EvalDir/EvalFile/FV_SCALE: resolves the path by util/path.h's rule
+ * (the one BookDir/BookFile use: dir next to the executable first), loads it, makes it current
  * and selects eval_nnue; on failure keeps the embedded evaluation selected. Always writes
  * a one-line message for an "info string" into msg. Returns true when a net is in use. */
 bool nnue_load_and_select(const char *eval_dir, const char *eval_file, int fv_scale, char *msg, size_t msg_len);

@@ -14,6 +14,7 @@
 #include "book/db2016.h"
 #include "book/sbk.h"
 #include "book/ybb.h"
+#include "util/path.h"
 
 typedef enum { KIND_NONE, KIND_MEMORY, KIND_OTF, KIND_APERY } Kind;
 
@@ -77,28 +78,7 @@ void engine_book_destroy(EngineBook *b) {
 bool engine_book_resolve(const char *book_dir, const char *book_file, char *out, size_t out_len) {
     if (!book_file[0] || strcmp(book_file, "no_book") == 0)
         return false;
-    if (book_file[0] == '/') {
-        snprintf(out, out_len, "%s", book_file);
-        return true;
-    }
-    char base[8200] = ".";
-    if (book_dir[0] == '/') {
-        snprintf(base, sizeof base, "%s", book_dir);
-    } else {
-        char exe[4096];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n > 0) {
-            exe[n] = '\0';
-            char *slash = strrchr(exe, '/');
-            if (slash)
-                *slash = '\0';
-            snprintf(base, sizeof base, "%s/%s", exe, book_dir);
-        } else {
-            snprintf(base, sizeof base, "%s", book_dir);
-        }
-    }
-    snprintf(out, out_len, "%s/%s", base, book_file);
-    return true;
+    return path_resolve(book_dir, book_file, out, out_len);
 }
 
 static bool ends_with(const char *s, const char *suffix) {

@@ -17,9 +17,10 @@ typedef struct EngineBook EngineBook;
 EngineBook *engine_book_create(void);
 void engine_book_destroy(EngineBook *b);
 
-/* The file BookDir/BookFile names: an absolute BookDir is used as is, a relative one
- * is taken from the directory of the running executable (/proc/self/exe), as YaneuraOu
- * does. Writes it to out; returns false when BookFile is "no_book" or empty. */
+/* The file BookDir/BookFile names, by util/path.h's rule (the one EvalDir/EvalFile use):
+ * a relative BookDir is looked up next to the running executable first, as YaneuraOu
+ * does. Writes it to out; returns false when BookFile is "no_book" or empty, or the path
+ * does not fit. */
 bool engine_book_resolve(const char *book_dir, const char *book_file, char *out, size_t out_len);
 
 /* Makes path (NULL: no book) the book, loading it in the background unless it is

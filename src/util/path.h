@@ -1,0 +1,22 @@
+/* path.h - the one rule that turns a directory option and a file option into a path, for
+ * BookDir/BookFile and EvalDir/EvalFile alike (YaneuraOu's options, resolved the same way):
+ *
+ *   1. an absolute file is used as it is;
+ *   2. an empty directory means the working directory;
+ *   3. an absolute directory is joined with the file;
+ *   4. a relative directory is looked up next to the executable first (so the engine finds
+ *      its book and net wherever a GUI starts it); the working directory's dir/file is used
+ *      instead only when it exists and the one beside the executable does not.
+ */
+#ifndef HAYANAGI_UTIL_PATH_H
+#define HAYANAGI_UTIL_PATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Writes the path for dir and file (both non-NULL) into out (out_len bytes, caller-owned)
+ * by the rule above. Returns false when it does not fit (out then holds a truncated,
+ * unusable path). */
+bool path_resolve(const char *dir, const char *file, char *out, size_t out_len);
+
+#endif
