@@ -26,6 +26,7 @@
 #include "util/random.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
+#include "match/openings_gen.h"
 
 /* What the record callbacks share. */
 typedef struct {
@@ -635,19 +636,19 @@ done:
 /* ---- openings: random short start lines for `hayanagi match` ---- */
 
 static int verb_openings(int argc, char **argv) {
-    long count = 0, lo = 2, hi = 4, v;
-    uint64_t seed = 1;
+    long count = 0, v;
+    long long lo = 2, hi = 4;
+    uint64_t seed = 0;
     const char *out = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
         if (!strcmp(a, "--count") && has && cli_parse_int(argv[i + 1], 1, 1000000, &v))
             count = v, i++;
-        else if (!strcmp(a, "--plies") && has && sscanf(argv[i + 1], "%ld-%ld", &lo, &hi) == 2 && lo >= 1 && hi >= lo &&
-                 hi <= 40)
+        else if (!strcmp(a, "--plies") && has && parse_range(argv[i + 1], 1, 40, &lo, &hi))
             i++;
         else if (!strcmp(a, "--seed") && has && cli_parse_int(argv[i + 1], 0, 2000000000L, &v))
-            seed = (uint64_t)v + 1, i++;
+            seed = (uint64_t)v, i++;
         else if (!strncmp(a, "--", 2) || out) {
             fprintf(stderr, "hayanagi book openings: bad argument %s\n", a);
             return 2;
@@ -658,65 +659,32 @@ static int verb_openings(int argc, char **argv) {
         fprintf(stderr, "usage: hayanagi book openings --count N [--plies MIN-MAX] [--seed S] OUT\n");
         return 2;
     }
-    Book *seen = book_create(); /* end positions already written: every line is distinct */
-    ExtMove *moves = malloc(sizeof(ExtMove) * MAX_MOVES);
+    /* The generator shared with `tune openings` (match/openings_gen.h): distinct lines. */
+    OpeningsGenOptions go = {
+        .count = (int)count, .min_plies = (int)lo, .max_plies = (int)hi, .seed = seed, .tries_per_line = 100};
+    Openings lines;
     char err[512];
     AtomicFile af;
-    if (!seen || !moves || !atomic_file_open(&af, out, err, sizeof err)) {
-        fprintf(stderr, "hayanagi book openings: %s\n", seen && moves ? err : "out of memory");
-        book_free(seen);
-        free(moves);
-        return 1;
-    }
-    fprintf(af.f, "# %ld random openings of %ld-%ld plies, seed %llu (hayanagi book openings)\n", count, lo, hi,
-            (unsigned long long)(seed - 1));
-    long written = 0;
-    bool ok = true;
-    for (long attempt = 0; ok && written < count && attempt < count * 100; attempt++) {
-        StateInfo st[41];
-        Move line[40];
-        Position pos;
-        position_set_startpos(&pos, &st[0]);
-        int plies = (int)(lo + (long)(random_xorshift64star(&seed) % (uint64_t)(hi - lo + 1))), n = 0;
-        for (; n < plies; n++) {
-            int k = generate_moves(&pos, GEN_LEGAL, moves);
-            if (!k)
-                break;
-            line[n] = moves[random_xorshift64star(&seed) % (uint64_t)k].move;
-            position_do_move(&pos, line[n], &st[n + 1]);
-        }
-        if (n < plies || !position_has_legal_move(&pos))
-            continue;
-        BookKey key;
-        book_key_from_position(&pos, &key);
-        size_t before = book_position_count(seen);
-        uint32_t id;
-        if (!book_add_position(seen, &key, 0, &id)) {
-            ok = false;
-            break;
-        }
-        if (book_position_count(seen) == before)
-            continue;
-        fprintf(af.f, "startpos moves");
-        for (int i = 0; i < n; i++) {
-            char buf[USI_MOVE_MAX];
-            fprintf(af.f, " %s", move_to_usi(line[i], buf));
-        }
-        fprintf(af.f, "\n");
-        written++;
-    }
-    book_free(seen);
-    free(moves);
-    if (!ok) {
-        atomic_file_abort(&af);
+    if (!openings_generate(&go, &lines, NULL)) {
         fprintf(stderr, "hayanagi book openings: out of memory\n");
         return 1;
     }
+    if (!atomic_file_open(&af, out, err, sizeof err)) {
+        fprintf(stderr, "hayanagi book openings: %s\n", err);
+        openings_free(&lines);
+        return 1;
+    }
+    fprintf(af.f, "# %ld random openings of %lld-%lld plies, seed %llu (hayanagi book openings)\n", count, lo, hi,
+            (unsigned long long)seed);
+    for (int i = 0; i < lines.n; i++)
+        fprintf(af.f, "%s\n", lines.lines[i]);
+    int written = lines.n;
+    openings_free(&lines);
     if (!atomic_file_commit(&af, err, sizeof err)) {
         fprintf(stderr, "hayanagi book openings: %s\n", err);
         return 1;
     }
-    printf("wrote %s: %ld openings\n", out, written);
+    printf("wrote %s: %d openings\n", out, written);
     return 0;
 }
 

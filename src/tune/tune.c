@@ -40,6 +40,7 @@
 #include "util/parse.h"
 #include "util/progress.h"
 #include "util/random.h"
+#include "match/openings_gen.h"
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
 
@@ -530,9 +531,24 @@ static int cmd_records(int argc, char **argv) {
 
 /* ---- openings ---- */
 
+/* What keeps an opening for `tune openings`: a K-node search scores it within
+ * +-max_score, so both sides get a playable game. */
+typedef struct {
+    Search *search;
+    SearchOptions opt;
+    SearchLimits lim;
+    int max_score;
+} OpeningsBalance;
+
+static bool balanced(void *ctx, const Game *g) {
+    OpeningsBalance *b = ctx;
+    search_clear(b->search);
+    SearchResult r = search_run(b->search, g, &b->lim, &b->opt, NULL);
+    return r.score >= -b->max_score && r.score <= b->max_score;
+}
+
 /* Random openings for matches and data: A..B random legal plies from the start
- * position, kept when a K-node search scores the result within +-max_score, so
- * both sides get a playable game. One "startpos moves ..." line each. */
+ * position, kept when balanced(). One "startpos moves ..." line each. */
 static int cmd_openings(int argc, char **argv) {
     int count = 500, min_plies = 4, max_plies = 8, nodes = 20000, max_score = 150;
     uint64_t seed = 1;
@@ -566,52 +582,37 @@ static int cmd_openings(int argc, char **argv) {
     Search *s = search_create(16);
     if (!s)
         return 1;
-    GenShared g;
-    memset(&g, 0, sizeof g);
-    uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 7;
-    SearchOptions opt;
-    search_options_default(&opt);
-    SearchLimits lim;
-    memset(&lim, 0, sizeof lim);
-    lim.nodes = (uint64_t)nodes;
-    int tries = 0;
+    OpeningsBalance bal = {s, {0}, {0}, max_score};
+    search_options_default(&bal.opt);
+    bal.lim.nodes = (uint64_t)nodes;
     Progress bar;
     progress_start(&bar, stderr, "openings", (uint64_t)count, false);
-    while (g.positions < count && tries < count * 50) {
-        tries++;
-        Game game;
-        game_init(&game);
-        int plies = min_plies + (int)(random_xorshift64(&rng) % (uint64_t)(max_plies - min_plies + 1));
-        char line[1024] = "startpos moves";
-        bool ok = true;
-        for (int p = 0; p < plies && ok; p++) {
-            ExtMove list[MAX_MOVES];
-            int n = generate_moves(&game.pos, GEN_LEGAL, list);
-            if (n == 0) {
-                ok = false;
-                break;
-            }
-            Move m = list[random_xorshift64(&rng) % (uint64_t)n].move;
-            char buf[USI_MOVE_MAX];
-            strcat(line, " ");
-            strcat(line, move_to_usi(m, buf));
-            ok = game_push(&game, m);
-        }
-        if (ok && position_game_state(&game.pos, 0) == GAME_ONGOING) {
-            search_clear(s);
-            SearchResult r = search_run(s, &game, &lim, &opt, NULL);
-            if (r.score >= -max_score && r.score <= max_score) {
-                strcat(line, "\n");
-                append(&g, line);
-                g.positions++;
-                progress_update(&bar, (uint64_t)g.positions);
-            }
-        }
-        game_free(&game);
-    }
+    /* The generator shared with `book openings` (match/openings_gen.h); kept lines are
+     * distinct and balanced. */
+    OpeningsGenOptions go = {.count = count,
+                             .min_plies = min_plies,
+                             .max_plies = max_plies,
+                             .seed = seed,
+                             .tries_per_line = 50,
+                             .keep = balanced,
+                             .ctx = &bal,
+                             .progress = &bar};
+    Openings lines;
+    int tries = 0;
+    bool ok = openings_generate(&go, &lines, &tries);
     progress_finish(&bar);
     search_destroy(s);
-    bool ok = write_lines(out, &g);
+    if (!ok) {
+        fprintf(stderr, "hayanagi tune openings: out of memory\n");
+        return 1;
+    }
+    GenShared g;
+    memset(&g, 0, sizeof g);
+    for (int i = 0; i < lines.n && !g.out_of_memory; i++)
+        g.out_of_memory = !append(&g, lines.lines[i]) || !append(&g, "\n");
+    g.positions = lines.n;
+    openings_free(&lines);
+    ok = !g.out_of_memory && write_lines(out, &g);
     if (ok)
         fprintf(stderr, "tune: wrote %d openings (%d tried) to %s\n", g.positions, tries, out);
     free(g.out);
