@@ -32,7 +32,7 @@
 #include "book/minimax.h"
 #include "cli/commands.h"
 #include "common.h"
-#include "match/record.h"
+#include "record/csa_write.h"
 #include "record/reader.h"
 #include "shogi/movegen.h"
 #include "util/atomic_file.h"

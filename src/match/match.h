@@ -19,7 +19,7 @@
 #include "match/elo.h"
 #include "match/engine_proc.h"
 #include "match/openings.h"
-#include "match/record.h"
+#include "record/csa_write.h"
 #include "shogi/rules.h"
 
 /* ---- The match ---- */

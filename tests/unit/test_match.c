@@ -15,7 +15,7 @@
 #include <math.h>
 
 #include "match/match.h"
-#include "match/record.h"
+#include "record/csa_write.h"
 #include "shogi/game.h"
 #include "shogi/notation.h"
 

@@ -1,5 +1,5 @@
-/* record.c - game records and their CSA v2.2 text. */
-#include "match/record.h"
+/* csa_write.c - see csa_write.h. */
+#include "record/csa_write.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
-/* record.h - one played game as the match runner keeps it (root position, moves, move
- * times, how it ended) and its CSA v2.2 text.
+/* csa_write.h - the CSA writer, beside the CSA reader (csa.c, reader.h): one played
+ * game as the match runner keeps it (root position, moves, move times, how it ended)
+ * and its CSA v2.2 text.
  *
  * CSA facts used (CSA standard record format V2.2, checked against the files in
  * ../shared/refdata/csa/): a first line "V2.2"; "N+" / "N-" names; "$EVENT:",
@@ -13,8 +14,8 @@
  *
  * Ownership: a GameRecord owns its move, time and score arrays (game_record_free()).
  */
-#ifndef HAYANAGI_MATCH_RECORD_H
-#define HAYANAGI_MATCH_RECORD_H
+#ifndef HAYANAGI_RECORD_CSA_WRITE_H
+#define HAYANAGI_RECORD_CSA_WRITE_H
 
 #include <stddef.h>
 #include <stdint.h>
