@@ -28,8 +28,8 @@
 
 #include "book/book.h"
 #include "book/db2016.h"
-#include "book/make.h"
-#include "book/minimax.h"
+#include "bookgen/make.h"
+#include "bookgen/minimax.h"
 #include "cli/commands.h"
 #include "common.h"
 #include "record/csa_write.h"
