@@ -17,6 +17,7 @@
 
 #include "eval/nnue.h"
 #include "util/path.h"
+#include "util/error.h"
 
 /* ---- architectures ---- */
 
@@ -158,22 +159,22 @@ static NnueNet *load(Reader *r, char *err, size_t err_len) {
     char q[300];
     uint8_t head[12];
     if (!rd(r, head, 12)) {
-        snprintf(err, err_len, "truncated file: %zu bytes, shorter than the 12-byte header", r->len);
+        error_set(err, err_len, "truncated file: %zu bytes, shorter than the 12-byte header", r->len);
         return NULL;
     }
     uint32_t version = le32(head), hash = le32(head + 4), arch_len = le32(head + 8);
     if (version != NNUE_VERSION) {
-        snprintf(err, err_len, "not a YaneuraOu NNUE file: version 0x%08X, expected 0x%08X", version,
-                 (unsigned)NNUE_VERSION);
+        error_set(err, err_len, "not a YaneuraOu NNUE file: version 0x%08X, expected 0x%08X", version,
+                  (unsigned)NNUE_VERSION);
         return NULL;
     }
     if (arch_len > NNUE_ARCH_MAX) {
-        snprintf(err, err_len, "architecture string of %u bytes (at most %d accepted)", arch_len, NNUE_ARCH_MAX);
+        error_set(err, err_len, "architecture string of %u bytes (at most %d accepted)", arch_len, NNUE_ARCH_MAX);
         return NULL;
     }
     uint8_t arch[NNUE_ARCH_MAX + 1];
     if (!rd(r, arch, arch_len)) {
-        snprintf(err, err_len, "truncated file: %zu bytes, the architecture string needs %u", r->len, arch_len);
+        error_set(err, err_len, "truncated file: %zu bytes, the architecture string needs %u", r->len, arch_len);
         return NULL;
     }
     arch[arch_len] = '\0';
@@ -184,38 +185,38 @@ static NnueNet *load(Reader *r, char *err, size_t err_len) {
             a = &ARCHS[i];
     if (!a) {
         quote(arch, arch_len, q, sizeof q);
-        snprintf(err, err_len,
-                 "unsupported architecture \"%s\" (supported: halfKP_256x2-32-32, halfKP_512x2-16-32, "
-                 "halfKP_1024x2-8-32)",
-                 q);
+        error_set(err, err_len,
+                  "unsupported architecture \"%s\" (supported: halfKP_256x2-32-32, halfKP_512x2-16-32, "
+                  "halfKP_1024x2-8-32)",
+                  q);
         return NULL;
     }
     const NnueArch *ar = &a->arch;
     if (hash != ar->hash) {
-        snprintf(err, err_len, "hash mismatch: file has 0x%08X, halfKP_%dx2-%d-%d has 0x%08X", hash, ar->l1, ar->h1,
-                 ar->h2, ar->hash);
+        error_set(err, err_len, "hash mismatch: file has 0x%08X, halfKP_%dx2-%d-%d has 0x%08X", hash, ar->l1, ar->h1,
+                  ar->h2, ar->hash);
         return NULL;
     }
     size_t expected = 12 + (size_t)arch_len + BODY_SIZE(ar->l1, ar->h1, ar->h2);
     if (r->len < expected) {
-        snprintf(err, err_len, "truncated file: %zu bytes, halfKP_%dx2-%d-%d needs %zu", r->len, ar->l1, ar->h1, ar->h2,
-                 expected);
+        error_set(err, err_len, "truncated file: %zu bytes, halfKP_%dx2-%d-%d needs %zu", r->len, ar->l1, ar->h1,
+                  ar->h2, expected);
         return NULL;
     }
     if (r->len > expected) {
-        snprintf(err, err_len, "oversized file: %zu bytes, halfKP_%dx2-%d-%d needs exactly %zu", r->len, ar->l1, ar->h1,
-                 ar->h2, expected);
+        error_set(err, err_len, "oversized file: %zu bytes, halfKP_%dx2-%d-%d needs exactly %zu", r->len, ar->l1,
+                  ar->h1, ar->h2, expected);
         return NULL;
     }
     uint32_t ft_hash = 0, net_hash = 0;
     NnueNet *net = NULL;
     if (!rd32(r, &ft_hash) || ft_hash != ar->ft_hash) {
-        snprintf(err, err_len, "feature transformer hash mismatch: 0x%08X, expected 0x%08X", ft_hash, ar->ft_hash);
+        error_set(err, err_len, "feature transformer hash mismatch: 0x%08X, expected 0x%08X", ft_hash, ar->ft_hash);
         return NULL;
     }
     net = alloc32(sizeof *net);
     if (!net) {
-        snprintf(err, err_len, "out of memory");
+        error_set(err, err_len, "out of memory");
         return NULL;
     }
     memset(net, 0, sizeof *net);
@@ -225,7 +226,7 @@ static NnueNet *load(Reader *r, char *err, size_t err_len) {
     net->ft_bias = alloc32(2 * l1);
     net->ft_weight = alloc32(2 * l1 * NNUE_INPUT_DIMS);
     if (!net->ft_bias || !net->ft_weight) {
-        snprintf(err, err_len, "out of memory for %zu MB of weights", 2 * l1 * NNUE_INPUT_DIMS >> 20);
+        error_set(err, err_len, "out of memory for %zu MB of weights", 2 * l1 * NNUE_INPUT_DIMS >> 20);
         nnue_free(net);
         return NULL;
     }
@@ -233,7 +234,7 @@ static NnueNet *load(Reader *r, char *err, size_t err_len) {
     fix16(net->ft_bias, l1);
     fix16(net->ft_weight, l1 * NNUE_INPUT_DIMS);
     if (ok && (!rd32(r, &net_hash) || net_hash != ar->net_hash)) {
-        snprintf(err, err_len, "network hash mismatch: 0x%08X, expected 0x%08X", net_hash, ar->net_hash);
+        error_set(err, err_len, "network hash mismatch: 0x%08X, expected 0x%08X", net_hash, ar->net_hash);
         nnue_free(net);
         return NULL;
     }
@@ -247,7 +248,7 @@ static NnueNet *load(Reader *r, char *err, size_t err_len) {
     fix32(net->b2, h2);
     fix32(&net->b3, 1);
     if (!ok || r->pos != r->len) {
-        snprintf(err, err_len, "read error at byte %zu of %zu", r->pos, r->len);
+        error_set(err, err_len, "read error at byte %zu of %zu", r->pos, r->len);
         nnue_free(net);
         return NULL;
     }
@@ -263,14 +264,14 @@ NnueNet *nnue_load_memory(const uint8_t *data, size_t len, char *err, size_t err
 NnueNet *nnue_load_file(const char *path, char *err, size_t err_len) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, err_len, "cannot open %s: %s", path, strerror(errno));
+        error_set(err, err_len, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
     long size = -1;
     if (fseek(f, 0, SEEK_END) == 0)
         size = ftell(f);
     if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        snprintf(err, err_len, "cannot get the size of %s", path);
+        error_set(err, err_len, "cannot get the size of %s", path);
         fclose(f);
         return NULL;
     }

@@ -10,6 +10,7 @@
 #include "shogi/game.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
+#include "util/error.h"
 
 /* ---- Engine options ---- */
 
@@ -82,7 +83,7 @@ static bool start_engine(Worker *w, int k, char *err, size_t err_len) {
     char why[256];
     if (!engine_start(e, spec->cmd, cfg->inherit_stderr, why, sizeof why) ||
         !engine_usi(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
-        snprintf(err, err_len, "engine %d (%s): %s", k + 1, spec->cmd, why);
+        error_set(err, err_len, "engine %d (%s): %s", k + 1, spec->cmd, why);
         engine_close(e, 200);
         return false;
     }
@@ -101,7 +102,7 @@ static bool start_engine(Worker *w, int k, char *err, size_t err_len) {
     for (int i = 0; i < 3; i++) {
         int64_t t0 = engine_now_us();
         if (!engine_isready(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
-            snprintf(err, err_len, "engine %d (%s): %s", k + 1, spec->cmd, why);
+            error_set(err, err_len, "engine %d (%s): %s", k + 1, spec->cmd, why);
             engine_close(e, 200);
             return false;
         }
@@ -508,13 +509,11 @@ out:
 bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t err_len) {
     memset(res, 0, sizeof *res);
     if (cfg->games < 1) {
-        snprintf(err, err_len, "no games to play");
-        return false;
+        return error_set(err, err_len, "no games to play");
     }
     res->records = calloc((size_t)cfg->games, sizeof *res->records);
     if (!res->records) {
-        snprintf(err, err_len, "out of memory");
-        return false;
+        return error_set(err, err_len, "out of memory");
     }
     res->n_records = cfg->games;
     int workers_n = cfg->concurrency < 1 ? 1 : cfg->concurrency;
@@ -522,8 +521,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t err_l
         workers_n = cfg->games;
     Worker *workers = calloc((size_t)workers_n, sizeof *workers);
     if (!workers) {
-        snprintf(err, err_len, "out of memory");
-        return false;
+        return error_set(err, err_len, "out of memory");
     }
     Shared sh;
     memset(&sh, 0, sizeof sh);
@@ -572,7 +570,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t err_l
         if (cfg->tty && res->played > 0)
             fprintf(cfg->out, "\n");
         if (sh.fatal) {
-            snprintf(err, err_len, "%s", sh.fatal_msg);
+            error_set(err, err_len, "%s", sh.fatal_msg);
             ok = false;
         }
     } else {

@@ -9,6 +9,7 @@
 #include "shogi/game.h"
 #include "shogi/rules.h"
 #include "util/random.h"
+#include "util/error.h"
 
 static char *dup_range(const char *s, size_t n) {
     char *p = malloc(n + 1);
@@ -41,12 +42,13 @@ OpeningParse opening_parse_line(const char *line, char **out, char *err, size_t 
     bool keyword = (first == 8 && strncmp(s, "startpos", 8) == 0) || (first == 4 && strncmp(s, "sfen", 4) == 0);
     bool bare_sfen = !keyword && memchr(s, '/', first) != NULL;
     if (!keyword && !bare_sfen) {
-        snprintf(err, err_len, "expected 'startpos', 'sfen' or an SFEN, got '%.*s'", (int)(first < 40 ? first : 40), s);
+        error_set(err, err_len, "expected 'startpos', 'sfen' or an SFEN, got '%.*s'", (int)(first < 40 ? first : 40),
+                  s);
         return OPENING_ERROR;
     }
     char *text = malloc(n + 6);
     if (!text) {
-        snprintf(err, err_len, "out of memory");
+        error_set(err, err_len, "out of memory");
         return OPENING_ERROR;
     }
     snprintf(text, n + 6, "%s%.*s", bare_sfen ? "sfen " : "", (int)n, s);
@@ -55,17 +57,17 @@ OpeningParse opening_parse_line(const char *line, char **out, char *err, size_t 
     char why[256];
     OpeningParse result = OPENING_OK;
     if (!game_set_from_usi(&g, text, why, sizeof why)) {
-        snprintf(err, err_len, "%s", why);
+        error_set(err, err_len, "%s", why);
         result = OPENING_ERROR;
     } else {
         Position root;
         StateInfo st;
         if (!position_from_sfen(&root, &st, g.root_sfen, why, sizeof why) ||
             !position_legality_report(&root, why, sizeof why)) {
-            snprintf(err, err_len, "illegal start position: %s", why);
+            error_set(err, err_len, "illegal start position: %s", why);
             result = OPENING_ERROR;
         } else if (position_game_state(&g.pos, 0) != GAME_ONGOING) {
-            snprintf(err, err_len, "the game is already over in this position");
+            error_set(err, err_len, "the game is already over in this position");
             result = OPENING_ERROR;
         }
     }
@@ -98,7 +100,7 @@ bool openings_parse_text(Openings *o, const char *text, const char *source, char
         size_t len = strcspn(p, "\n");
         char *line = dup_range(p, len);
         if (!line) {
-            snprintf(err, err_len, "out of memory");
+            error_set(err, err_len, "out of memory");
             openings_free(o);
             return false;
         }
@@ -107,7 +109,7 @@ bool openings_parse_text(Openings *o, const char *text, const char *source, char
         OpeningParse r = opening_parse_line(line, &norm, why, sizeof why);
         free(line);
         if (r == OPENING_ERROR) {
-            snprintf(err, err_len, "%s:%d: %s", source, line_no, why);
+            error_set(err, err_len, "%s:%d: %s", source, line_no, why);
             openings_free(o);
             return false;
         }
@@ -117,7 +119,7 @@ bool openings_parse_text(Openings *o, const char *text, const char *source, char
                 char **grown = realloc(o->lines, (size_t)cap * sizeof *grown);
                 if (!grown) {
                     free(norm);
-                    snprintf(err, err_len, "out of memory");
+                    error_set(err, err_len, "out of memory");
                     openings_free(o);
                     return false;
                 }
@@ -130,8 +132,7 @@ bool openings_parse_text(Openings *o, const char *text, const char *source, char
             p++;
     }
     if (o->n == 0) {
-        snprintf(err, err_len, "%s: no openings in the file", source);
-        return false;
+        return error_set(err, err_len, "%s: no openings in the file", source);
     }
     return true;
 }
@@ -141,8 +142,7 @@ bool openings_load(Openings *o, const char *path, char *err, size_t err_len) {
     o->n = 0;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, err_len, "%s: %s", path, strerror(errno));
-        return false;
+        return error_set(err, err_len, "%s: %s", path, strerror(errno));
     }
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
@@ -165,13 +165,13 @@ bool openings_load(Openings *o, const char *path, char *err, size_t err_len) {
     bool read_error = ferror(f);
     fclose(f);
     if (!ok || read_error) {
-        snprintf(err, err_len, "%s: %s", path, ok ? "read error" : "out of memory");
+        error_set(err, err_len, "%s: %s", path, ok ? "read error" : "out of memory");
         free(buf);
         return false;
     }
     buf[len] = '\0';
     if (memchr(buf, '\0', len)) {
-        snprintf(err, err_len, "%s: binary data (NUL byte) in an openings file", path);
+        error_set(err, err_len, "%s: binary data (NUL byte) in an openings file", path);
         free(buf);
         return false;
     }

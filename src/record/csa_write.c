@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "shogi/game.h"
+#include "util/error.h"
 
 void game_record_init(GameRecord *r) { memset(r, 0, sizeof *r); }
 
@@ -214,7 +215,7 @@ static bool put_game(TextBuf *b, const GameRecord *r, char *err, size_t err_len)
     for (int i = 0; i < r->n_moves; i++) {
         Move m = position_legal_move_from16(&g.pos, move_to_move16(r->moves[i]));
         if (m == MOVE_NONE) {
-            snprintf(err, err_len, "move %d does not replay", i + 1);
+            error_set(err, err_len, "move %d does not replay", i + 1);
             game_free(&g);
             return false;
         }
@@ -227,7 +228,7 @@ static bool put_game(TextBuf *b, const GameRecord *r, char *err, size_t err_len)
         if (r->score[i] != RECORD_NO_SCORE)
             put(b, "'** %d\n", r->score[i]);
         if (!game_push(&g, m)) {
-            snprintf(err, err_len, "out of memory");
+            error_set(err, err_len, "out of memory");
             game_free(&g);
             return false;
         }
@@ -258,13 +259,13 @@ char *csa_format_games(const GameRecord *games, int n, size_t *len, char *err, s
             put(&b, "/\n");
         char why[128];
         if (!put_game(&b, &games[i], why, sizeof why)) {
-            snprintf(err, err_len, "game %d: %s", i + 1, why);
+            error_set(err, err_len, "game %d: %s", i + 1, why);
             free(b.data);
             return NULL;
         }
     }
     if (b.failed) {
-        snprintf(err, err_len, "out of memory");
+        error_set(err, err_len, "out of memory");
         free(b.data);
         return NULL;
     }

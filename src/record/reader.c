@@ -8,6 +8,7 @@
 
 #include "record/internal.h"
 #include "shogi/notation.h"
+#include "util/error.h"
 
 const char *record_result_name(RecordResult r) {
     return r == REC_BLACK_WIN ? "black" : r == REC_WHITE_WIN ? "white" : r == REC_DRAW ? "draw" : "unknown";
@@ -445,8 +446,7 @@ static bool read_src(LineSrc *src, const char *name, RecordFormat fmt, const cha
     if (enc) {
         src->cd = iconv_open("UTF-8", enc);
         if (src->cd == (iconv_t)-1) {
-            snprintf(err, err_len, "%s: no iconv conversion from %s", name, enc);
-            return false;
+            return error_set(err, err_len, "%s: no iconv conversion from %s", name, enc);
         }
     }
     src->progress = opt->progress;
@@ -463,7 +463,7 @@ static bool read_src(LineSrc *src, const char *name, RecordFormat fmt, const cha
     free(src->raw);
     free(src->line);
     if (!ok)
-        snprintf(err, err_len, "%s: out of memory", name);
+        error_set(err, err_len, "%s: out of memory", name);
     return ok;
 }
 
@@ -479,18 +479,16 @@ bool record_read_file(const char *path, RecordFormat fmt, const RecordReadOption
                       size_t err_len) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, err_len, "%s: %s", path, strerror(errno));
-        return false;
+        return error_set(err, err_len, "%s: %s", path, strerror(errno));
     }
     char *sample = malloc(65536);
     if (!sample) {
         fclose(f);
-        snprintf(err, err_len, "%s: out of memory", path);
-        return false;
+        return error_set(err, err_len, "%s: out of memory", path);
     }
     size_t n = fread(sample, 1, 65536, f);
     if (ferror(f) || fseek(f, 0, SEEK_SET) != 0) {
-        snprintf(err, err_len, "%s: %s", path, strerror(errno));
+        error_set(err, err_len, "%s: %s", path, strerror(errno));
         free(sample);
         fclose(f);
         return false;
@@ -499,7 +497,7 @@ bool record_read_file(const char *path, RecordFormat fmt, const RecordReadOption
     src.f = f;
     bool ok = read_src(&src, path, fmt, sample, n, opt, stats, err, err_len);
     if (ok && ferror(f)) {
-        snprintf(err, err_len, "%s: read error", path);
+        error_set(err, err_len, "%s: read error", path);
         ok = false;
     }
     free(sample);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "shogi/notation.h"
+#include "util/error.h"
 
 enum { GAME_MAX_MOVES = 100000 };
 
@@ -154,7 +155,7 @@ bool game_set_from_usi(Game *g, const char *args, char *err, size_t err_len) {
     const char *p = args;
     bool ok = false;
     if (!next_token(&p, tok, sizeof tok)) {
-        snprintf(err, err_len, "position: expected 'startpos' or 'sfen'");
+        error_set(err, err_len, "position: expected 'startpos' or 'sfen'");
         goto done;
     }
     if (strcmp(tok, "sfen") == 0) {
@@ -164,36 +165,36 @@ bool game_set_from_usi(Game *g, const char *args, char *err, size_t err_len) {
         size_t len = moves ? (size_t)(moves - start) : strlen(start);
         char sfen[256];
         if (len >= sizeof sfen) {
-            snprintf(err, err_len, "position: SFEN too long");
+            error_set(err, err_len, "position: SFEN too long");
             goto done;
         }
         memcpy(sfen, start, len);
         sfen[len] = '\0';
         char why[128];
         if (!game_set_sfen_ex(&tmp, sfen, SFEN_ALLOW_MISSING_KING, why, sizeof why)) {
-            snprintf(err, err_len, "position: bad sfen: %s", why);
+            error_set(err, err_len, "position: bad sfen: %s", why);
             goto done;
         }
         p = start + len;
     } else if (strcmp(tok, "startpos") != 0) {
-        snprintf(err, err_len, "position: expected 'startpos' or 'sfen', got '%s'", tok);
+        error_set(err, err_len, "position: expected 'startpos' or 'sfen', got '%s'", tok);
         goto done;
     }
     if (next_token(&p, tok, sizeof tok)) {
         if (strcmp(tok, "moves") != 0) {
-            snprintf(err, err_len, "position: expected 'moves', got '%s'", tok);
+            error_set(err, err_len, "position: expected 'moves', got '%s'", tok);
             goto done;
         }
         for (int i = 1; next_token(&p, tok, sizeof tok); i++) {
             Move m = position_parse_usi_move(&tmp.pos, tok);
             if (m == MOVE_NONE) {
                 Move16 m16;
-                snprintf(err, err_len, "position: move %d '%s' is %s", i, tok,
-                         move16_from_usi(tok, strlen(tok), &m16) ? "illegal" : "malformed");
+                error_set(err, err_len, "position: move %d '%s' is %s", i, tok,
+                          move16_from_usi(tok, strlen(tok), &m16) ? "illegal" : "malformed");
                 goto done;
             }
             if (!game_push(&tmp, m)) {
-                snprintf(err, err_len, "position: too many moves");
+                error_set(err, err_len, "position: too many moves");
                 goto done;
             }
         }

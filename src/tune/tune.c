@@ -41,6 +41,7 @@
 #include "util/progress.h"
 #include "util/random.h"
 #include "match/openings_gen.h"
+#include "util/error.h"
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
 
@@ -50,14 +51,14 @@ TuneLineStatus tune_parse_line(char *line, TuneLine *out, char *err, size_t err_
         return TUNE_LINE_BLANK;
     char *sp = strchr(line, ' ');
     if (!sp) {
-        snprintf(err, err_len, "expected \"<result> [<score>] <sfen>\"");
+        error_set(err, err_len, "expected \"<result> [<score>] <sfen>\"");
         return TUNE_LINE_BAD;
     }
     *sp = '\0';
     char *end;
     double r = strtod(line, &end);
     if (end == line || *end || !(r == 0 || r == 0.5 || r == 1)) {
-        snprintf(err, err_len, "result must be 1, 0.5 or 0");
+        error_set(err, err_len, "result must be 1, 0.5 or 0");
         return TUNE_LINE_BAD;
     }
     out->result = (float)r;
@@ -68,7 +69,7 @@ TuneLineStatus tune_parse_line(char *line, TuneLine *out, char *err, size_t err_
     long v = strtol(sp + 1, &end, 10);
     if (end != sp + 1 && *end == ' ') {
         if (v <= -100000 || v >= 100000) {
-            snprintf(err, err_len, "score %ld out of range (|score| < 100000)", v);
+            error_set(err, err_len, "score %ld out of range (|score| < 100000)", v);
             return TUNE_LINE_BAD;
         }
         out->has_score = true;

@@ -10,6 +10,7 @@
 
 #include "shogi/notation.h"
 #include "util/parse.h"
+#include "util/error.h"
 
 static const char *const BENCH_SFENS[] = {
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -37,8 +38,7 @@ bool usi_bench(Search *s, const SearchOptions *opt, const char *args, const Game
         char *n = strtok_r(NULL, " \t", &save);
         long long v;
         if (!parse_integer(n, 1, LLONG_MAX, &v)) {
-            snprintf(err, err_len, "expected 'bench [depth N | nodes N] [current]'");
-            return false;
+            return error_set(err, err_len, "expected 'bench [depth N | nodes N] [current]'");
         }
         if (strcmp(tok, "depth") == 0) {
             lim.depth = v < MAX_PLY - 1 ? (int)v : MAX_PLY - 1;
@@ -46,8 +46,7 @@ bool usi_bench(Search *s, const SearchOptions *opt, const char *args, const Game
             lim.depth = 0;
             lim.nodes = (uint64_t)v;
         } else {
-            snprintf(err, err_len, "unknown argument '%.32s'", tok);
-            return false;
+            return error_set(err, err_len, "unknown argument '%.32s'", tok);
         }
     }
     search_clear(s);
@@ -59,8 +58,7 @@ bool usi_bench(Search *s, const SearchOptions *opt, const char *args, const Game
         Game g;
         if (only_current) {
             if (!game_copy(&g, current)) {
-                snprintf(err, err_len, "out of memory");
-                return false;
+                return error_set(err, err_len, "out of memory");
             }
         } else {
             game_init(&g);

@@ -3,6 +3,7 @@
 
 #include "search/search.h" /* MAX_THREADS, MAX_MULTIPV */
 #include "util/parse.h"
+#include "util/error.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -77,7 +78,7 @@ Option *options_set_from_usi(OptionTable *t, const char *args, char *err, size_t
     while (isspace((unsigned char)*args))
         args++;
     if (strncmp(args, "name", 4) != 0 || !isspace((unsigned char)args[4])) {
-        snprintf(err, err_len, "setoption: expected 'name <id> [value <x>]'");
+        error_set(err, err_len, "setoption: expected 'name <id> [value <x>]'");
         return NULL;
     }
     args += 5;
@@ -88,7 +89,7 @@ Option *options_set_from_usi(OptionTable *t, const char *args, char *err, size_t
         v = strstr(v + 1, " value");
     size_t nlen = v ? (size_t)(v - args) : strlen(args);
     if (nlen >= sizeof name) {
-        snprintf(err, err_len, "setoption: option name too long");
+        error_set(err, err_len, "setoption: option name too long");
         return NULL;
     }
     memcpy(name, args, nlen);
@@ -97,7 +98,7 @@ Option *options_set_from_usi(OptionTable *t, const char *args, char *err, size_t
     value[0] = '\0';
     if (v) {
         if (strlen(v + 6) >= sizeof value) {
-            snprintf(err, err_len, "setoption: value too long");
+            error_set(err, err_len, "setoption: value too long");
             return NULL;
         }
         strcpy(value, v + 6);
@@ -105,25 +106,25 @@ Option *options_set_from_usi(OptionTable *t, const char *args, char *err, size_t
     }
     Option *o = options_find(t, name);
     if (!o) {
-        snprintf(err, err_len, "setoption: unknown option '%.64s'", name);
+        error_set(err, err_len, "setoption: unknown option '%.64s'", name);
         return NULL;
     }
     switch (o->type) {
     case OPT_CHECK:
         if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
-            snprintf(err, err_len, "setoption: %s expects true or false, got '%.64s'", o->name, value);
+            error_set(err, err_len, "setoption: %s expects true or false, got '%.64s'", o->name, value);
             return NULL;
         }
         break;
     case OPT_SPIN: {
         long long n;
         if (!parse_integer(value, LLONG_MIN, LLONG_MAX, &n)) {
-            snprintf(err, err_len, "setoption: %s expects an integer, got '%.64s'", o->name, value);
+            error_set(err, err_len, "setoption: %s expects an integer, got '%.64s'", o->name, value);
             return NULL;
         }
         if (n < o->min || n > o->max) {
-            snprintf(err, err_len, "setoption: %s must be within %lld..%lld, got %lld", o->name, (long long)o->min,
-                     (long long)o->max, n);
+            error_set(err, err_len, "setoption: %s must be within %lld..%lld, got %lld", o->name, (long long)o->min,
+                      (long long)o->max, n);
             return NULL;
         }
         snprintf(value, sizeof value, "%lld", n);
@@ -137,7 +138,7 @@ Option *options_set_from_usi(OptionTable *t, const char *args, char *err, size_t
                 ok = true;
             }
         if (!ok) {
-            snprintf(err, err_len, "setoption: '%.64s' is not a value of %s", value, o->name);
+            error_set(err, err_len, "setoption: '%.64s' is not a value of %s", value, o->name);
             return NULL;
         }
         break;

@@ -1,5 +1,8 @@
-/* error.h - the one way readers report a failure: a formatted reason in a caller-owned
- * buffer. */
+/* error.h - the one way library code reports a failure: a function that can fail
+ * returns false (or NULL) and writes a formatted reason into a caller-owned buffer
+ * (char *err, size_t err_len) with error_set(); parsers put "file:line: " or the byte
+ * offset first. Library code never prints; only the command line (src/cli, src/tune and
+ * the USI loop) writes the reason out, to stderr or as `info string`. */
 #ifndef HAYANAGI_UTIL_ERROR_H
 #define HAYANAGI_UTIL_ERROR_H
 
