@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "eval/tune.h"
+#include "tune/tune.h"
 #include "shogi/position.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

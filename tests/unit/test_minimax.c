@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "book/db2016.h"
-#include "book/minimax.h"
+#include "bookgen/minimax.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 
