@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mcts/mcts.h"
+#include "search/root.h"
 #include "shogi/notation.h"
 
 enum { MCTS_MAX_DEPTH = 200 };
@@ -34,10 +35,7 @@ struct MctsSearch {
     _Atomic int max_depth;
     MctsResult result;
 
-    pthread_t main_thread;
-    bool running;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
+    RootControl control; /* thread, stop/ponderhit/wait, holding the answer (search/root.h) */
 };
 
 void mcts_options_default(MctsOptions *o) {
@@ -59,8 +57,7 @@ MctsSearch *mcts_create(void) {
     if (!m)
         return NULL;
     game_init(&m->game);
-    pthread_mutex_init(&m->lock, NULL);
-    pthread_cond_init(&m->cond, NULL);
+    root_control_init(&m->control, &m->stop, &m->ponder, &m->start_ms);
     return m;
 }
 
@@ -72,8 +69,7 @@ void mcts_destroy(MctsSearch *m) {
     mcts_tree_free(&m->tree);
     free(m->root_moves);
     game_free(&m->game);
-    pthread_mutex_destroy(&m->lock);
-    pthread_cond_destroy(&m->cond);
+    root_control_destroy(&m->control);
     free(m);
 }
 
@@ -369,28 +365,19 @@ static bool prepare_tree(MctsSearch *m) {
     return true;
 }
 
-static void wait_for_release(MctsSearch *m) {
-    pthread_mutex_lock(&m->lock);
-    while (!atomic_load(&m->stop) && (atomic_load(&m->ponder) || m->limits.infinite))
-        pthread_cond_wait(&m->cond, &m->lock);
-    pthread_mutex_unlock(&m->lock);
-}
-
 /* The whole search, on the main search thread. */
 static void run_search(MctsSearch *m) {
     MctsResult *res = &m->result;
     memset(res, 0, sizeof *res);
     Position *pos = &m->game.pos;
-    Move declaration = position_declaration(pos, m->opt.entering_king_rule);
+    /* The rules first (search/root.h, as alpha-beta): a declaration, or no legal move. */
+    Move rule_answer = root_rule_answer(pos, m->opt.entering_king_rule, position_has_legal_move(pos) ? 1 : 0);
     int nthreads = m->opt.threads < 1 ? 1 : m->opt.threads > MAX_THREADS ? MAX_THREADS : m->opt.threads;
     Thread *th = calloc((size_t)nthreads, sizeof *th);
     int ready = 0;
-    if (declaration != MOVE_NONE) {
-        res->best = declaration;
-        res->root_proof = MCTS_PROVEN_WIN;
-    } else if (!position_has_legal_move(pos)) {
-        res->best = MOVE_RESIGN;
-        res->root_proof = MCTS_PROVEN_LOSS;
+    if (rule_answer != MOVE_NONE) {
+        res->best = rule_answer;
+        res->root_proof = rule_answer == MOVE_RESIGN ? MCTS_PROVEN_LOSS : MCTS_PROVEN_WIN;
     } else if (!th || !prepare_tree(m) || !thread_init(&th[0], m)) {
         if (m->reporter.info)
             m->reporter.info(m->reporter.ctx, "info string mcts: out of memory, search not started");
@@ -403,8 +390,8 @@ static void run_search(MctsSearch *m) {
             atomic_store(&t->nodes[t->root].state, MCTS_NODE_BUSY);
             expand(&th[0], t->root, true);
         }
-        bool forced = t->nodes[t->root].edge_count == 1 && !m->limits.infinite && !atomic_load(&m->ponder) &&
-                      !m->limits.nodes && !m->limits.depth && m->budget.maximum_ms != INT64_MAX;
+        bool forced =
+            root_forced_move((int)t->nodes[t->root].edge_count, &m->limits, &m->budget, atomic_load(&m->ponder));
         if (mate != MOVE_NONE && m->limits.searchmoves_count == 0) {
             res->best = mate;
             res->root_proof = MCTS_PROVEN_WIN;
@@ -432,7 +419,7 @@ static void run_search(MctsSearch *m) {
             atomic_store(&m->helpers_stop, true);
             for (int i = 0; i < started; i++)
                 pthread_join(helpers[i], NULL);
-            wait_for_release(m);
+            root_control_hold(&m->control);
             report_info(m);
             int e = mcts_best_edge(t, t->root);
             MctsNode *root = &t->nodes[t->root];
@@ -446,14 +433,13 @@ static void run_search(MctsSearch *m) {
                 int pe = c != MCTS_NULL ? mcts_best_edge(t, c) : -1;
                 res->ponder = pe >= 0 ? mcts_edges(t, &t->nodes[c])[pe].move : MOVE_NONE;
                 int score = shown_score(t, edge);
-                if (res->root_proof == MCTS_PROVEN_LOSS ||
-                    (m->opt.resign_value < 32000 && score <= -m->opt.resign_value))
+                if (res->root_proof == MCTS_PROVEN_LOSS || root_should_resign(score, m->opt.resign_value))
                     res->best = MOVE_RESIGN, res->ponder = MOVE_NONE;
             } else
                 res->best = MOVE_RESIGN;
         }
     }
-    wait_for_release(m);
+    root_control_hold(&m->control);
     for (int i = 0; i < ready; i++) {
         res->evaluated += th[i].eval ? th[i].eval->nodes : 0;
         thread_free(&th[i]);
@@ -489,15 +475,11 @@ static bool prepare(MctsSearch *m, const Game *g, const SearchLimits *limits, co
     Color us = g->pos.side;
     TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi, limits->movetime, g->pos.ply};
     m->budget = timeman_budget(&tc, &o->time);
-    /* As the alpha-beta driver: the clock runs from the moment go was read. */
-    double now = clock_now_ms();
-    m->start_ms = limits->received_ms > 0 && limits->received_ms <= now ? limits->received_ms : now;
     atomic_store(&m->playouts, 0);
     atomic_store(&m->evaluated, 0);
     atomic_store(&m->max_depth, 0);
-    atomic_store(&m->stop, false);
     atomic_store(&m->helpers_stop, false);
-    atomic_store(&m->ponder, limits->ponder);
+    root_control_arm(&m->control, limits); /* stop, ponder, the clock from go (as alpha-beta) */
     return true;
 }
 
@@ -508,11 +490,7 @@ void mcts_go(MctsSearch *m, const Game *g, const SearchLimits *limits, const Mct
             reporter->bestmove(reporter->ctx, MOVE_RESIGN, MOVE_NONE);
         return;
     }
-    if (pthread_create(&m->main_thread, NULL, main_thread, m) != 0) {
-        run_search(m);
-        return;
-    }
-    m->running = true;
+    root_control_start(&m->control, main_thread, m);
 }
 
 MctsResult mcts_run(MctsSearch *m, const Game *g, const SearchLimits *limits, const MctsOptions *o, MctsProvider p,
@@ -528,28 +506,10 @@ MctsResult mcts_run(MctsSearch *m, const Game *g, const SearchLimits *limits, co
     return m->result;
 }
 
-void mcts_stop(MctsSearch *m) {
-    pthread_mutex_lock(&m->lock);
-    atomic_store(&m->stop, true);
-    pthread_cond_broadcast(&m->cond);
-    pthread_mutex_unlock(&m->lock);
-}
+void mcts_stop(MctsSearch *m) { root_control_stop(&m->control); }
 
-void mcts_ponderhit(MctsSearch *m) {
-    pthread_mutex_lock(&m->lock);
-    if (atomic_load(&m->ponder)) {
-        m->start_ms = clock_now_ms();
-        atomic_store(&m->ponder, false);
-    }
-    pthread_cond_broadcast(&m->cond);
-    pthread_mutex_unlock(&m->lock);
-}
+void mcts_ponderhit(MctsSearch *m) { root_control_ponderhit(&m->control); }
 
-void mcts_wait(MctsSearch *m) {
-    if (m->running) {
-        pthread_join(m->main_thread, NULL);
-        m->running = false;
-    }
-}
+void mcts_wait(MctsSearch *m) { root_control_wait(&m->control); }
 
-bool mcts_is_running(MctsSearch *m) { return m->running; }
+bool mcts_is_running(MctsSearch *m) { return root_control_running(&m->control); }
