@@ -90,68 +90,7 @@ Move16 book_move_flip(Move16 m) {
     return (Move16)((m & (MOVE_DROP | MOVE_PROMOTE)) | (from << 7) | to);
 }
 
-bool book_key_flip(const BookKey *key, BookKey *flipped) {
-    Position pos;
-    StateInfo st;
-    if (!book_key_to_position(key, &pos, &st, 1))
-        return false;
-    /* Rewrite the SFEN text: cells in reverse order with the case swapped, the other side
-     * to move, hands with the case swapped (the parser takes hands in any order). */
-    char sfen[SFEN_MAX], out[SFEN_MAX + 8];
-    position_to_sfen(&pos, sfen, false);
-    char cells[SQ_NB][3];
-    int ncell = 0;
-    const char *p = sfen;
-    for (; *p && *p != ' '; p++) {
-        if (*p == '/')
-            continue;
-        if (*p >= '1' && *p <= '9') {
-            for (int k = 0; k < *p - '0' && ncell < SQ_NB; k++)
-                strcpy(cells[ncell++], "");
-        } else if (ncell < SQ_NB) {
-            int len = 0;
-            if (*p == '+')
-                cells[ncell][len++] = *p++;
-            char c = *p;
-            cells[ncell][len++] = (char)(c >= 'a' ? c - 32 : c + 32);
-            cells[ncell][len] = '\0';
-            ncell++;
-        }
-    }
-    if (ncell != SQ_NB)
-        return false;
-    char *o = out;
-    for (int r = 0; r < 9; r++) {
-        int empty = 0;
-        for (int f = 0; f < 9; f++) {
-            const char *c = cells[SQ_NB - 1 - (r * 9 + f)];
-            if (!*c) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                *o++ = (char)('0' + empty);
-            empty = 0;
-            o += sprintf(o, "%s", c);
-        }
-        if (empty)
-            *o++ = (char)('0' + empty);
-        if (r < 8)
-            *o++ = '/';
-    }
-    /* p points at " side hands". */
-    if (*p != ' ')
-        return false;
-    p++;
-    *o++ = ' ';
-    *o++ = *p == 'b' ? 'w' : 'b';
-    p++;
-    *o++ = *p++; /* the space */
-    for (; *p; p++)
-        *o++ = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p >= 'a' && *p <= 'z' ? *p - 32 : *p);
-    *o = '\0';
-    return book_key_from_sfen(out, flipped, NULL, NULL, 0);
-}
+bool book_key_flip(const BookKey *key, BookKey *flipped) { return packed_sfen_flip(key, flipped); }
 
 /* ---- hashing ---- */
 

@@ -37,88 +37,112 @@ static const char *const PLURAL_NAME[] = {"", "pawns", "lances", "knights", "sil
 
 /* ---- encoding ---- */
 
+/* The stream as four 64-bit words, bit i of the stream being bit i % 64 of word i / 64;
+ * whole codes are or-ed in at once. */
 typedef struct {
-    uint8_t *bytes; /* PACKED_BITS / 8 bytes, zeroed before the first write */
-    int cursor;     /* next bit to write */
+    uint64_t word[PACKED_BITS / 64 + 1]; /* one spare word takes a code's overflow */
+    int cursor;                          /* next bit to write */
 } BitWriter;
 
 static void write_bits(BitWriter *w, unsigned value, int count) {
-    for (int i = 0; i < count; i++, w->cursor++) {
-        /* A valid position never needs more than 256 bits; the guard only keeps a
-         * corrupted Position from writing past the buffer. */
-        if (w->cursor < PACKED_BITS && ((value >> i) & 1))
-            w->bytes[w->cursor >> 3] |= (uint8_t)(1u << (w->cursor & 7));
-    }
-}
-
-static void write_hand_code(BitWriter *w, PieceType base) {
-    write_bits(w, BOARD_CODE[base].code >> 1, BOARD_CODE[base].length - 1);
-}
-
-static void write_board_square(BitWriter *w, Piece pc) {
-    if (pc == NO_PIECE) {
-        write_bits(w, BOARD_CODE[NO_PIECE_TYPE].code, BOARD_CODE[NO_PIECE_TYPE].length);
+    /* A valid position never needs more than 256 bits; the guard only keeps a corrupted
+     * Position from writing past the buffer. */
+    if (w->cursor + count > PACKED_BITS)
+        count = PACKED_BITS - w->cursor;
+    if (count <= 0)
         return;
-    }
-    PieceType pt = piece_type(pc), base = piece_type_demote(pt);
-    write_bits(w, BOARD_CODE[base].code, BOARD_CODE[base].length);
-    if (base != GOLD)
-        write_bits(w, piece_type_is_promoted(pt), 1);
-    write_bits(w, (unsigned)piece_color(pc), 1);
+    uint64_t v = (uint64_t)value & ((1ull << count) - 1);
+    int at = w->cursor & 63, word = w->cursor >> 6;
+    w->word[word] |= v << at;
+    if (at + count > 64)
+        w->word[word + 1] |= v >> (64 - at);
+    w->cursor += count;
 }
 
-static void write_hand_piece(BitWriter *w, PieceType base, Color c) {
-    write_hand_code(w, base);
+/* A board square's whole code (Huffman code, promotion bit unless gold, colour bit) and
+ * its length, by piece; NO_PIECE is the empty square. Kings have none (length 0). */
+static HuffmanCode board_square_code(Piece pc) {
+    if (pc == NO_PIECE)
+        return BOARD_CODE[NO_PIECE_TYPE];
+    PieceType pt = piece_type(pc), base = piece_type_demote(pt);
+    if (base == KING || base > GOLD)
+        return (HuffmanCode){0, 0};
+    HuffmanCode h = BOARD_CODE[base];
+    unsigned code = h.code, length = h.length;
     if (base != GOLD)
-        write_bits(w, 0, 1); /* never promoted: keeps the cost at board cost minus one */
-    write_bits(w, (unsigned)c, 1);
+        code |= (unsigned)piece_type_is_promoted(pt) << length++;
+    code |= (unsigned)piece_color(pc) << length++;
+    return (HuffmanCode){(uint8_t)code, (uint8_t)length};
+}
+
+/* A piece in hand of colour c: its board code without the first bit, a promotion bit
+ * that is 0 (not for gold: keeps the cost at board cost minus one), the colour bit. */
+static HuffmanCode hand_piece_code(PieceType base, Color c) {
+    HuffmanCode h = BOARD_CODE[base];
+    unsigned code = (unsigned)h.code >> 1, length = h.length - 1u;
+    if (base != GOLD)
+        length++;
+    code |= (unsigned)c << length++;
+    return (HuffmanCode){(uint8_t)code, (uint8_t)length};
 }
 
 /* A boxed piece is a "promoted piece in hand" of colour 0. Gold has no promotion bit,
  * so a boxed gold borrows the otherwise unused code of a white promoted silver; both
  * cost the same number of bits as a gold in hand. */
-static void write_box_piece(BitWriter *w, PieceType base) {
-    if (base == GOLD) {
-        write_hand_code(w, SILVER);
-        write_bits(w, 1, 1);
-        write_bits(w, WHITE, 1);
-    } else {
-        write_hand_code(w, base);
-        write_bits(w, 1, 1);
-        write_bits(w, BLACK, 1);
-    }
+static HuffmanCode box_piece_code(PieceType base) {
+    PieceType as = base == GOLD ? SILVER : base;
+    HuffmanCode h = BOARD_CODE[as];
+    unsigned code = (unsigned)h.code >> 1, length = h.length - 1u;
+    code |= 1u << length++;
+    code |= (unsigned)(base == GOLD ? WHITE : BLACK) << length++;
+    return (HuffmanCode){(uint8_t)code, (uint8_t)length};
 }
 
-void packed_sfen_encode(const Position *pos, PackedSfen *out) {
-    memset(out->data, 0, sizeof out->data);
-    BitWriter w = {out->data, 0};
+/* The encoder both entry points share: board (kings included, at king_sq), hand counts by
+ * colour and unpromoted type, side to move. */
+static void encode_parts(const Piece *board, int hand[COLOR_NB][PIECE_TYPE_NB], const Square king_sq[COLOR_NB],
+                         Color side, PackedSfen *out) {
+    BitWriter w;
+    memset(&w, 0, sizeof w);
     int boxed[PIECE_TYPE_NB];
     for (int pt = 0; pt < PIECE_TYPE_NB; pt++)
         boxed[pt] = PIECE_TYPE_TOTAL[pt];
 
-    write_bits(&w, (unsigned)pos->side, 1);
     /* SQ_NONE is 81, the value YaneuraOu writes for a missing king. */
-    write_bits(&w, (unsigned)pos->king_sq[BLACK], KING_SQUARE_BITS);
-    write_bits(&w, (unsigned)pos->king_sq[WHITE], KING_SQUARE_BITS);
-
+    write_bits(&w, (unsigned)side | (unsigned)king_sq[BLACK] << 1 | (unsigned)king_sq[WHITE] << (1 + KING_SQUARE_BITS),
+               1 + 2 * KING_SQUARE_BITS);
     for (Square sq = 0; sq < SQ_NB; sq++) {
-        Piece pc = pos->board[sq];
-        if (piece_type(pc) == KING)
+        Piece pc = board[sq];
+        HuffmanCode h = board_square_code(pc);
+        if (h.length == 0) /* a king */
             continue;
-        write_board_square(&w, pc);
+        write_bits(&w, h.code, h.length);
         if (pc != NO_PIECE)
             boxed[piece_type_demote(piece_type(pc))]--;
     }
     for (Color c = BLACK; c <= WHITE; c++)
         for (int i = 0; i < PACK_ORDER_NB; i++) {
-            int n = hand_count(pos->hand[c], PACK_ORDER[i]);
+            int n = hand[c][PACK_ORDER[i]];
+            HuffmanCode h = hand_piece_code(PACK_ORDER[i], c);
             for (int k = 0; k < n; k++)
-                write_hand_piece(&w, PACK_ORDER[i], c);
+                write_bits(&w, h.code, h.length);
             boxed[PACK_ORDER[i]] -= n;
         }
-    for (int i = 0; i < PACK_ORDER_NB; i++)
+    for (int i = 0; i < PACK_ORDER_NB; i++) {
+        HuffmanCode h = box_piece_code(PACK_ORDER[i]);
         for (int k = 0; k < boxed[PACK_ORDER[i]]; k++)
-            write_box_piece(&w, PACK_ORDER[i]);
+            write_bits(&w, h.code, h.length);
+    }
+    for (int i = 0; i < PACKED_BITS / 8; i++)
+        out->data[i] = (uint8_t)(w.word[i >> 3] >> ((i & 7) * 8));
+}
+
+void packed_sfen_encode(const Position *pos, PackedSfen *out) {
+    int hand[COLOR_NB][PIECE_TYPE_NB] = {{0}};
+    for (Color c = BLACK; c <= WHITE; c++)
+        for (int i = 0; i < PACK_ORDER_NB; i++)
+            hand[c][PACK_ORDER[i]] = hand_count(pos->hand[c], PACK_ORDER[i]);
+    encode_parts(pos->board, hand, pos->king_sq, pos->side, out);
 }
 
 /* ---- decoding ---- */
@@ -394,6 +418,28 @@ bool packed_sfen_decode_via_sfen(const PackedSfen *in, Position *pos, StateInfo 
     char why[128];
     if (!position_from_sfen(pos, st, sfen, why, sizeof why))
         return error_set(err, err_len, "decoded position \"%s\" rejected: %s", sfen, why);
+    return true;
+}
+
+bool packed_sfen_flip(const PackedSfen *in, PackedSfen *out) {
+    DecodedBits d;
+    if (!decode_bits(in, &d, NULL, 0))
+        return false;
+    Piece board[SQ_NB];
+    Square king_sq[COLOR_NB] = {SQ_NONE, SQ_NONE};
+    for (Square sq = 0; sq < SQ_NB; sq++) {
+        Piece pc = d.board[SQ_NB - 1 - sq];
+        if (pc != NO_PIECE) {
+            pc = piece_make(color_flip(piece_color(pc)), piece_type(pc));
+            if (piece_type(pc) == KING)
+                king_sq[piece_color(pc)] = sq;
+        }
+        board[sq] = pc;
+    }
+    int hand[COLOR_NB][PIECE_TYPE_NB];
+    memcpy(hand[BLACK], d.hand[WHITE], sizeof hand[BLACK]);
+    memcpy(hand[WHITE], d.hand[BLACK], sizeof hand[WHITE]);
+    encode_parts(board, hand, king_sq, color_flip(d.side), out);
     return true;
 }
 

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "book/db2016.h"
-#include "book/make.h"
+#include "bookgen/make.h"
 #include "rec_helpers.h"
 
 #define FLOODGATE REF "csa/shogi-server/wdoor+floodgate-900-0+gps_normal+gps_l+20100507120007.csa"

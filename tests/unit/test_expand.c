@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "book/db2016.h"
-#include "book/expand.h"
+#include "bookgen/expand.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 
