@@ -24,9 +24,46 @@ typedef struct {
 
 typedef struct {
     uint32_t next; /* child node, NO_NEXT for a leaf */
-    int16_t leaf;  /* a leaf's score */
+    int16_t leaf;  /* a leaf's score; for an inner edge, 1 when it leads to the mirror */
     Move16 move;
 } Edge;
+
+/* The hashes of the colour-flipped twins of all book positions, as a Bloom filter (two
+ * bits per entry, 16 bits per position: about 1.4% false hits). A position whose hash
+ * misses it has no mirror in the book, so a move leaving the book is flipped and looked
+ * up again only on a hit. */
+typedef struct {
+    uint64_t *bits;
+    uint64_t mask; /* bits - 1, a power of two minus one */
+} MirrorFilter;
+
+static void filter_bits(const MirrorFilter *f, uint64_t hash, uint64_t *a, uint64_t *b) {
+    *a = hash & f->mask;
+    *b = (hash * 0x9E3779B97F4A7C15ull >> 17) & f->mask;
+}
+
+static void filter_add(MirrorFilter *f, uint64_t hash) {
+    uint64_t a, b;
+    filter_bits(f, hash, &a, &b);
+    f->bits[a >> 6] |= 1ull << (a & 63);
+    f->bits[b >> 6] |= 1ull << (b & 63);
+}
+
+static bool filter_may_hold(const MirrorFilter *f, uint64_t hash) {
+    uint64_t a, b;
+    filter_bits(f, hash, &a, &b);
+    return (f->bits[a >> 6] >> (a & 63) & 1) && (f->bits[b >> 6] >> (b & 63) & 1);
+}
+
+/* Sizes f for n positions. Returns false when memory runs out. */
+static bool filter_init(MirrorFilter *f, size_t n) {
+    uint64_t nbits = 1024;
+    while (nbits < (uint64_t)n * 16)
+        nbits *= 2;
+    f->mask = nbits - 1;
+    f->bits = calloc(nbits / 64, sizeof *f->bits);
+    return f->bits != NULL;
+}
 
 typedef struct {
     uint32_t first; /* edges */
@@ -97,14 +134,19 @@ static int16_t clamp_score(const BookMove *m) {
 }
 
 /* Each position whose colour-flipped twin is in the book gets the mirrored moves of the
- * twin that it lacks. Returns false when memory runs out. */
-static bool add_twin_moves(Book *b, MinimaxStats *stats, BookMoveList *own, BookMoveList *twin) {
+ * twin that it lacks; every twin's hash goes into filter. Returns false when memory runs
+ * out. */
+static bool add_twin_moves(Book *b, MinimaxStats *stats, BookMoveList *own, BookMoveList *twin, MirrorFilter *filter) {
     size_t n = book_position_count(b);
     for (uint32_t id = 0; id < n; id++) {
         BookKey k, fk;
         uint32_t tid;
         book_position_key(b, id, &k);
-        if (!book_key_flip(&k, &fk) || !book_find(b, &fk, &tid))
+        if (!book_key_flip(&k, &fk))
+            continue;
+        uint64_t h = book_key_hash(&fk);
+        filter_add(filter, h);
+        if (!book_find_hashed(b, &fk, h, &tid))
             continue;
         stats->flipped_twins++;
         book_position_moves(b, id, own);
@@ -131,6 +173,7 @@ static bool add_twin_moves(Book *b, MinimaxStats *stats, BookMoveList *own, Book
 typedef struct Part {
     const Book *b;
     const MinimaxOptions *opt;
+    const MirrorFilter *filter; /* with flipped */
     Node *nodes;
     uint32_t lo, hi; /* ids */
     Edge *edges;     /* this range's edges; node->first is relative to them */
@@ -182,9 +225,11 @@ static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *li
         book_key_after_move(pos, m, &ck);
         uint32_t child;
         bool mirror = false;
-        if (!book_find(in, &ck, &child)) {
+        uint64_t h = book_key_hash(&ck);
+        if (!book_find_hashed(in, &ck, h, &child)) {
             BookKey fk;
-            mirror = p->opt->flipped && book_key_flip(&ck, &fk) && book_find(in, &fk, &child);
+            mirror = p->opt->flipped && filter_may_hold(p->filter, h) && book_key_flip(&ck, &fk) &&
+                     book_find(in, &fk, &child);
             if (!mirror)
                 continue;
         }
@@ -199,7 +244,7 @@ static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *li
             in_book = list->moves[j].move == m16;
         p->converged += !in_book;
         p->mirrored += mirror;
-        if (!push_edge(p, (Edge){.next = child, .move = m16}))
+        if (!push_edge(p, (Edge){.next = child, .leaf = mirror, .move = m16}))
             return false;
     }
     node->settled = p->ne == first; /* no child in the book: a leaf node */
@@ -230,8 +275,8 @@ enum { WALK_DEPTH_MAX = 512 };
 
 /* Builds the nodes lo..hi-1. Decoding a key is the slow part, so from each node decoded
  * the walk goes on through its edges, making the moves, to the children of the same
- * range not built yet (not through a mirror edge: that child is not the position the
- * move makes). */
+ * range not built yet (not through a mirror edge, marked by leaf 1: that child is not the
+ * position the move makes). */
 static void *build_part(void *arg) {
     Part *p = arg;
     BookMoveList *list = malloc(sizeof *list);
@@ -266,14 +311,14 @@ static void *build_part(void *arg) {
         stack[0].move = MOVE_NONE;
         while (top >= 0) {
             Node *node = &p->nodes[stack[top].id];
-            if (stack[top].edge >= node->n || top == WALK_DEPTH_MAX || p->opt->flipped) {
+            if (stack[top].edge >= node->n || top == WALK_DEPTH_MAX) {
                 if (top > 0)
                     position_undo_move(&pos, stack[top].move);
                 top--;
                 continue;
             }
             const Edge e = p->edges[node->first + stack[top].edge++];
-            if (e.next == NO_NEXT || e.next < p->lo || e.next >= p->hi || p->nodes[e.next].built)
+            if (e.next == NO_NEXT || e.leaf || e.next < p->lo || e.next >= p->hi || p->nodes[e.next].built)
                 continue;
             Move m = position_legal_move_from16(&pos, e.move);
             position_do_move(&pos, m, &st[top + 1]);
@@ -297,8 +342,8 @@ out:
 
 /* Builds g (nodes and one edge array) with up to threads workers. Returns false with the
  * reason in err. */
-static bool build_graph(const Book *in, const MinimaxOptions *opt, Graph *g, MinimaxStats *stats, char *err,
-                        size_t err_len) {
+static bool build_graph(const Book *in, const MinimaxOptions *opt, const MirrorFilter *filter, Graph *g,
+                        MinimaxStats *stats, char *err, size_t err_len) {
     size_t n = book_position_count(in);
     int nt = opt->threads < 1 ? 1 : opt->threads > MINIMAX_THREADS_MAX ? MINIMAX_THREADS_MAX : opt->threads;
     if ((size_t)nt > n / 1024 + 1)
@@ -310,6 +355,7 @@ static bool build_graph(const Book *in, const MinimaxOptions *opt, Graph *g, Min
     for (int t = 0; t < nt; t++) {
         parts[t] = (Part){.b = in,
                           .opt = opt,
+                          .filter = filter,
                           .nodes = g->nodes,
                           .lo = (uint32_t)(n * (size_t)t / (size_t)nt),
                           .hi = (uint32_t)(n * (size_t)(t + 1) / (size_t)nt)};
@@ -589,14 +635,15 @@ bool book_minimax_in_place(Book *b, const MinimaxOptions *opt, MinimaxStats *sta
     stats->positions = n;
     Graph g = {calloc(n ? n : 1, sizeof(Node)), NULL};
     BookMoveList *l1 = malloc(sizeof *l1), *l2 = malloc(sizeof *l2);
+    MirrorFilter filter = {NULL, 0};
     bool ok = false;
     if (!g.nodes || !l1 || !l2)
         goto oom;
-    if (opt->flipped && !add_twin_moves(b, stats, l1, l2))
+    if (opt->flipped && (!filter_init(&filter, n) || !add_twin_moves(b, stats, l1, l2, &filter)))
         goto oom;
     if (opt->progress)
         progress_start(opt->progress, opt->progress->out, "minimax: graph", n, opt->progress->quiet);
-    ok = build_graph(b, opt, &g, stats, err, err_len);
+    ok = build_graph(b, opt, &filter, &g, stats, err, err_len);
     if (opt->progress)
         progress_finish(opt->progress);
     if (!ok)
@@ -609,6 +656,7 @@ bool book_minimax_in_place(Book *b, const MinimaxOptions *opt, MinimaxStats *sta
 oom:
     snprintf(err, err_len, "out of memory");
 out:
+    free(filter.bits);
     free(g.nodes);
     free(g.edges);
     free(l1);

@@ -37,26 +37,27 @@ static const char *const PLURAL_NAME[] = {"", "pawns", "lances", "knights", "sil
 
 /* ---- encoding ---- */
 
-/* The stream as four 64-bit words, bit i of the stream being bit i % 64 of word i / 64;
- * whole codes are or-ed in at once. */
+/* The stream as 64-bit words, bit i of the stream being bit i % 64 of word i / 64, filled
+ * through a 64-bit accumulator; whole codes go in at once. A valid position fills exactly
+ * 256 bits; the spare words take what a corrupted Position might write beyond them (a
+ * square code is at most 8 bits, hand counts are bounded by their masks), so no write is
+ * ever checked and only the first 256 bits are kept. */
 typedef struct {
-    uint64_t word[PACKED_BITS / 64 + 1]; /* one spare word takes a code's overflow */
-    int cursor;                          /* next bit to write */
+    uint64_t word[32];
+    uint64_t acc; /* bits not yet stored, the first one lowest */
+    int used;     /* bits in acc, < 64 */
+    int words;    /* words stored */
 } BitWriter;
 
-static void write_bits(BitWriter *w, unsigned value, int count) {
-    /* A valid position never needs more than 256 bits; the guard only keeps a corrupted
-     * Position from writing past the buffer. */
-    if (w->cursor + count > PACKED_BITS)
-        count = PACKED_BITS - w->cursor;
-    if (count <= 0)
-        return;
-    uint64_t v = (uint64_t)value & ((1ull << count) - 1);
-    int at = w->cursor & 63, word = w->cursor >> 6;
-    w->word[word] |= v << at;
-    if (at + count > 64)
-        w->word[word + 1] |= v >> (64 - at);
-    w->cursor += count;
+static inline void write_bits(BitWriter *w, unsigned value, int count) {
+    uint64_t v = (uint64_t)value;
+    w->acc |= v << w->used;
+    w->used += count;
+    if (w->used >= 64) {
+        w->word[w->words++] = w->acc;
+        w->used -= 64;
+        w->acc = w->used ? v >> (count - w->used) : 0;
+    }
 }
 
 /* A board square's whole code (Huffman code, promotion bit unless gold, colour bit) and
@@ -100,25 +101,36 @@ static HuffmanCode box_piece_code(PieceType base) {
 
 /* The encoder both entry points share: board (kings included, at king_sq), hand counts by
  * colour and unpromoted type, side to move. */
+/* board_square_code() by piece, built once. */
+static HuffmanCode square_code_table[PIECE_NB];
+
+static void build_square_code_table(void) {
+    for (int pc = 0; pc < PIECE_NB; pc++)
+        square_code_table[pc] = board_square_code((Piece)pc);
+}
+
 static void encode_parts(const Piece *board, int hand[COLOR_NB][PIECE_TYPE_NB], const Square king_sq[COLOR_NB],
                          Color side, PackedSfen *out) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_square_code_table);
     BitWriter w;
-    memset(&w, 0, sizeof w);
+    w.acc = 0;
+    w.used = 0;
+    w.words = 0;
     int boxed[PIECE_TYPE_NB];
     for (int pt = 0; pt < PIECE_TYPE_NB; pt++)
         boxed[pt] = PIECE_TYPE_TOTAL[pt];
 
     /* SQ_NONE is 81, the value YaneuraOu writes for a missing king. */
-    write_bits(&w, (unsigned)side | (unsigned)king_sq[BLACK] << 1 | (unsigned)king_sq[WHITE] << (1 + KING_SQUARE_BITS),
+    write_bits(&w,
+               ((unsigned)side & 1) | ((unsigned)king_sq[BLACK] & 0x7f) << 1 |
+                   ((unsigned)king_sq[WHITE] & 0x7f) << (1 + KING_SQUARE_BITS),
                1 + 2 * KING_SQUARE_BITS);
     for (Square sq = 0; sq < SQ_NB; sq++) {
-        Piece pc = board[sq];
-        HuffmanCode h = board_square_code(pc);
-        if (h.length == 0) /* a king */
-            continue;
-        write_bits(&w, h.code, h.length);
-        if (pc != NO_PIECE)
-            boxed[piece_type_demote(piece_type(pc))]--;
+        Piece pc = board[sq] & (PIECE_NB - 1);
+        HuffmanCode h = square_code_table[pc];
+        write_bits(&w, h.code, h.length); /* a king writes nothing */
+        boxed[piece_type_demote(piece_type(pc))]--;
     }
     for (Color c = BLACK; c <= WHITE; c++)
         for (int i = 0; i < PACK_ORDER_NB; i++) {
@@ -133,6 +145,9 @@ static void encode_parts(const Piece *board, int hand[COLOR_NB][PIECE_TYPE_NB], 
         for (int k = 0; k < boxed[PACK_ORDER[i]]; k++)
             write_bits(&w, h.code, h.length);
     }
+    w.word[w.words] = w.acc;
+    for (int i = w.words + 1; i < PACKED_BITS / 64; i++)
+        w.word[i] = 0;
     for (int i = 0; i < PACKED_BITS / 8; i++)
         out->data[i] = (uint8_t)(w.word[i >> 3] >> ((i & 7) * 8));
 }
@@ -440,6 +455,30 @@ bool packed_sfen_flip(const PackedSfen *in, PackedSfen *out) {
     memcpy(hand[BLACK], d.hand[WHITE], sizeof hand[BLACK]);
     memcpy(hand[WHITE], d.hand[BLACK], sizeof hand[WHITE]);
     encode_parts(board, hand, king_sq, color_flip(d.side), out);
+    return true;
+}
+
+bool packed_sfen_keys(const PackedSfen *in, Key *key, Key *flipped_key) {
+    shogi_init(); /* the Zobrist tables */
+    DecodedBits d;
+    if (!decode_bits(in, &d, NULL, 0))
+        return false;
+    Key board = d.side == WHITE ? ZOBRIST_SIDE : 0, flipped_board = d.side == WHITE ? 0 : ZOBRIST_SIDE;
+    for (Square sq = 0; sq < SQ_NB; sq++) {
+        Piece pc = d.board[sq];
+        if (pc == NO_PIECE)
+            continue;
+        board ^= zobrist_piece(pc, sq);
+        flipped_board ^= zobrist_piece(piece_make(color_flip(piece_color(pc)), piece_type(pc)), SQ_NB - 1 - sq);
+    }
+    Key hand = 0, flipped_hand = 0;
+    for (Color c = BLACK; c <= WHITE; c++)
+        for (PieceType pt = PAWN; pt <= GOLD; pt++) {
+            hand += zobrist_hand(c, pt) * (Key)d.hand[c][pt];
+            flipped_hand += zobrist_hand(color_flip(c), pt) * (Key)d.hand[c][pt];
+        }
+    *key = board + hand;
+    *flipped_key = flipped_board + flipped_hand;
     return true;
 }
 
