@@ -163,32 +163,46 @@ void packed_sfen_encode(const Position *pos, PackedSfen *out) {
 /* ---- decoding ---- */
 
 typedef struct {
-    const uint8_t *bytes;
-    int cursor; /* next bit to read */
+    uint64_t word[PACKED_BITS / 64 + 2]; /* the 256 bits, bit i at bit i % 64 of word i / 64; zero words after */
+    int cursor;                          /* next bit to read */
 } BitReader;
+
+static void reader_init(BitReader *r, const uint8_t *bytes) {
+    memset(r->word, 0, sizeof r->word);
+    for (int i = 0; i < PACKED_BITS / 8; i++)
+        r->word[i >> 3] |= (uint64_t)bytes[i] << ((i & 7) * 8);
+    r->cursor = 0;
+}
+
+/* The next count (1..32) bits from the cursor, first bit lowest, without moving it; bits
+ * past the end read as 0. */
+static unsigned peek_bits(const BitReader *r, int count) {
+    int word = r->cursor >> 6, shift = r->cursor & 63;
+    /* word + 1 is at most the second zero word; << 1 << (63 - shift) is << (64 - shift) without
+     * the undefined shift by 64 */
+    uint64_t window = r->word[word] >> shift | r->word[word + 1] << 1 << (63 - shift);
+    return (unsigned)(window & ((1ull << count) - 1));
+}
 
 /* The next bit, or -1 at the end of the 256 bits (never reads past them). */
 static int read_bit(BitReader *r) {
     if (r->cursor >= PACKED_BITS)
         return -1;
-    int bit = (r->bytes[r->cursor >> 3] >> (r->cursor & 7)) & 1;
+    int bit = (int)(r->word[r->cursor >> 6] >> (r->cursor & 63) & 1);
     r->cursor++;
     return bit;
 }
 
-/* count bits, first bit lowest, or -1 when the stream ends first. */
+/* count bits, first bit lowest, or -1 (the cursor at the end) when the stream ends first. */
 static int read_bits(BitReader *r, int count) {
-    int value = 0;
-    for (int i = 0; i < count; i++) {
-        int bit = read_bit(r);
-        if (bit < 0)
-            return -1;
-        value |= bit << i;
+    if (r->cursor + count > PACKED_BITS) {
+        r->cursor = PACKED_BITS;
+        return -1;
     }
+    int value = (int)peek_bits(r, count);
+    r->cursor += count;
     return value;
 }
-
-enum { CODE_END_OF_STREAM = -1, CODE_UNKNOWN = -2 };
 
 /* Prefix tables: the next LONGEST_BOARD_CODE bits (first bit lowest) give the piece type
  * and the code length directly. Built on first use from BOARD_CODE; length 0 marks a
@@ -212,37 +226,35 @@ static void build_prefix_table(PrefixEntry *table, bool in_hand) {
     }
 }
 
+/* Whole-entry tables: the next 8 bits (first bit lowest) give a board square's or a hand
+ * entry's code, promotion bit and colour bit at once (8 bits is the longest: a 6-bit code
+ * and the two bits). Length 0 marks bits no code matches (none today: both code sets are
+ * complete; kept so that a table edit cannot turn into an endless loop). */
+typedef struct {
+    int8_t base;
+    uint8_t promoted, color, length;
+} WholeEntry;
+
+static WholeEntry board_whole[256], hand_whole[256];
+
+static void build_whole_table(WholeEntry *table, const PrefixEntry *prefix) {
+    for (unsigned bits = 0; bits < 256; bits++) {
+        PrefixEntry e = prefix[bits & ((1u << LONGEST_BOARD_CODE) - 1)];
+        WholeEntry w = {e.type, 0, 0, e.length};
+        if (e.length && e.type > NO_PIECE_TYPE) {
+            if (e.type != GOLD)
+                w.promoted = (uint8_t)(bits >> w.length++ & 1);
+            w.color = (uint8_t)(bits >> w.length++ & 1);
+        }
+        table[bits] = w;
+    }
+}
+
 static void build_prefix_tables(void) {
     build_prefix_table(board_prefix, false);
     build_prefix_table(hand_prefix, true);
-}
-
-/* Up to count (<= 8) bits from the cursor without moving it; bits past the end read as 0. */
-static int peek_bits(const BitReader *r, int count) {
-    int byte = r->cursor >> 3, shift = r->cursor & 7;
-    unsigned window = r->bytes[byte];
-    if (byte + 1 < PACKED_BITS / 8)
-        window |= (unsigned)r->bytes[byte + 1] << 8;
-    return (int)((window >> shift) & ((1u << count) - 1));
-}
-
-/* Reads one board code (in_hand false: NO_PIECE_TYPE..GOLD) or hand code (in_hand true:
- * PAWN..GOLD). CODE_UNKNOWN cannot happen with today's complete code sets; it is kept so
- * a table edit cannot turn into an endless loop. */
-static int read_piece_code(BitReader *r, bool in_hand) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, build_prefix_tables);
-    if (r->cursor >= PACKED_BITS)
-        return CODE_END_OF_STREAM;
-    const PrefixEntry *e = &(in_hand ? hand_prefix : board_prefix)[peek_bits(r, LONGEST_BOARD_CODE)];
-    if (e->length == 0)
-        return CODE_UNKNOWN;
-    if (r->cursor + e->length > PACKED_BITS) { /* the code would end past bit 256 */
-        r->cursor = PACKED_BITS;
-        return CODE_END_OF_STREAM;
-    }
-    r->cursor += e->length;
-    return e->type;
+    build_whole_table(board_whole, board_prefix);
+    build_whole_table(hand_whole, hand_prefix);
 }
 
 /* What the bits say, before any of it becomes a Position. */
@@ -284,14 +296,14 @@ static bool read_board(BitReader *r, DecodedBits *d, char *err, size_t err_len) 
         if (d->board[sq] != NO_PIECE) /* a king, placed from the header */
             continue;
         int start = r->cursor;
-        int base = read_piece_code(r, false);
-        int promoted = base > NO_PIECE_TYPE && base != GOLD ? read_bit(r) : 0;
-        int color = base > NO_PIECE_TYPE ? read_bit(r) : 0;
-        if (base == CODE_UNKNOWN)
-            return error_set(err, err_len, "bit %d: unknown board code", start);
-        if (base < 0 || promoted < 0 || color < 0)
+        WholeEntry e = board_whole[peek_bits(r, 8)];
+        if (start + e.length > PACKED_BITS || start >= PACKED_BITS)
             return error_set(err, err_len, "bit %d: square %d%c runs past the end of the 256 bits", start,
                              square_file(sq) + 1, 'a' + square_rank(sq));
+        if (e.length == 0)
+            return error_set(err, err_len, "bit %d: unknown board code", start);
+        r->cursor += e.length;
+        int base = e.base, promoted = e.promoted, color = e.color;
         if (base == NO_PIECE_TYPE)
             continue;
         if (!count_piece(d, (PieceType)base, start, err, err_len))
@@ -305,13 +317,13 @@ static bool read_board(BitReader *r, DecodedBits *d, char *err, size_t err_len) 
 static bool read_hands_and_box(BitReader *r, DecodedBits *d, char *err, size_t err_len) {
     while (r->cursor < PACKED_BITS) {
         int start = r->cursor;
-        int base = read_piece_code(r, true);
-        int promoted = base > NO_PIECE_TYPE && base != GOLD ? read_bit(r) : 0;
-        int color = base > NO_PIECE_TYPE ? read_bit(r) : 0;
-        if (base == CODE_UNKNOWN)
-            return error_set(err, err_len, "bit %d: unknown hand code", start);
-        if (base < 0 || promoted < 0 || color < 0)
+        WholeEntry e = hand_whole[peek_bits(r, 8)];
+        if (start + e.length > PACKED_BITS)
             return error_set(err, err_len, "bit %d: hand entry runs past the end of the 256 bits", start);
+        if (e.length == 0)
+            return error_set(err, err_len, "bit %d: unknown hand code", start);
+        r->cursor += e.length;
+        int base = e.base, promoted = e.promoted, color = e.color;
         if (!promoted) {
             d->hand[color][base]++;
         } else if (color == WHITE) {
@@ -391,7 +403,10 @@ static void print_sfen(const DecodedBits *d, int ply, char *buf, size_t len) {
 
 /* Reads and checks the bits; the part both decoders share. */
 static bool decode_bits(const PackedSfen *in, DecodedBits *d, char *err, size_t err_len) {
-    BitReader r = {in->data, 0};
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_prefix_tables);
+    BitReader r;
+    reader_init(&r, in->data);
     memset(d, 0, sizeof *d);
     d->side = (Color)read_bit(&r);
     if (!read_kings(&r, d, err, err_len) || !read_board(&r, d, err, err_len) ||
