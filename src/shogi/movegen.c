@@ -52,7 +52,7 @@ static inline int add_moves(const Position *pos, ExtMove *list, int n, Square fr
     Move base = move_make(from, 0, false, pc);
     if (!piece_type_can_promote(pt))
         return emit(list, n, base, targets);
-    Bitboard promo = square_in_zone(us, from) ? targets : targets & bitboard_tables.zone[us];
+    Bitboard promo = bb_test(bitboard_tables.zone[us], from) ? targets : targets & bitboard_tables.zone[us];
     if (!promo) /* dead squares are in the zone: every target keeps its plain move */
         return emit(list, n, base, targets);
     return emit_pairs(list, n, move_make(from, 0, true, pc + PROMOTED), base, targets, promo,
@@ -118,16 +118,32 @@ static inline int gen_piece_moves(const Position *pos, ExtMove *list, int n, Bit
     return n;
 }
 
-/* King moves onto `target`; with legal set, only those onto squares no enemy attacks. */
+/* King moves onto `target`; with legal set, only those onto squares no enemy attacks
+ * (once the king has left its square): the step attackers first, then a slider line only
+ * when an enemy slider stands on it on the empty board. */
 static inline int gen_king_moves(const Position *pos, ExtMove *list, int n, Bitboard target, bool legal) {
-    Square ksq = pos->king_sq[pos->side];
+    Color us = pos->side, them = color_flip(us);
+    Square ksq = pos->king_sq[us];
     Bitboard targets = bb_king_attacks(ksq) & target;
     if (legal && targets) {
-        Color them = color_flip(pos->side);
+        const Bitboard *bt = pos->by_type, enemy = pos->by_color[them];
         Bitboard occ = position_occupied(pos) ^ bb_square(ksq), safe = targets;
+        Bitboard golds = (bt[GOLD] | bt[PRO_PAWN] | bt[PRO_LANCE] | bt[PRO_KNIGHT] | bt[PRO_SILVER]) & enemy;
+        Bitboard kings = (bt[KING] | bt[HORSE] | bt[DRAGON]) & enemy, diag = (bt[BISHOP] | bt[HORSE]) & enemy,
+                 orth = (bt[ROOK] | bt[DRAGON]) & enemy, lances = bt[LANCE] & enemy;
+        Bitboard pawns = bt[PAWN] & enemy, knights = bt[KNIGHT] & enemy, silvers = bt[SILVER] & enemy;
         for (Bitboard t = targets; t;) {
             Square to = bb_pop(&t);
-            if (position_attackers_to(pos, them, to, occ))
+            /* an enemy piece attacks `to` iff our piece of its kind there would attack it */
+            bool attacked =
+                (bb_pawn_attacks(us, to) & pawns) || (bb_knight_attacks(us, to) & knights) ||
+                (bb_silver_attacks(us, to) & silvers) || (bb_gold_attacks(us, to) & golds) ||
+                (bb_king_attacks(to) & kings) ||
+                ((bitboard_tables.step[piece_make(us, BISHOP)][to] & diag) && (bb_bishop_attacks(to, occ) & diag)) ||
+                ((bitboard_tables.step[piece_make(us, ROOK)][to] & orth) && (bb_rook_attacks(to, occ) & orth)) ||
+                ((bitboard_tables.step[piece_make(us, LANCE)][to] & lances) &&
+                 (bb_lance_attacks(us, to, occ) & lances));
+            if (attacked)
                 safe ^= bb_square(to);
         }
         targets = safe;
