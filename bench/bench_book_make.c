@@ -12,8 +12,10 @@
  * one of bench_book.c (`hayanagi book gen-synthetic`, cached under /tmp). It is loaded,
  * then book_minimax_in_place() runs as `book minimax --threads T` does
  * (BOOK_MAKE_BENCH_THREADS, 2 by default), and with BOOK_MAKE_BENCH_CONVERGE=1 also
- * with --converge; the time of minimax alone and the peak RSS of the whole process (the
- * loaded book included) are printed. One run each: a 12M run takes minutes.
+ * with --converge and with --converge --flipped (peta_shock's job; its CPU time is shown
+ * as a multiple of the plain run's); the time of minimax alone (wall and CPU seconds) and
+ * the peak RSS of the whole process (the loaded book included) are printed, medians of
+ * BOOK_MAKE_BENCH_RUNS runs (1 by default: a 12M run takes minutes).
  *
  * Each measurement runs in its own child process so that its peak RSS is its own; each
  * build is run three times and the median printed.
@@ -38,7 +40,7 @@
 #include "util/atomic_file.h"
 #include "util/random.h"
 
-enum { BUILD_RUNS = 3 };
+enum { BUILD_RUNS = 3, MINIMAX_RUNS_MAX = 15 };
 
 static bool write_games(const char *path, long games) {
     char err[256];
@@ -122,7 +124,7 @@ static void child_build(const char *path, int fd) {
     _exit(0);
 }
 
-static bool converge_arg;
+static bool converge_arg, flipped_arg;
 static int threads_arg;
 
 static void child_minimax(const char *path, int fd) {
@@ -136,7 +138,7 @@ static void child_minimax(const char *path, int fd) {
     book_shrink(in);
     double load = bench_now_ms() - t0;
     long rss_loaded = bench_status_kb("VmRSS:");
-    MinimaxOptions mo = {.converge = converge_arg, .threads = threads_arg};
+    MinimaxOptions mo = {.converge = converge_arg, .flipped = flipped_arg, .threads = threads_arg};
     MinimaxStats ms;
     t0 = bench_now_ms();
     double c0 = cpu_seconds();
@@ -147,9 +149,11 @@ static void child_minimax(const char *path, int fd) {
         _exit(1);
     }
     Book *out = in;
-    dprintf(fd, "%ld %.1f %.1f %ld %zu %llu %llu %llu %.1f\n", bench_status_kb("VmHWM:"), load, mm, rss_loaded,
-            book_position_count(out), (unsigned long long)ms.settled, (unsigned long long)ms.converged_moves,
-            (unsigned long long)ms.rounds, cpu);
+    dprintf(fd, "%ld %.1f %.1f %ld %zu %llu %llu %llu %.3f %llu %llu %llu\n", bench_status_kb("VmHWM:"), load, mm,
+            rss_loaded, book_position_count(out), (unsigned long long)ms.settled,
+            (unsigned long long)ms.converged_moves, (unsigned long long)ms.rounds, cpu,
+            (unsigned long long)ms.flipped_twins, (unsigned long long)ms.flipped_moves,
+            (unsigned long long)ms.flipped_edges);
     _exit(0);
 }
 
@@ -202,27 +206,42 @@ static int bench_minimax(long n) {
     const char *env = getenv("BOOK_MAKE_BENCH_THREADS");
     threads_arg = env ? atoi(env) : 2;
     env = getenv("BOOK_MAKE_BENCH_CONVERGE");
-    int runs = env && atoi(env) ? 2 : 1;
-    for (int k = 0; k < runs; k++) {
-        converge_arg = k == 1;
-        char out[256];
-        if (!bench_run_child(child_minimax, path, out, sizeof out)) {
-            fprintf(stderr, "minimax run failed\n");
-            return 1;
+    int modes = env && atoi(env) ? 3 : 1; /* plain; --converge; --converge --flipped */
+    env = getenv("BOOK_MAKE_BENCH_RUNS");
+    int runs = env && atoi(env) > 0 ? atoi(env) : 1;
+    if (runs > MINIMAX_RUNS_MAX)
+        runs = MINIMAX_RUNS_MAX;
+    double plain_cpu = 0;
+    for (int k = 0; k < modes; k++) {
+        converge_arg = k >= 1;
+        flipped_arg = k == 2;
+        double wall[MINIMAX_RUNS_MAX], cpus[MINIMAX_RUNS_MAX];
+        long hwm = 0, loaded = 0;
+        double load = 0;
+        size_t npos = 0;
+        unsigned long long settled = 0, conv = 0, rounds = 0, twins = 0, fmoves = 0, fedges = 0;
+        for (int r = 0; r < runs; r++) {
+            char out[512];
+            if (!bench_run_child(child_minimax, path, out, sizeof out)) {
+                fprintf(stderr, "minimax run failed\n");
+                return 1;
+            }
+            sscanf(out, "%ld %lf %lf %ld %zu %llu %llu %llu %lf %llu %llu %llu", &hwm, &load, &wall[r], &loaded, &npos,
+                   &settled, &conv, &rounds, &cpus[r], &twins, &fmoves, &fedges);
         }
-        long hwm, loaded;
-        double load, mm;
-        size_t npos;
-        unsigned long long settled, conv, rounds;
-        double cpu;
-        sscanf(out, "%ld %lf %lf %ld %zu %llu %llu %llu %lf", &hwm, &load, &mm, &loaded, &npos, &settled, &conv,
-               &rounds, &cpu);
-        printf("minimax%s, %d thread(s): %.2f s wall, %.2f s CPU (target 60 s), peak RSS %.0f MB (target 2048 MB; the "
-               "loaded input "
-               "alone %.0f MB, "
-               "load %.1f s); %zu positions, %llu settled in step 1, %llu converging moves, %llu rounds\n",
-               k ? " --converge" : "", threads_arg, mm / 1000.0, cpu, hwm / 1024.0, loaded / 1024.0, load / 1000.0,
-               npos, settled, conv, rounds);
+        double mm = bench_median(wall, runs), cpu = bench_median(cpus, runs);
+        if (k == 0)
+            plain_cpu = cpu;
+        printf("minimax%s, %d thread(s): median of %d: %.2f s wall, %.2f s CPU (%.2fx plain; target 60 s), peak RSS "
+               "%.0f MB (target 2048 MB; the loaded input alone %.0f MB, load %.1f s); %zu positions, %llu settled "
+               "in step 1, %llu converging moves, %llu rounds",
+               k == 0 ? "" : k == 1 ? " --converge" : " --converge --flipped", threads_arg, runs, mm / 1000.0, cpu,
+               plain_cpu > 0 ? cpu / plain_cpu : 0.0, hwm / 1024.0, loaded / 1024.0, load / 1000.0, npos, settled,
+               conv, rounds);
+        if (flipped_arg)
+            printf(", %llu twins, %llu twin moves, %llu mirror edges", twins, fmoves, fedges);
+        printf("\n");
+        fflush(stdout);
     }
     return 0;
 }

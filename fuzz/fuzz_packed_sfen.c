@@ -5,7 +5,9 @@
  * back unchanged through encode -> decode, and its encoding must be a fixed point, so a
  * decoder that accepts something it cannot reproduce is caught as well as a crash. The
  * direct decoder must also agree with the SFEN route (packed_sfen_decode_via_sfen()) on
- * the verdict and, when both accept, on the position and its keys. */
+ * the verdict and, when both accept, on the position and its keys. packed_sfen_flip() and
+ * packed_sfen_keys() must give the same verdict; flipped twice an accepted input gives its
+ * canonical encoding, and the keys are those of the decoded position and its decoded twin. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +30,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char err[256] = "", via_err[256] = "";
     int ply = size > sizeof input.data ? data[sizeof input.data] * 4099 - 7 : 1; /* below 1 and past 1000000 too */
     bool ok = packed_sfen_decode(&input, &pos, &st, ply, err, sizeof err);
+    PackedSfen flipped, back;
+    Key key = 0, twin_key = 0;
+    Position at_one; /* flip and keys take no move number: their verdict is the one at ply 1 */
+    StateInfo at_one_st;
+    bool ok_at_one = packed_sfen_decode(&input, &at_one, &at_one_st, 1, NULL, 0);
+    FUZZ_CHECK(ok_at_one == packed_sfen_flip(&input, &flipped));
+    FUZZ_CHECK(ok_at_one == packed_sfen_keys(&input, &key, &twin_key));
     /* the two decoders agree on the verdict */
     FUZZ_CHECK(ok == packed_sfen_decode_via_sfen(&input, &via, &via_st, ply, via_err, sizeof via_err));
     if (!ok) {
@@ -52,5 +61,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(strcmp(position_to_sfen(&pos, before, true), position_to_sfen(&decoded, after, true)) == 0);
     packed_sfen_encode(&decoded, &again);
     FUZZ_CHECK(packed_sfen_compare(&canonical, &again) == 0);
+    FUZZ_CHECK(packed_sfen_flip(&flipped, &back) && packed_sfen_compare(&canonical, &back) == 0);
+    FUZZ_CHECK(key == position_key(&pos));
+    Position twin;
+    StateInfo twin_st;
+    FUZZ_CHECK(packed_sfen_decode(&flipped, &twin, &twin_st, 1, err, sizeof err));
+    FUZZ_CHECK(twin_key == position_key(&twin));
     return 0;
 }

@@ -39,7 +39,7 @@ typedef struct {
 struct Book {
     PosRec *pos;
     size_t npos, pos_cap;
-    uint32_t *slots; /* id + 1, 0 = empty; size slot_mask + 1, a power of two */
+    uint64_t *slots; /* see slot_make(); 0 = empty; size slot_mask + 1, a power of two */
     size_t slot_mask;
     MoveRec *moves;
     int16_t *depths;
@@ -90,68 +90,7 @@ Move16 book_move_flip(Move16 m) {
     return (Move16)((m & (MOVE_DROP | MOVE_PROMOTE)) | (from << 7) | to);
 }
 
-bool book_key_flip(const BookKey *key, BookKey *flipped) {
-    Position pos;
-    StateInfo st;
-    if (!book_key_to_position(key, &pos, &st, 1))
-        return false;
-    /* Rewrite the SFEN text: cells in reverse order with the case swapped, the other side
-     * to move, hands with the case swapped (the parser takes hands in any order). */
-    char sfen[SFEN_MAX], out[SFEN_MAX + 8];
-    position_to_sfen(&pos, sfen, false);
-    char cells[SQ_NB][3];
-    int ncell = 0;
-    const char *p = sfen;
-    for (; *p && *p != ' '; p++) {
-        if (*p == '/')
-            continue;
-        if (*p >= '1' && *p <= '9') {
-            for (int k = 0; k < *p - '0' && ncell < SQ_NB; k++)
-                strcpy(cells[ncell++], "");
-        } else if (ncell < SQ_NB) {
-            int len = 0;
-            if (*p == '+')
-                cells[ncell][len++] = *p++;
-            char c = *p;
-            cells[ncell][len++] = (char)(c >= 'a' ? c - 32 : c + 32);
-            cells[ncell][len] = '\0';
-            ncell++;
-        }
-    }
-    if (ncell != SQ_NB)
-        return false;
-    char *o = out;
-    for (int r = 0; r < 9; r++) {
-        int empty = 0;
-        for (int f = 0; f < 9; f++) {
-            const char *c = cells[SQ_NB - 1 - (r * 9 + f)];
-            if (!*c) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                *o++ = (char)('0' + empty);
-            empty = 0;
-            o += sprintf(o, "%s", c);
-        }
-        if (empty)
-            *o++ = (char)('0' + empty);
-        if (r < 8)
-            *o++ = '/';
-    }
-    /* p points at " side hands". */
-    if (*p != ' ')
-        return false;
-    p++;
-    *o++ = ' ';
-    *o++ = *p == 'b' ? 'w' : 'b';
-    p++;
-    *o++ = *p++; /* the space */
-    for (; *p; p++)
-        *o++ = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p >= 'a' && *p <= 'z' ? *p - 32 : *p);
-    *o = '\0';
-    return book_key_from_sfen(out, flipped, NULL, NULL, 0);
-}
+bool book_key_flip(const BookKey *key, BookKey *flipped) { return packed_sfen_flip(key, flipped); }
 
 /* ---- hashing ---- */
 
@@ -218,33 +157,48 @@ size_t book_memory_bytes(const Book *b) {
 
 /* ---- positions ---- */
 
-static bool slot_find(const Book *b, const BookKey *key, size_t *slot) {
-    size_t i = (size_t)key_hash(key) & b->slot_mask;
+/* An index slot holds id + 1 in its low 32 bits and the high 32 bits of the key's hash
+ * above them, so that a probe compares hashes in the slot and reads the position array
+ * (a cache miss in a big book) only when they match: a miss almost never reads it. */
+static uint64_t slot_make(uint64_t hash, size_t id) { return (hash & 0xFFFFFFFF00000000ull) | ((uint64_t)id + 1); }
+static uint32_t slot_id(uint64_t v) { return (uint32_t)v - 1; }
+
+uint64_t book_key_hash(const BookKey *key) { return key_hash(key); }
+
+static bool slot_find_hashed(const Book *b, const BookKey *key, uint64_t hash, size_t *slot) {
+    uint64_t tag = hash & 0xFFFFFFFF00000000ull;
+    size_t i = (size_t)hash & b->slot_mask;
     for (;; i = (i + 1) & b->slot_mask) {
-        uint32_t v = b->slots[i];
+        uint64_t v = b->slots[i];
         if (v == 0) {
             *slot = i;
             return false;
         }
-        if (memcmp(b->pos[v - 1].key.data, key->data, sizeof key->data) == 0) {
+        if ((v & 0xFFFFFFFF00000000ull) == tag &&
+            memcmp(b->pos[slot_id(v)].key.data, key->data, sizeof key->data) == 0) {
             *slot = i;
             return true;
         }
     }
 }
 
+static bool slot_find(const Book *b, const BookKey *key, size_t *slot) {
+    return slot_find_hashed(b, key, key_hash(key), slot);
+}
+
 static bool resize_slots(Book *b, size_t size) {
-    uint32_t *slots = calloc(size, sizeof *slots);
+    uint64_t *slots = calloc(size, sizeof *slots);
     if (!slots)
         return false;
     free(b->slots);
     b->slots = slots;
     b->slot_mask = size - 1;
     for (size_t id = 0; id < b->npos; id++) {
-        size_t i = (size_t)key_hash(&b->pos[id].key) & b->slot_mask;
+        uint64_t h = key_hash(&b->pos[id].key);
+        size_t i = (size_t)h & b->slot_mask;
         while (slots[i])
             i = (i + 1) & b->slot_mask;
-        slots[i] = (uint32_t)id + 1;
+        slots[i] = slot_make(h, id);
     }
     return true;
 }
@@ -267,25 +221,27 @@ void book_prefetch(const Book *b, const BookKey *key) {
 #endif
 }
 
-bool book_find(const Book *b, const BookKey *key, uint32_t *id) {
+bool book_find_hashed(const Book *b, const BookKey *key, uint64_t hash, uint32_t *id) {
     size_t slot;
-    if (!slot_find(b, key, &slot))
+    if (!slot_find_hashed(b, key, hash, &slot))
         return false;
-    *id = b->slots[slot] - 1;
+    *id = slot_id(b->slots[slot]);
     return true;
 }
+
+bool book_find(const Book *b, const BookKey *key, uint32_t *id) { return book_find_hashed(b, key, key_hash(key), id); }
 
 static uint16_t clamp_ply(int ply) { return (uint16_t)(ply <= 0 ? 0 : ply > 65535 ? 65535 : ply); }
 
 bool book_add_position(Book *b, const BookKey *key, int ply, uint32_t *id) {
     size_t slot;
     if (slot_find(b, key, &slot)) {
-        PosRec *r = &b->pos[b->slots[slot] - 1];
+        PosRec *r = &b->pos[slot_id(b->slots[slot])];
         uint16_t p = clamp_ply(ply);
         if (p && (!r->ply || p < r->ply))
             r->ply = p;
         if (id)
-            *id = b->slots[slot] - 1;
+            *id = slot_id(b->slots[slot]);
         return true;
     }
     if (b->npos >= UINT32_MAX - 1)
@@ -309,7 +265,7 @@ bool book_add_position(Book *b, const BookKey *key, int ply, uint32_t *id) {
     r->first = 0;
     r->n = 0;
     r->ply = clamp_ply(ply);
-    b->slots[slot] = (uint32_t)b->npos + 1;
+    b->slots[slot] = slot_make(key_hash(key), b->npos);
     if (id)
         *id = (uint32_t)b->npos;
     b->npos++;

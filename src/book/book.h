@@ -9,7 +9,8 @@
  * computed in exactly one place, book_key_from_position().
  *
  * Layout. Positions live in one array of 40-byte records (key, first move, move count,
- * ply) indexed by an open-addressing hash table of 32-bit ids; the candidate moves of all
+ * ply) indexed by an open-addressing hash table of 64-bit slots (a 32-bit id and 32 bits of
+ * the key's hash, so a miss rarely touches the records); the candidate moves of all
  * positions live in one pool (12 bytes per move plus a 2-byte depth). A 12-million
  * position book with 3.5 moves per position costs about 95 bytes per position. The
  * SBK-style statistics (games, wins, comment, evaluation symbol, weight) and engine
@@ -133,6 +134,13 @@ void book_prefetch(const Book *b, const BookKey *key);
 
 /* Finds the position with this key. Returns true and its id in *id, false when absent. */
 bool book_find(const Book *b, const BookKey *key, uint32_t *id);
+
+/* The hash the index files key under (64 bits, well mixed; the same for equal keys in any
+ * book), for callers that probe several tables with one key. */
+uint64_t book_key_hash(const BookKey *key);
+
+/* book_find() with hash == book_key_hash(key) already computed. */
+bool book_find_hashed(const Book *b, const BookKey *key, uint64_t hash, uint32_t *id);
 
 /* Finds or inserts the position with this key. ply (the SFEN move number, 0 when
  * unknown) lowers the stored ply when it is smaller and known. Returns true and the id in

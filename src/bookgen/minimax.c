@@ -12,6 +12,7 @@
 
 #include "bookgen/minimax.h"
 #include "shogi/movegen.h"
+#include "shogi/packed_sfen.h"
 
 enum { VALUE_MAX_ = 32000, VALUE_INF_ = 32767, MAX_PLY_ = 256, MINIMAX_THREADS_MAX = 64 };
 
@@ -24,9 +25,74 @@ typedef struct {
 
 typedef struct {
     uint32_t next; /* child node, NO_NEXT for a leaf */
-    int16_t leaf;  /* a leaf's score */
+    int16_t leaf;  /* a leaf's score; for an inner edge, 1 when it leads to the mirror */
     Move16 move;
 } Edge;
+
+/* A set of Zobrist keys (position_key()) as a Bloom filter: two bits per key, 16 bits per
+ * position, about 1.4% false hits and no false misses. With converge, a legal move whose
+ * key after the move (a few xors, no move made) misses the filter of the book's positions
+ * cannot reach one, and one missing the filter of their colour-flipped twins cannot reach
+ * a mirror: only the few others are made, encoded and looked up. */
+typedef struct {
+    uint64_t *bits;
+    uint64_t mask; /* number of bits - 1, a power of two minus one */
+} KeyFilter;
+
+static void filter_bits(const KeyFilter *f, uint64_t key, uint64_t *a, uint64_t *b) {
+    *a = (key >> 1) & f->mask; /* bit 0 is the side to move */
+    *b = (key * 0x9E3779B97F4A7C15ull >> 23) & f->mask;
+}
+
+static void filter_add(KeyFilter *f, uint64_t key) {
+    uint64_t a, b;
+    filter_bits(f, key, &a, &b);
+    f->bits[a >> 6] |= 1ull << (a & 63);
+    f->bits[b >> 6] |= 1ull << (b & 63);
+}
+
+static bool filter_may_hold(const KeyFilter *f, uint64_t key) {
+    uint64_t a, b;
+    filter_bits(f, key, &a, &b);
+    return (f->bits[a >> 6] >> (a & 63) & 1) && (f->bits[b >> 6] >> (b & 63) & 1);
+}
+
+/* Sizes f for n positions. Returns false when memory runs out. */
+static bool filter_init(KeyFilter *f, size_t n) {
+    uint64_t nbits = 1024;
+    while (nbits < (uint64_t)n * 16)
+        nbits *= 2;
+    f->mask = nbits - 1;
+    f->bits = calloc(nbits / 64, sizeof *f->bits);
+    return f->bits != NULL;
+}
+
+typedef struct {
+    KeyFilter book, mirror; /* mirror.bits NULL without flipped */
+} ChildFilters;
+
+/* Fills the filters with the keys of every book position and, when twin_keys is non-null
+ * (flipped), of its twin, whose keys also go to twin_keys[id] (n entries, caller-owned).
+ * A key that does not decode is left out (its twin key is 0): building its node reports
+ * it. Returns false when memory runs out. */
+static bool child_filters_init(ChildFilters *f, const Book *b, Key *twin_keys) {
+    size_t n = book_position_count(b);
+    if (!filter_init(&f->book, n) || (twin_keys && !filter_init(&f->mirror, n)))
+        return false;
+    for (uint32_t id = 0; id < n; id++) {
+        BookKey k;
+        Key key, twin = 0;
+        book_position_key(b, id, &k);
+        if (packed_sfen_keys(&k, &key, &twin)) {
+            filter_add(&f->book, key);
+            if (twin_keys)
+                filter_add(&f->mirror, twin);
+        }
+        if (twin_keys)
+            twin_keys[id] = twin;
+    }
+    return true;
+}
 
 typedef struct {
     uint32_t first; /* edges */
@@ -97,12 +163,16 @@ static int16_t clamp_score(const BookMove *m) {
 }
 
 /* Each position whose colour-flipped twin is in the book gets the mirrored moves of the
- * twin that it lacks. Returns false when memory runs out. */
-static bool add_twin_moves(Book *b, MinimaxStats *stats, BookMoveList *own, BookMoveList *twin) {
+ * twin that it lacks; the twin is flipped and looked up only when its key (twin_keys[id])
+ * is in the filter of the book's keys. Returns false when memory runs out. */
+static bool add_twin_moves(Book *b, const ChildFilters *filters, const Key *twin_keys, MinimaxStats *stats,
+                           BookMoveList *own, BookMoveList *twin) {
     size_t n = book_position_count(b);
     for (uint32_t id = 0; id < n; id++) {
         BookKey k, fk;
         uint32_t tid;
+        if (!filter_may_hold(&filters->book, twin_keys[id]))
+            continue;
         book_position_key(b, id, &k);
         if (!book_key_flip(&k, &fk) || !book_find(b, &fk, &tid))
             continue;
@@ -131,6 +201,7 @@ static bool add_twin_moves(Book *b, MinimaxStats *stats, BookMoveList *own, Book
 typedef struct Part {
     const Book *b;
     const MinimaxOptions *opt;
+    const ChildFilters *filters; /* with converge */
     Node *nodes;
     uint32_t lo, hi; /* ids */
     Edge *edges;     /* this range's edges; node->first is relative to them */
@@ -178,13 +249,21 @@ static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *li
     }
     for (int i = 0; i < cnt; i++) {
         Move m = gen[i].move;
+        bool may_book = true, may_mirror = p->opt->flipped;
+        if (p->filters) {
+            Key z = position_key_after(pos, m);
+            may_book = filter_may_hold(&p->filters->book, z);
+            may_mirror = may_mirror && filter_may_hold(&p->filters->mirror, z);
+            if (!may_book && !may_mirror)
+                continue;
+        }
         BookKey ck;
         book_key_after_move(pos, m, &ck);
         uint32_t child;
         bool mirror = false;
-        if (!book_find(in, &ck, &child)) {
+        if (!may_book || !book_find(in, &ck, &child)) {
             BookKey fk;
-            mirror = p->opt->flipped && book_key_flip(&ck, &fk) && book_find(in, &fk, &child);
+            mirror = may_mirror && book_key_flip(&ck, &fk) && book_find(in, &fk, &child);
             if (!mirror)
                 continue;
         }
@@ -199,7 +278,7 @@ static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *li
             in_book = list->moves[j].move == m16;
         p->converged += !in_book;
         p->mirrored += mirror;
-        if (!push_edge(p, (Edge){.next = child, .move = m16}))
+        if (!push_edge(p, (Edge){.next = child, .leaf = mirror, .move = m16}))
             return false;
     }
     node->settled = p->ne == first; /* no child in the book: a leaf node */
@@ -230,8 +309,8 @@ enum { WALK_DEPTH_MAX = 512 };
 
 /* Builds the nodes lo..hi-1. Decoding a key is the slow part, so from each node decoded
  * the walk goes on through its edges, making the moves, to the children of the same
- * range not built yet (not through a mirror edge: that child is not the position the
- * move makes). */
+ * range not built yet (not through a mirror edge, marked by leaf 1: that child is not the
+ * position the move makes). */
 static void *build_part(void *arg) {
     Part *p = arg;
     BookMoveList *list = malloc(sizeof *list);
@@ -266,14 +345,14 @@ static void *build_part(void *arg) {
         stack[0].move = MOVE_NONE;
         while (top >= 0) {
             Node *node = &p->nodes[stack[top].id];
-            if (stack[top].edge >= node->n || top == WALK_DEPTH_MAX || p->opt->flipped) {
+            if (stack[top].edge >= node->n || top == WALK_DEPTH_MAX) {
                 if (top > 0)
                     position_undo_move(&pos, stack[top].move);
                 top--;
                 continue;
             }
             const Edge e = p->edges[node->first + stack[top].edge++];
-            if (e.next == NO_NEXT || e.next < p->lo || e.next >= p->hi || p->nodes[e.next].built)
+            if (e.next == NO_NEXT || e.leaf || e.next < p->lo || e.next >= p->hi || p->nodes[e.next].built)
                 continue;
             Move m = position_legal_move_from16(&pos, e.move);
             position_do_move(&pos, m, &st[top + 1]);
@@ -297,8 +376,8 @@ out:
 
 /* Builds g (nodes and one edge array) with up to threads workers. Returns false with the
  * reason in err. */
-static bool build_graph(const Book *in, const MinimaxOptions *opt, Graph *g, MinimaxStats *stats, char *err,
-                        size_t err_len) {
+static bool build_graph(const Book *in, const MinimaxOptions *opt, const ChildFilters *filters, Graph *g,
+                        MinimaxStats *stats, char *err, size_t err_len) {
     size_t n = book_position_count(in);
     int nt = opt->threads < 1 ? 1 : opt->threads > MINIMAX_THREADS_MAX ? MINIMAX_THREADS_MAX : opt->threads;
     if ((size_t)nt > n / 1024 + 1)
@@ -310,6 +389,7 @@ static bool build_graph(const Book *in, const MinimaxOptions *opt, Graph *g, Min
     for (int t = 0; t < nt; t++) {
         parts[t] = (Part){.b = in,
                           .opt = opt,
+                          .filters = filters,
                           .nodes = g->nodes,
                           .lo = (uint32_t)(n * (size_t)t / (size_t)nt),
                           .hi = (uint32_t)(n * (size_t)(t + 1) / (size_t)nt)};
@@ -589,14 +669,23 @@ bool book_minimax_in_place(Book *b, const MinimaxOptions *opt, MinimaxStats *sta
     stats->positions = n;
     Graph g = {calloc(n ? n : 1, sizeof(Node)), NULL};
     BookMoveList *l1 = malloc(sizeof *l1), *l2 = malloc(sizeof *l2);
+    ChildFilters filters = {{NULL, 0}, {NULL, 0}};
     bool ok = false;
     if (!g.nodes || !l1 || !l2)
         goto oom;
-    if (opt->flipped && !add_twin_moves(b, stats, l1, l2))
+    if (opt->flipped) {
+        /* the twin keys live only until the twins have their moves (before the graph) */
+        Key *twin_keys = malloc((n ? n : 1) * sizeof *twin_keys);
+        bool done = twin_keys && child_filters_init(&filters, b, twin_keys) &&
+                    add_twin_moves(b, &filters, twin_keys, stats, l1, l2);
+        free(twin_keys);
+        if (!done)
+            goto oom;
+    } else if (opt->converge && !child_filters_init(&filters, b, NULL))
         goto oom;
     if (opt->progress)
         progress_start(opt->progress, opt->progress->out, "minimax: graph", n, opt->progress->quiet);
-    ok = build_graph(b, opt, &g, stats, err, err_len);
+    ok = build_graph(b, opt, opt->converge ? &filters : NULL, &g, stats, err, err_len);
     if (opt->progress)
         progress_finish(opt->progress);
     if (!ok)
@@ -609,6 +698,8 @@ bool book_minimax_in_place(Book *b, const MinimaxOptions *opt, MinimaxStats *sta
 oom:
     snprintf(err, err_len, "out of memory");
 out:
+    free(filters.book.bits);
+    free(filters.mirror.bits);
     free(g.nodes);
     free(g.edges);
     free(l1);

@@ -37,119 +37,172 @@ static const char *const PLURAL_NAME[] = {"", "pawns", "lances", "knights", "sil
 
 /* ---- encoding ---- */
 
+/* The stream as 64-bit words, bit i of the stream being bit i % 64 of word i / 64, filled
+ * through a 64-bit accumulator; whole codes go in at once. A valid position fills exactly
+ * 256 bits; the spare words take what a corrupted Position might write beyond them (a
+ * square code is at most 8 bits, hand counts are bounded by their masks), so no write is
+ * ever checked and only the first 256 bits are kept. */
 typedef struct {
-    uint8_t *bytes; /* PACKED_BITS / 8 bytes, zeroed before the first write */
-    int cursor;     /* next bit to write */
+    uint64_t word[32];
+    uint64_t acc; /* bits not yet stored, the first one lowest */
+    int used;     /* bits in acc, < 64 */
+    int words;    /* words stored */
 } BitWriter;
 
-static void write_bits(BitWriter *w, unsigned value, int count) {
-    for (int i = 0; i < count; i++, w->cursor++) {
-        /* A valid position never needs more than 256 bits; the guard only keeps a
-         * corrupted Position from writing past the buffer. */
-        if (w->cursor < PACKED_BITS && ((value >> i) & 1))
-            w->bytes[w->cursor >> 3] |= (uint8_t)(1u << (w->cursor & 7));
+static inline void write_bits(BitWriter *w, unsigned value, int count) {
+    uint64_t v = (uint64_t)value;
+    w->acc |= v << w->used;
+    w->used += count;
+    if (w->used >= 64) {
+        w->word[w->words++] = w->acc;
+        w->used -= 64;
+        w->acc = w->used ? v >> (count - w->used) : 0;
     }
 }
 
-static void write_hand_code(BitWriter *w, PieceType base) {
-    write_bits(w, BOARD_CODE[base].code >> 1, BOARD_CODE[base].length - 1);
-}
-
-static void write_board_square(BitWriter *w, Piece pc) {
-    if (pc == NO_PIECE) {
-        write_bits(w, BOARD_CODE[NO_PIECE_TYPE].code, BOARD_CODE[NO_PIECE_TYPE].length);
-        return;
-    }
+/* A board square's whole code (Huffman code, promotion bit unless gold, colour bit) and
+ * its length, by piece; NO_PIECE is the empty square. Kings have none (length 0). */
+static HuffmanCode board_square_code(Piece pc) {
+    if (pc == NO_PIECE)
+        return BOARD_CODE[NO_PIECE_TYPE];
     PieceType pt = piece_type(pc), base = piece_type_demote(pt);
-    write_bits(w, BOARD_CODE[base].code, BOARD_CODE[base].length);
+    if (base == KING || base > GOLD)
+        return (HuffmanCode){0, 0};
+    HuffmanCode h = BOARD_CODE[base];
+    unsigned code = h.code, length = h.length;
     if (base != GOLD)
-        write_bits(w, piece_type_is_promoted(pt), 1);
-    write_bits(w, (unsigned)piece_color(pc), 1);
+        code |= (unsigned)piece_type_is_promoted(pt) << length++;
+    code |= (unsigned)piece_color(pc) << length++;
+    return (HuffmanCode){(uint8_t)code, (uint8_t)length};
 }
 
-static void write_hand_piece(BitWriter *w, PieceType base, Color c) {
-    write_hand_code(w, base);
+/* A piece in hand of colour c: its board code without the first bit, a promotion bit
+ * that is 0 (not for gold: keeps the cost at board cost minus one), the colour bit. */
+static HuffmanCode hand_piece_code(PieceType base, Color c) {
+    HuffmanCode h = BOARD_CODE[base];
+    unsigned code = (unsigned)h.code >> 1, length = h.length - 1u;
     if (base != GOLD)
-        write_bits(w, 0, 1); /* never promoted: keeps the cost at board cost minus one */
-    write_bits(w, (unsigned)c, 1);
+        length++;
+    code |= (unsigned)c << length++;
+    return (HuffmanCode){(uint8_t)code, (uint8_t)length};
 }
 
 /* A boxed piece is a "promoted piece in hand" of colour 0. Gold has no promotion bit,
  * so a boxed gold borrows the otherwise unused code of a white promoted silver; both
  * cost the same number of bits as a gold in hand. */
-static void write_box_piece(BitWriter *w, PieceType base) {
-    if (base == GOLD) {
-        write_hand_code(w, SILVER);
-        write_bits(w, 1, 1);
-        write_bits(w, WHITE, 1);
-    } else {
-        write_hand_code(w, base);
-        write_bits(w, 1, 1);
-        write_bits(w, BLACK, 1);
-    }
+static HuffmanCode box_piece_code(PieceType base) {
+    PieceType as = base == GOLD ? SILVER : base;
+    HuffmanCode h = BOARD_CODE[as];
+    unsigned code = (unsigned)h.code >> 1, length = h.length - 1u;
+    code |= 1u << length++;
+    code |= (unsigned)(base == GOLD ? WHITE : BLACK) << length++;
+    return (HuffmanCode){(uint8_t)code, (uint8_t)length};
 }
 
-void packed_sfen_encode(const Position *pos, PackedSfen *out) {
-    memset(out->data, 0, sizeof out->data);
-    BitWriter w = {out->data, 0};
+/* The encoder both entry points share: board (kings included, at king_sq), hand counts by
+ * colour and unpromoted type, side to move. */
+/* board_square_code() by piece, built once. */
+static HuffmanCode square_code_table[PIECE_NB];
+
+static void build_square_code_table(void) {
+    for (int pc = 0; pc < PIECE_NB; pc++)
+        square_code_table[pc] = board_square_code((Piece)pc);
+}
+
+static void encode_parts(const Piece *board, int hand[COLOR_NB][PIECE_TYPE_NB], const Square king_sq[COLOR_NB],
+                         Color side, PackedSfen *out) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_square_code_table);
+    BitWriter w;
+    w.acc = 0;
+    w.used = 0;
+    w.words = 0;
     int boxed[PIECE_TYPE_NB];
     for (int pt = 0; pt < PIECE_TYPE_NB; pt++)
         boxed[pt] = PIECE_TYPE_TOTAL[pt];
 
-    write_bits(&w, (unsigned)pos->side, 1);
     /* SQ_NONE is 81, the value YaneuraOu writes for a missing king. */
-    write_bits(&w, (unsigned)pos->king_sq[BLACK], KING_SQUARE_BITS);
-    write_bits(&w, (unsigned)pos->king_sq[WHITE], KING_SQUARE_BITS);
-
+    write_bits(&w,
+               ((unsigned)side & 1) | ((unsigned)king_sq[BLACK] & 0x7f) << 1 |
+                   ((unsigned)king_sq[WHITE] & 0x7f) << (1 + KING_SQUARE_BITS),
+               1 + 2 * KING_SQUARE_BITS);
     for (Square sq = 0; sq < SQ_NB; sq++) {
-        Piece pc = pos->board[sq];
-        if (piece_type(pc) == KING)
-            continue;
-        write_board_square(&w, pc);
-        if (pc != NO_PIECE)
-            boxed[piece_type_demote(piece_type(pc))]--;
+        Piece pc = board[sq] & (PIECE_NB - 1);
+        HuffmanCode h = square_code_table[pc];
+        write_bits(&w, h.code, h.length); /* a king writes nothing */
+        boxed[piece_type_demote(piece_type(pc))]--;
     }
     for (Color c = BLACK; c <= WHITE; c++)
         for (int i = 0; i < PACK_ORDER_NB; i++) {
-            int n = hand_count(pos->hand[c], PACK_ORDER[i]);
+            int n = hand[c][PACK_ORDER[i]];
+            HuffmanCode h = hand_piece_code(PACK_ORDER[i], c);
             for (int k = 0; k < n; k++)
-                write_hand_piece(&w, PACK_ORDER[i], c);
+                write_bits(&w, h.code, h.length);
             boxed[PACK_ORDER[i]] -= n;
         }
-    for (int i = 0; i < PACK_ORDER_NB; i++)
+    for (int i = 0; i < PACK_ORDER_NB; i++) {
+        HuffmanCode h = box_piece_code(PACK_ORDER[i]);
         for (int k = 0; k < boxed[PACK_ORDER[i]]; k++)
-            write_box_piece(&w, PACK_ORDER[i]);
+            write_bits(&w, h.code, h.length);
+    }
+    w.word[w.words] = w.acc;
+    for (int i = w.words + 1; i < PACKED_BITS / 64; i++)
+        w.word[i] = 0;
+    for (int i = 0; i < PACKED_BITS / 8; i++)
+        out->data[i] = (uint8_t)(w.word[i >> 3] >> ((i & 7) * 8));
+}
+
+void packed_sfen_encode(const Position *pos, PackedSfen *out) {
+    int hand[COLOR_NB][PIECE_TYPE_NB] = {{0}};
+    for (Color c = BLACK; c <= WHITE; c++)
+        for (int i = 0; i < PACK_ORDER_NB; i++)
+            hand[c][PACK_ORDER[i]] = hand_count(pos->hand[c], PACK_ORDER[i]);
+    encode_parts(pos->board, hand, pos->king_sq, pos->side, out);
 }
 
 /* ---- decoding ---- */
 
 typedef struct {
-    const uint8_t *bytes;
-    int cursor; /* next bit to read */
+    uint64_t word[PACKED_BITS / 64 + 2]; /* the 256 bits, bit i at bit i % 64 of word i / 64; zero words after */
+    int cursor;                          /* next bit to read */
 } BitReader;
+
+static void reader_init(BitReader *r, const uint8_t *bytes) {
+    memset(r->word, 0, sizeof r->word);
+    for (int i = 0; i < PACKED_BITS / 8; i++)
+        r->word[i >> 3] |= (uint64_t)bytes[i] << ((i & 7) * 8);
+    r->cursor = 0;
+}
+
+/* The next count (1..32) bits from the cursor, first bit lowest, without moving it; bits
+ * past the end read as 0. */
+static unsigned peek_bits(const BitReader *r, int count) {
+    int word = r->cursor >> 6, shift = r->cursor & 63;
+    /* word + 1 is at most the second zero word; << 1 << (63 - shift) is << (64 - shift) without
+     * the undefined shift by 64 */
+    uint64_t window = r->word[word] >> shift | r->word[word + 1] << 1 << (63 - shift);
+    return (unsigned)(window & ((1ull << count) - 1));
+}
 
 /* The next bit, or -1 at the end of the 256 bits (never reads past them). */
 static int read_bit(BitReader *r) {
     if (r->cursor >= PACKED_BITS)
         return -1;
-    int bit = (r->bytes[r->cursor >> 3] >> (r->cursor & 7)) & 1;
+    int bit = (int)(r->word[r->cursor >> 6] >> (r->cursor & 63) & 1);
     r->cursor++;
     return bit;
 }
 
-/* count bits, first bit lowest, or -1 when the stream ends first. */
+/* count bits, first bit lowest, or -1 (the cursor at the end) when the stream ends first. */
 static int read_bits(BitReader *r, int count) {
-    int value = 0;
-    for (int i = 0; i < count; i++) {
-        int bit = read_bit(r);
-        if (bit < 0)
-            return -1;
-        value |= bit << i;
+    if (r->cursor + count > PACKED_BITS) {
+        r->cursor = PACKED_BITS;
+        return -1;
     }
+    int value = (int)peek_bits(r, count);
+    r->cursor += count;
     return value;
 }
-
-enum { CODE_END_OF_STREAM = -1, CODE_UNKNOWN = -2 };
 
 /* Prefix tables: the next LONGEST_BOARD_CODE bits (first bit lowest) give the piece type
  * and the code length directly. Built on first use from BOARD_CODE; length 0 marks a
@@ -173,37 +226,35 @@ static void build_prefix_table(PrefixEntry *table, bool in_hand) {
     }
 }
 
+/* Whole-entry tables: the next 8 bits (first bit lowest) give a board square's or a hand
+ * entry's code, promotion bit and colour bit at once (8 bits is the longest: a 6-bit code
+ * and the two bits). Length 0 marks bits no code matches (none today: both code sets are
+ * complete; kept so that a table edit cannot turn into an endless loop). */
+typedef struct {
+    int8_t base;
+    uint8_t promoted, color, length;
+} WholeEntry;
+
+static WholeEntry board_whole[256], hand_whole[256];
+
+static void build_whole_table(WholeEntry *table, const PrefixEntry *prefix) {
+    for (unsigned bits = 0; bits < 256; bits++) {
+        PrefixEntry e = prefix[bits & ((1u << LONGEST_BOARD_CODE) - 1)];
+        WholeEntry w = {e.type, 0, 0, e.length};
+        if (e.length && e.type > NO_PIECE_TYPE) {
+            if (e.type != GOLD)
+                w.promoted = (uint8_t)(bits >> w.length++ & 1);
+            w.color = (uint8_t)(bits >> w.length++ & 1);
+        }
+        table[bits] = w;
+    }
+}
+
 static void build_prefix_tables(void) {
     build_prefix_table(board_prefix, false);
     build_prefix_table(hand_prefix, true);
-}
-
-/* Up to count (<= 8) bits from the cursor without moving it; bits past the end read as 0. */
-static int peek_bits(const BitReader *r, int count) {
-    int byte = r->cursor >> 3, shift = r->cursor & 7;
-    unsigned window = r->bytes[byte];
-    if (byte + 1 < PACKED_BITS / 8)
-        window |= (unsigned)r->bytes[byte + 1] << 8;
-    return (int)((window >> shift) & ((1u << count) - 1));
-}
-
-/* Reads one board code (in_hand false: NO_PIECE_TYPE..GOLD) or hand code (in_hand true:
- * PAWN..GOLD). CODE_UNKNOWN cannot happen with today's complete code sets; it is kept so
- * a table edit cannot turn into an endless loop. */
-static int read_piece_code(BitReader *r, bool in_hand) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, build_prefix_tables);
-    if (r->cursor >= PACKED_BITS)
-        return CODE_END_OF_STREAM;
-    const PrefixEntry *e = &(in_hand ? hand_prefix : board_prefix)[peek_bits(r, LONGEST_BOARD_CODE)];
-    if (e->length == 0)
-        return CODE_UNKNOWN;
-    if (r->cursor + e->length > PACKED_BITS) { /* the code would end past bit 256 */
-        r->cursor = PACKED_BITS;
-        return CODE_END_OF_STREAM;
-    }
-    r->cursor += e->length;
-    return e->type;
+    build_whole_table(board_whole, board_prefix);
+    build_whole_table(hand_whole, hand_prefix);
 }
 
 /* What the bits say, before any of it becomes a Position. */
@@ -245,14 +296,14 @@ static bool read_board(BitReader *r, DecodedBits *d, char *err, size_t err_len) 
         if (d->board[sq] != NO_PIECE) /* a king, placed from the header */
             continue;
         int start = r->cursor;
-        int base = read_piece_code(r, false);
-        int promoted = base > NO_PIECE_TYPE && base != GOLD ? read_bit(r) : 0;
-        int color = base > NO_PIECE_TYPE ? read_bit(r) : 0;
-        if (base == CODE_UNKNOWN)
-            return error_set(err, err_len, "bit %d: unknown board code", start);
-        if (base < 0 || promoted < 0 || color < 0)
+        WholeEntry e = board_whole[peek_bits(r, 8)];
+        if (start + e.length > PACKED_BITS || start >= PACKED_BITS)
             return error_set(err, err_len, "bit %d: square %d%c runs past the end of the 256 bits", start,
                              square_file(sq) + 1, 'a' + square_rank(sq));
+        if (e.length == 0)
+            return error_set(err, err_len, "bit %d: unknown board code", start);
+        r->cursor += e.length;
+        int base = e.base, promoted = e.promoted, color = e.color;
         if (base == NO_PIECE_TYPE)
             continue;
         if (!count_piece(d, (PieceType)base, start, err, err_len))
@@ -266,13 +317,13 @@ static bool read_board(BitReader *r, DecodedBits *d, char *err, size_t err_len) 
 static bool read_hands_and_box(BitReader *r, DecodedBits *d, char *err, size_t err_len) {
     while (r->cursor < PACKED_BITS) {
         int start = r->cursor;
-        int base = read_piece_code(r, true);
-        int promoted = base > NO_PIECE_TYPE && base != GOLD ? read_bit(r) : 0;
-        int color = base > NO_PIECE_TYPE ? read_bit(r) : 0;
-        if (base == CODE_UNKNOWN)
-            return error_set(err, err_len, "bit %d: unknown hand code", start);
-        if (base < 0 || promoted < 0 || color < 0)
+        WholeEntry e = hand_whole[peek_bits(r, 8)];
+        if (start + e.length > PACKED_BITS)
             return error_set(err, err_len, "bit %d: hand entry runs past the end of the 256 bits", start);
+        if (e.length == 0)
+            return error_set(err, err_len, "bit %d: unknown hand code", start);
+        r->cursor += e.length;
+        int base = e.base, promoted = e.promoted, color = e.color;
         if (!promoted) {
             d->hand[color][base]++;
         } else if (color == WHITE) {
@@ -352,7 +403,10 @@ static void print_sfen(const DecodedBits *d, int ply, char *buf, size_t len) {
 
 /* Reads and checks the bits; the part both decoders share. */
 static bool decode_bits(const PackedSfen *in, DecodedBits *d, char *err, size_t err_len) {
-    BitReader r = {in->data, 0};
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_prefix_tables);
+    BitReader r;
+    reader_init(&r, in->data);
     memset(d, 0, sizeof *d);
     d->side = (Color)read_bit(&r);
     if (!read_kings(&r, d, err, err_len) || !read_board(&r, d, err, err_len) ||
@@ -394,6 +448,52 @@ bool packed_sfen_decode_via_sfen(const PackedSfen *in, Position *pos, StateInfo 
     char why[128];
     if (!position_from_sfen(pos, st, sfen, why, sizeof why))
         return error_set(err, err_len, "decoded position \"%s\" rejected: %s", sfen, why);
+    return true;
+}
+
+bool packed_sfen_flip(const PackedSfen *in, PackedSfen *out) {
+    DecodedBits d;
+    if (!decode_bits(in, &d, NULL, 0))
+        return false;
+    Piece board[SQ_NB];
+    Square king_sq[COLOR_NB] = {SQ_NONE, SQ_NONE};
+    for (Square sq = 0; sq < SQ_NB; sq++) {
+        Piece pc = d.board[SQ_NB - 1 - sq];
+        if (pc != NO_PIECE) {
+            pc = piece_make(color_flip(piece_color(pc)), piece_type(pc));
+            if (piece_type(pc) == KING)
+                king_sq[piece_color(pc)] = sq;
+        }
+        board[sq] = pc;
+    }
+    int hand[COLOR_NB][PIECE_TYPE_NB];
+    memcpy(hand[BLACK], d.hand[WHITE], sizeof hand[BLACK]);
+    memcpy(hand[WHITE], d.hand[BLACK], sizeof hand[WHITE]);
+    encode_parts(board, hand, king_sq, color_flip(d.side), out);
+    return true;
+}
+
+bool packed_sfen_keys(const PackedSfen *in, Key *key, Key *flipped_key) {
+    shogi_init(); /* the Zobrist tables */
+    DecodedBits d;
+    if (!decode_bits(in, &d, NULL, 0))
+        return false;
+    Key board = d.side == WHITE ? ZOBRIST_SIDE : 0, flipped_board = d.side == WHITE ? 0 : ZOBRIST_SIDE;
+    for (Square sq = 0; sq < SQ_NB; sq++) {
+        Piece pc = d.board[sq];
+        if (pc == NO_PIECE)
+            continue;
+        board ^= zobrist_piece(pc, sq);
+        flipped_board ^= zobrist_piece(piece_make(color_flip(piece_color(pc)), piece_type(pc)), SQ_NB - 1 - sq);
+    }
+    Key hand = 0, flipped_hand = 0;
+    for (Color c = BLACK; c <= WHITE; c++)
+        for (PieceType pt = PAWN; pt <= GOLD; pt++) {
+            hand += zobrist_hand(c, pt) * (Key)d.hand[c][pt];
+            flipped_hand += zobrist_hand(color_flip(c), pt) * (Key)d.hand[c][pt];
+        }
+    *key = board + hand;
+    *flipped_key = flipped_board + flipped_hand;
     return true;
 }
 

@@ -64,6 +64,19 @@ bool packed_sfen_decode(const PackedSfen *in, Position *pos, StateInfo *st, int 
 bool packed_sfen_decode_via_sfen(const PackedSfen *in, Position *pos, StateInfo *st, int ply, char *err,
                                  size_t err_len);
 
+/* The encoding of the colour-flipped position of *in (board rotated 180 degrees, every
+ * piece's colour and the hands swapped, the other side to move), into *out, without
+ * building a Position. Returns false (out unspecified) for exactly the inputs
+ * packed_sfen_decode() refuses. The result is canonical (as packed_sfen_encode() writes
+ * it), even when *in lists its hands in another order. */
+bool packed_sfen_flip(const PackedSfen *in, PackedSfen *out);
+
+/* The position_key() the decoded position would have (*key) and that of its colour-flipped
+ * twin (*flipped_key), without building either Position: for indexes that meet positions
+ * reached by moves. Returns false (keys unspecified) for exactly the inputs
+ * packed_sfen_decode() refuses. */
+bool packed_sfen_keys(const PackedSfen *in, Key *key, Key *flipped_key);
+
 /* Orders encodings as memcmp() orders their bytes, for sorted indexes: returns a
  * negative value, zero or a positive value when *a sorts before, equal to or after *b. */
 int packed_sfen_compare(const PackedSfen *a, const PackedSfen *b);

@@ -17,6 +17,7 @@
 #include "shogi/game.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
+#include "util/random.h"
 
 #define AFTER_76 "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
 
@@ -261,6 +262,111 @@ static void test_flip(void **state) {
     assert_int_equal(book_move_flip(m16("P*5e")), m16("P*5e"));
     assert_int_equal(book_move_flip(m16("B*1a")), m16("B*9i"));
     assert_int_equal(book_move_flip(MOVE_NONE), MOVE_NONE);
+}
+
+/* The first book_key_flip(), kept as the reference the direct one is held to: decode the
+ * key, print SFEN, reverse the cells and swap the case, parse again. */
+static bool flip_via_sfen_text(const BookKey *key, BookKey *flipped) {
+    Position pos;
+    StateInfo st;
+    if (!book_key_to_position(key, &pos, &st, 1))
+        return false;
+    char sfen[SFEN_MAX], out[SFEN_MAX + 8];
+    position_to_sfen(&pos, sfen, false);
+    char cells[SQ_NB][3];
+    int ncell = 0;
+    const char *p = sfen;
+    for (; *p && *p != ' '; p++) {
+        if (*p == '/')
+            continue;
+        if (*p >= '1' && *p <= '9') {
+            for (int k = 0; k < *p - '0' && ncell < SQ_NB; k++)
+                cells[ncell++][0] = '\0';
+        } else if (ncell < SQ_NB) {
+            int len = 0;
+            if (*p == '+')
+                cells[ncell][len++] = *p++;
+            cells[ncell][len++] = (char)(*p >= 'a' ? *p - 32 : *p + 32);
+            cells[ncell++][len] = '\0';
+        }
+    }
+    assert_int_equal(ncell, SQ_NB);
+    char *o = out;
+    for (int r = 0; r < 9; r++) {
+        int empty = 0;
+        for (int f = 0; f < 9; f++) {
+            const char *c = cells[SQ_NB - 1 - (r * 9 + f)];
+            if (!*c) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                *o++ = (char)('0' + empty);
+            empty = 0;
+            o += sprintf(o, "%s", c);
+        }
+        if (empty)
+            *o++ = (char)('0' + empty);
+        if (r < 8)
+            *o++ = '/';
+    }
+    p++; /* " side hands" */
+    *o++ = ' ';
+    *o++ = *p++ == 'b' ? 'w' : 'b';
+    *o++ = *p++;
+    for (; *p; p++)
+        *o++ = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+    *o = '\0';
+    return book_key_from_sfen(out, flipped, NULL, NULL, 0);
+}
+
+/* book_key_flip() flips the PackedSfen directly; on every position of random games
+ * (drops, promotions, captures, full hands late in the games) it must give the bytes the
+ * SFEN-text route gives, and twice flipped the key itself; on random bytes it must refuse
+ * exactly what the text route refuses. */
+static void test_flip_matches_sfen_text(void **state) {
+    (void)state;
+    uint64_t seed = 20261206;
+    StateInfo *st = malloc(sizeof *st * 301);
+    ExtMove moves[MAX_MOVES];
+    int checked = 0, with_hands = 0;
+    for (int game = 0; game < 60; game++) {
+        Position pos;
+        position_set_startpos(&pos, &st[0]);
+        for (int ply = 0; ply < 300; ply++) {
+            BookKey k, direct, text, back;
+            book_key_from_position(&pos, &k);
+            assert_true(book_key_flip(&k, &direct));
+            assert_true(flip_via_sfen_text(&k, &text));
+            assert_memory_equal(direct.data, text.data, sizeof direct.data);
+            assert_true(book_key_flip(&direct, &back));
+            assert_memory_equal(back.data, k.data, sizeof k.data);
+            checked++;
+            with_hands += pos.hand[BLACK] != 0 && pos.hand[WHITE] != 0;
+            int n = generate_moves(&pos, GEN_LEGAL, moves);
+            if (!n)
+                break;
+            position_do_move(&pos, moves[random_xorshift64star(&seed) % (uint64_t)n].move, &st[ply + 1]);
+        }
+    }
+    free(st);
+    print_message("%d positions flipped, %d with pieces in both hands\n", checked, with_hands);
+    assert_true(checked > 10000);
+    assert_true(with_hands > 1000);
+    int refused = 0;
+    for (int i = 0; i < 20000; i++) {
+        BookKey k, direct, text;
+        for (int j = 0; j < 32; j += 8) {
+            uint64_t r = random_xorshift64star(&seed);
+            memcpy(k.data + j, &r, 8);
+        }
+        bool a = book_key_flip(&k, &direct), b = flip_via_sfen_text(&k, &text);
+        assert_int_equal(a, b);
+        if (a)
+            assert_memory_equal(direct.data, text.data, sizeof direct.data);
+        refused += !a;
+    }
+    assert_true(refused > 0);
 }
 
 /* ---- selection ---- */
@@ -559,6 +665,7 @@ int main(void) {
         cmocka_unit_test(test_stats_and_comments),
         cmocka_unit_test(test_memory_per_position),
         cmocka_unit_test(test_flip),
+        cmocka_unit_test(test_flip_matches_sfen_text),
         cmocka_unit_test(test_select_filters),
         cmocka_unit_test(test_select_reproducible_and_weighted),
         cmocka_unit_test(test_select_flipped_and_ply),

@@ -280,13 +280,101 @@ static void test_threads_same_result(void **state) {
     book_free(in);
 }
 
+/* A random book whose odd games are stored colour-flipped (keys and moves), so that lines
+ * meet their mirrors: twins, twin moves and mirror edges all occur. */
+static Book *mixed_book(int positions) {
+    Book *b = book_create();
+    ExtMove *moves = malloc(sizeof(ExtMove) * MAX_MOVES);
+    StateInfo *st = malloc(sizeof(StateInfo) * 128);
+    uint64_t s = 777;
+    for (int game = 0; (int)book_position_count(b) < positions; game++) {
+        Position pos;
+        position_set_startpos(&pos, &st[0]);
+        for (int ply = 0; ply < 50; ply++) {
+            int n = generate_moves(&pos, GEN_LEGAL, moves);
+            if (!n)
+                break;
+            BookKey k, fk;
+            uint32_t id;
+            book_key_from_position(&pos, &k);
+            assert_true(book_key_flip(&k, &fk));
+            assert_true(book_add_position(b, game & 1 ? &fk : &k, pos.ply, &id));
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            int pick = (int)((s >> 33) % (uint64_t)(n < 4 ? n : 4));
+            for (int c = 0; c <= pick; c++) {
+                Move16 m = move_to_move16(moves[c].move);
+                BookMove bm = {.move = game & 1 ? book_move_flip(m) : m,
+                               .score = (int)((s >> (8 + c)) % 400) - 200,
+                               .has_score = true,
+                               .count = 1};
+                assert_true(book_add_move(b, id, &bm, NULL));
+            }
+            position_do_move(&pos, moves[pick].move, &st[ply + 1]);
+        }
+    }
+    free(moves);
+    free(st);
+    return b;
+}
+
+/* FNV-1a over every position's key and written moves (move, score, depth) in id order. */
+static uint64_t book_digest(const Book *b) {
+    BookMoveList *l = malloc(sizeof *l);
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t id = 0; id < book_position_count(b); id++) {
+        BookKey k;
+        book_position_key(b, id, &k);
+        book_position_moves(b, id, l);
+        for (int i = 0; i < 32; i++)
+            h = (h ^ k.data[i]) * 1099511628211ull;
+        for (int i = 0; i < l->n; i++) {
+            uint64_t v = (uint64_t)l->moves[i].move << 48 ^ (uint64_t)(uint32_t)l->moves[i].score << 16 ^
+                         (uint64_t)(uint16_t)l->moves[i].depth;
+            h = (h ^ v) * 1099511628211ull;
+        }
+    }
+    free(l);
+    return h;
+}
+
+/* --converge --flipped on a book with mirrored lines: the counts and the written book are
+ * those the first implementation (SFEN-text flips, a flip and a lookup for every legal
+ * move leaving the book) gave, on one thread and on three. */
+static void test_converge_flipped_counts(void **state) {
+    (void)state;
+    Book *in = mixed_book(8000);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        char err[128];
+        MinimaxStats st;
+        MinimaxOptions o = {.converge = true, .flipped = true, .threads = threads};
+        Book *out = book_minimax(in, &o, &st, err, sizeof err);
+        assert_non_null(out);
+        print_message("threads %d: %llu positions, %llu settled, %llu converged, %llu twins, %llu twin moves, "
+                      "%llu mirror edges, %llu rounds, %zu moves, digest %016llx\n",
+                      threads, (unsigned long long)st.positions, (unsigned long long)st.settled,
+                      (unsigned long long)st.converged_moves, (unsigned long long)st.flipped_twins,
+                      (unsigned long long)st.flipped_moves, (unsigned long long)st.flipped_edges,
+                      (unsigned long long)st.rounds, book_move_count(out), (unsigned long long)book_digest(out));
+        assert_int_equal(st.positions, 8012);
+        assert_int_equal(st.settled, 8012);
+        assert_int_equal(st.converged_moves, 241);
+        assert_int_equal(st.flipped_twins, 304);
+        assert_int_equal(st.flipped_moves, 165);
+        assert_int_equal(st.flipped_edges, 406);
+        assert_int_equal(book_move_count(out), 20523);
+        assert_int_equal(book_digest(out), 0x9227f118ecc724ebull);
+        book_free(out);
+    }
+    book_free(in);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_yo_fixture),           cmocka_unit_test(test_check_fixture),
         cmocka_unit_test(test_tree_negamax),         cmocka_unit_test(test_repetition_is_draw),
         cmocka_unit_test(test_pure_perpetual_check), cmocka_unit_test(test_flipped_twins),
-        cmocka_unit_test(test_threads_same_result),
+        cmocka_unit_test(test_threads_same_result),  cmocka_unit_test(test_converge_flipped_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
