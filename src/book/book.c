@@ -253,7 +253,9 @@ bool book_add_position(Book *b, const BookKey *key, int ply, uint32_t *id) {
         slot_find(b, key, &slot);
     }
     if (b->npos == b->pos_cap) {
-        size_t cap = b->pos_cap ? b->pos_cap + b->pos_cap / 2 : 1024;
+        /* Grow by half plus a constant: a capacity of 1 (book_shrink leaves one for a
+         * one-position book) must still grow, since 1 + 1 / 2 is 1. */
+        size_t cap = b->pos_cap + b->pos_cap / 2 + 1024;
         PosRec *p = realloc(b->pos, cap * sizeof *p);
         if (!p)
             return false;
@@ -306,7 +308,7 @@ static bool reserve_moves(Book *b, size_t extra) {
         return true;
     if (b->nmoves + extra > UINT32_MAX)
         return false;
-    size_t cap = b->moves_cap ? b->moves_cap + b->moves_cap / 2 : 4096;
+    size_t cap = b->moves_cap + b->moves_cap / 2 + 4096;
     if (cap < b->nmoves + extra)
         cap = b->nmoves + extra;
     if (cap > UINT32_MAX)

@@ -133,7 +133,7 @@ static bool extract_features(FitData *d, const ClassicWeights *w) {
     d->nfeats = 0;
     for (int i = 0; i < d->n; i++) {
         if (d->nfeats + CLASSIC_MAX_FEATURES > d->feats_cap) {
-            size_t cap = d->feats_cap * 2;
+            size_t cap = d->feats_cap * 2 + CLASSIC_MAX_FEATURES; /* one doubling of a small cap may not fit */
             ClassicFeature *f = realloc(d->feats, cap * sizeof *f);
             if (!f)
                 return false;

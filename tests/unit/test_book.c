@@ -158,6 +158,49 @@ static void test_relocation_and_shrink(void **state) {
     book_free(b);
 }
 
+/* Issue 31 item 1: book_shrink leaves a one-position book with a capacity of one, and the
+ * old growth rule (cap + cap / 2) kept it at one and wrote the next position past the
+ * block (ASan: heap-buffer-overflow; the release build trampled the next allocation).
+ * Every position and move added after the shrink must read back. */
+static void test_grow_after_shrink_to_one(void **state) {
+    (void)state;
+    Book *b = book_create();
+    uint32_t first = add_sfen(b, STARTPOS_SFEN);
+    BookMove m = bm("7g7f", NULL, 10, 1, 1);
+    assert_true(book_add_move(b, first, &m, NULL));
+    assert_true(book_shrink(b));
+    uint32_t ids[40];
+    Game g;
+    game_init(&g);
+    char why[128];
+    const char *line[] = {"7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b", "2e2d", "2c2d",
+                          "2h2d", "8e8f", "8g8f", "8b8f", "2d3d", "2b8h+", "7i8h", "3a2b", "3d3e", "P*2c"};
+    int n = 0;
+    char usi[512] = "startpos moves";
+    for (int i = 0; i < 20; i++) {
+        strcat(usi, " ");
+        strcat(usi, line[i]);
+        if (!game_set_from_usi(&g, usi, why, sizeof why))
+            fail_msg("%s: %s", usi, why);
+        char sfen[SFEN_MAX];
+        position_to_sfen(&g.pos, sfen, false);
+        ids[n++] = add_sfen(b, sfen);
+        BookMove r = bm(i + 1 < 20 ? line[i + 1] : "1g1f", NULL, i, 2, (uint64_t)i + 2);
+        assert_true(book_add_move(b, ids[n - 1], &r, NULL));
+    }
+    assert_int_equal(book_position_count(b), 21);
+    BookMoveList *list = malloc(sizeof *list);
+    assert_int_equal(book_position_moves(b, first, list), 1);
+    assert_int_equal(list->moves[0].count, 1);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(book_position_moves(b, ids[i], list), 1);
+        assert_int_equal(list->moves[0].count, (uint64_t)i + 2);
+    }
+    free(list);
+    game_free(&g);
+    book_free(b);
+}
+
 static void test_sort_moves_order(void **state) {
     (void)state;
     BookMove v[4] = {bm("7g7f", NULL, 10, 0, 5), bm("2g2f", NULL, 30, 0, 5), bm("5g5f", NULL, 99, 0, 1),
@@ -661,6 +704,7 @@ int main(void) {
         cmocka_unit_test(test_transposition_hits),
         cmocka_unit_test(test_duplicate_moves_merge),
         cmocka_unit_test(test_relocation_and_shrink),
+        cmocka_unit_test(test_grow_after_shrink_to_one),
         cmocka_unit_test(test_sort_moves_order),
         cmocka_unit_test(test_stats_and_comments),
         cmocka_unit_test(test_memory_per_position),
