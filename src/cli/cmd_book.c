@@ -6,12 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "book/apery.h"
 #include "book/book.h"
 #include "book/db2016.h"
+#include "book/open.h"
 #include "book/sbk.h"
 #include "book/select.h"
-#include "book/ybb.h"
 #include "cli/commands.h"
 #include "shogi/game.h"
 #include "shogi/movegen.h"
@@ -20,75 +19,10 @@
 #include "util/parse.h"
 #include "util/progress.h"
 #include "util/random.h"
-#include "util/interrupt.h"
 
-typedef enum { FMT_UNKNOWN, FMT_DB, FMT_YBB, FMT_APERY, FMT_SBK } Format;
-
-static const char *format_name(Format f) {
-    return f == FMT_DB      ? "YaneuraOu DB2016 (text)"
-           : f == FMT_YBB   ? "YBB (YANE-BINBOOK-V1)"
-           : f == FMT_APERY ? "Apery book.bin"
-           : f == FMT_SBK   ? "ShogiGUI/ShogiHome SBK"
-                            : "unknown";
-}
-
-static Format parse_format(const char *s) {
-    if (!strcmp(s, "db") || !strcmp(s, "db2016"))
-        return FMT_DB;
-    if (!strcmp(s, "ybb"))
-        return FMT_YBB;
-    if (!strcmp(s, "apery") || !strcmp(s, "bin"))
-        return FMT_APERY;
-    if (!strcmp(s, "sbk"))
-        return FMT_SBK;
-    return FMT_UNKNOWN;
-}
-
-/* By extension, then by content. */
-static Format detect_format(const char *path) {
-    const char *dot = strrchr(path, '.');
-    if (dot) {
-        Format f = parse_format(dot + 1);
-        if (f != FMT_UNKNOWN)
-            return f;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return FMT_UNKNOWN;
-    unsigned char head[16] = {0};
-    size_t n = fread(head, 1, sizeof head, f);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fclose(f);
-    if (ybb_is_ybb(head, n))
-        return FMT_YBB;
-    if (n && (head[0] == '#' || head[0] == 's' || head[0] == 0xEF))
-        return FMT_DB;
-    if (size > 0 && size % 16 == 0)
-        return FMT_APERY;
-    return FMT_UNKNOWN;
-}
-
-/* Ctrl-C: the output goes through a temporary file that the handler removes
- * (util/interrupt.h). */
 static bool write_db_atomic(const char *path, const Book *b, bool comments, bool quiet, char *err, size_t err_len) {
-    AtomicFile af;
-    if (!atomic_file_open(&af, path, err, err_len))
-        return false;
-    InterruptScope scope;
-    interrupt_begin(&scope, af.tmp_path);
-    Progress pr;
-    progress_start(&pr, stderr, "writing", book_position_count(b), quiet);
-    Db2016WriteOptions wo = {.write_comments = comments, .progress = &pr};
-    bool ok = db2016_write_stream(af.f, b, &wo, err, err_len);
-    if (ok) {
-        ok = atomic_file_commit(&af, err, err_len);
-    } else {
-        atomic_file_abort(&af);
-    }
-    interrupt_end(&scope);
-    progress_finish(&pr);
-    return ok;
+    BookWriteOptions wo = {.write_comments = comments, .log = stderr, .quiet = quiet};
+    return book_write(path, book_format_by_id("db"), b, &wo, NULL, err, err_len);
 }
 
 typedef struct {
@@ -109,77 +43,33 @@ typedef struct {
     int unreg_depth;
 } LoadOptions;
 
-/* Loads any supported format into a new book; NULL with a message on stderr. */
-static Book *load_book(const char *path, Format fmt, const LoadOptions *lo, Db2016Stats *dbst) {
+static BookReadOptions read_options(const LoadOptions *lo) {
+    return (BookReadOptions){.keep_comments = lo->keep_comments,
+                             .shogihome_columns = lo->shogihome_columns,
+                             .unreg_depth = lo->unreg_depth,
+                             .log = stderr,
+                             .quiet = lo->quiet};
+}
+
+/* Loads a book of any format (fmt NULL: detected) into a new book; NULL with a message on
+ * stderr. */
+static Book *load_book(const char *path, const BookFormat *fmt, const LoadOptions *lo, BookReadReport *rep) {
     char err[512];
-    Book *b = book_create();
-    if (!b) {
-        fprintf(stderr, "hayanagi book: out of memory\n");
-        return NULL;
-    }
-    bool ok = false;
-    if (fmt == FMT_DB) {
-        struct stat sb;
-        Progress pr;
-        progress_start(&pr, stderr, "reading", stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0, lo->quiet);
-        ErrorPrinter ep = {"warning: ", 0};
-        Db2016ReadOptions ro = {.keep_comments = lo->keep_comments,
-                                .shogihome_columns = lo->shogihome_columns,
-                                .on_error = print_error,
-                                .ctx = &ep,
-                                .progress = &pr};
-        ok = db2016_read_file(path, b, &ro, dbst, err, sizeof err);
-        progress_finish(&pr);
-    } else if (fmt == FMT_YBB) {
-        ok = ybb_read_file(path, b, err, sizeof err);
-    } else if (fmt == FMT_APERY) {
-        AperyBook *ab = apery_open(path, err, sizeof err);
-        if (ab) {
-            AperyConvertStats st;
-            ok = apery_to_book(ab, lo->unreg_depth, b, &st, err, sizeof err);
-            if (ok)
-                fprintf(stderr,
-                        "apery: %zu keys, %llu positions recovered from the start position, %llu collisions, "
-                        "%llu keys not reached\n",
-                        apery_key_count(ab), (unsigned long long)st.positions, (unsigned long long)st.collisions,
-                        (unsigned long long)st.unreached);
-            apery_free(ab);
-        }
-    } else if (fmt == FMT_SBK) {
-        SbkOpenStats os;
-        SbkBook *sb = sbk_open(path, NULL, &os, err, sizeof err);
-        if (sb) {
-            Progress pr;
-            progress_start(&pr, stderr, "reading", sbk_indexed_count(sb), lo->quiet);
-            SbkImportStats is;
-            ok = sbk_to_book(sb, b, &pr, &is, err, sizeof err);
-            progress_finish(&pr);
-            if (os.unresolved || os.bad_edges || os.bad_moves || os.bad_positions || os.contradictions)
-                fprintf(stderr,
-                        "warning: %s: %llu state(s) not reached, %llu bad edge(s), %llu bad move(s), %llu bad "
-                        "position(s), %llu contradictory edge(s)\n",
-                        path, (unsigned long long)os.unresolved, (unsigned long long)os.bad_edges,
-                        (unsigned long long)os.bad_moves, (unsigned long long)os.bad_positions,
-                        (unsigned long long)os.contradictions);
-            if (ok && is.illegal_moves)
-                fprintf(stderr, "warning: %s: %llu illegal move(s) skipped\n", path,
-                        (unsigned long long)is.illegal_moves);
-            sbk_close(sb);
-        }
-    } else {
-        snprintf(err, sizeof err, "%s: unknown book format (use --from db|ybb|apery|sbk)", path);
-    }
-    if (!ok) {
+    BookReadOptions ro = read_options(lo);
+    BookReadReport local;
+    if (!rep)
+        rep = &local;
+    Book *b = book_open_read(path, fmt, &ro, rep, err, sizeof err);
+    if (!b)
         fprintf(stderr, "hayanagi book: %s\n", err);
-        book_free(b);
-        return NULL;
-    }
-    book_shrink(b);
+    else if (rep->note[0])
+        fprintf(stderr, "%s\n", rep->note);
     return b;
 }
 
 /* Common flags: returns the index of the first positional argument, or -1 on error. */
-static int parse_flags(int argc, char **argv, LoadOptions *lo, Format *from, Format *to, bool *otf) {
+static int parse_flags(int argc, char **argv, LoadOptions *lo, const BookFormat **from, const BookFormat **to,
+                       bool *otf) {
     int i = 0;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
         const char *a = argv[i];
@@ -194,9 +84,9 @@ static int parse_flags(int argc, char **argv, LoadOptions *lo, Format *from, For
         else if (!strcmp(a, "--on-the-fly") && otf)
             *otf = true;
         else if ((!strcmp(a, "--from") || !strcmp(a, "--to")) && i + 1 < argc) {
-            Format f = parse_format(argv[i + 1]);
-            if (f == FMT_UNKNOWN) {
-                fprintf(stderr, "hayanagi book: unknown format '%s' (db, ybb, apery, sbk)\n", argv[i + 1]);
+            const BookFormat *f = book_format_by_id(argv[i + 1]);
+            if (!f) {
+                fprintf(stderr, "hayanagi book: unknown format '%s' (%s)\n", argv[i + 1], book_format_ids());
                 return -1;
             }
             if (a[2] == 'f' && from)
@@ -236,26 +126,28 @@ static void book_usage(FILE *f) {
             "       hayanagi book records [--moves] [--variations] FILES...\n"
             "       hayanagi book openings --count N [--plies MIN-MAX] [--seed S] OUT\n"
             "FMT is db (YaneuraOu DB2016), ybb (YANE-BINBOOK-V1), apery (book.bin) or sbk (ShogiGUI/ShogiHome);\n"
-            "by default it comes from the extension (.db, .ybb, .bin, .sbk) or the content. Long jobs show\n"
-            "progress on stderr.\n");
+            "every verb reads every format, recognised by its content (a file that is no book we know is\n"
+            "refused). Outputs are written in the format their name says: .sbk SBK, anything else DB2016.\n"
+            "Long jobs show progress on stderr.\n");
 }
 
 /* ---- info ---- */
 
 static int book_info(int argc, char **argv) {
     LoadOptions lo = {.unreg_depth = 1};
-    Format from = FMT_UNKNOWN;
+    const BookFormat *from = NULL;
     int i = parse_flags(argc, argv, &lo, &from, NULL, NULL);
     if (i < 0 || i != argc - 1) {
         book_usage(stderr);
         return 2;
     }
     const char *path = argv[i];
-    Format fmt = from != FMT_UNKNOWN ? from : detect_format(path);
-    Db2016Stats dbst = {0};
-    Book *b = load_book(path, fmt, &lo, &dbst);
+    BookReadReport rep;
+    Book *b = load_book(path, from, &lo, &rep);
     if (!b)
         return 1;
+    const BookFormat *fmt = rep.format;
+    const Db2016Stats dbst = rep.db;
     size_t n = book_position_count(b), moves = book_move_count(b);
     int ply_min = 0, ply_max = 0, unknown = 0;
     static const int edges[] = {-1000, -300, -100, -30, 30, 100, 300, 1000};
@@ -286,7 +178,7 @@ static int book_info(int argc, char **argv) {
     }
     free(list);
     printf("file       %s\n", path);
-    printf("format     %s\n", format_name(fmt));
+    printf("format     %s\n", book_format_name(fmt));
     printf("positions  %zu\n", n);
     printf("moves      %zu (%.2f per position)\n", moves, n ? (double)moves / (double)n : 0.0);
     if (ply_min)
@@ -295,7 +187,9 @@ static int book_info(int argc, char **argv) {
         printf("ply range  unknown\n");
     printf("memory     %zu bytes (%.1f per position)\n", book_memory_bytes(b),
            n ? (double)book_memory_bytes(b) / (double)n : 0.0);
-    if (fmt == FMT_DB) {
+    if (rep.warnings)
+        printf("warnings   %llu (lines, records or moves skipped or changed)\n", (unsigned long long)rep.warnings);
+    if (book_format_is(fmt, "db")) {
         printf("header     %s\n", dbst.had_header ? DB2016_HEADER : "none");
         printf("sorted     %s\n", dbst.sorted ? "yes (on-the-fly ready)" : "no (run `hayanagi book sort`)");
         printf("lines      %llu, errors %llu, duplicate positions %llu, merged moves %llu, ambiguous lines %llu\n",
@@ -303,7 +197,7 @@ static int book_info(int argc, char **argv) {
                (unsigned long long)dbst.duplicate_positions, (unsigned long long)dbst.duplicate_moves,
                (unsigned long long)dbst.ambiguous_lines);
     }
-    if (fmt == FMT_SBK) {
+    if (book_format_is(fmt, "sbk")) {
         char err[512];
         SbkOpenStats os;
         SbkBook *sb = sbk_open(path, NULL, &os, err, sizeof err);
@@ -345,19 +239,9 @@ static int book_info(int argc, char **argv) {
 
 /* ---- lookup ---- */
 
-static int probe_otf(void *ctx, const Position *pos, BookMoveList *out, char *err, size_t err_len) {
-    return db2016_otf_lookup(ctx, pos, out, err, err_len);
-}
-
-static int probe_apery(void *ctx, const Position *pos, BookMoveList *out, char *err, size_t err_len) {
-    (void)err;
-    (void)err_len;
-    return apery_lookup(ctx, pos, out) ? 1 : 0;
-}
-
 static int book_lookup_cmd(int argc, char **argv) {
     LoadOptions lo = {.unreg_depth = 1, .quiet = true};
-    Format from = FMT_UNKNOWN;
+    const BookFormat *from = NULL;
     bool otf = false;
     int i = parse_flags(argc, argv, &lo, &from, NULL, &otf);
     if (i < 0 || i + 1 >= argc) {
@@ -387,44 +271,27 @@ static int book_lookup_cmd(int argc, char **argv) {
         return 2;
     }
     free(args);
-    Format fmt = from != FMT_UNKNOWN ? from : detect_format(path);
-    Book *b = NULL;
-    Db2016File *df = NULL;
-    AperyBook *ab = NULL;
-    SbkBook *sb = NULL;
-    BookSource src;
-    if (fmt == FMT_SBK) {
-        sb = sbk_open(path, NULL, NULL, err, sizeof err);
-        if (!sb) {
-            fprintf(stderr, "hayanagi book lookup: %s\n", err);
-            game_free(&g);
-            return 1;
-        }
-        src = (BookSource){sbk_probe, sb};
-    } else if (fmt == FMT_DB && otf) {
-        df = db2016_otf_open(path, err, sizeof err);
-        if (!df) {
-            fprintf(stderr, "hayanagi book lookup: %s\n", err);
-            game_free(&g);
-            return 1;
-        }
-        src = (BookSource){probe_otf, df};
-    } else if (fmt == FMT_APERY) {
-        ab = apery_open(path, err, sizeof err);
-        if (!ab) {
-            fprintf(stderr, "hayanagi book lookup: %s\n", err);
-            game_free(&g);
-            return 1;
-        }
-        src = (BookSource){probe_apery, ab};
-    } else {
-        b = load_book(path, fmt, &lo, NULL);
-        if (!b) {
-            game_free(&g);
-            return 1;
-        }
-        src = book_source_memory(b);
+    const BookFormat *fmt = from ? from : book_format_detect(path, err, sizeof err);
+    BookReadOptions ro = read_options(&lo);
+    BookReadReport rep;
+    /* SBK and Apery are looked up on disk, DB2016 with --on-the-fly. */
+    BookProber *prober = fmt ? book_prober_open(path, fmt, otf || book_format_is(fmt, "sbk"), &ro, &rep, err,
+                                                sizeof err)
+                             : NULL;
+    if (!prober) {
+        fprintf(stderr, "hayanagi book lookup: %s\n", err);
+        game_free(&g);
+        return 1;
     }
+    if (otf && !book_prober_on_disk(prober) && rep.note[0]) { /* on the fly failed: say why, no fallback */
+        fprintf(stderr, "hayanagi book lookup: %s: %s\n", path, rep.note);
+        book_prober_close(prober);
+        game_free(&g);
+        return 1;
+    }
+    if (rep.note[0])
+        fprintf(stderr, "%s\n", rep.note);
+    BookSource src = book_prober_source(prober);
     char diagram[1024];
     printf("%s", position_to_diagram(&g.pos, diagram));
     BookSelectOptions so;
@@ -485,10 +352,7 @@ static int book_lookup_cmd(int argc, char **argv) {
     }
     free(raw);
     free(list);
-    book_free(b);
-    db2016_otf_close(df);
-    apery_free(ab);
-    sbk_close(sb);
+    book_prober_close(prober);
     game_free(&g);
     return status;
 }
@@ -497,71 +361,42 @@ static int book_lookup_cmd(int argc, char **argv) {
 
 static int book_convert(int argc, char **argv, bool sort_only) {
     LoadOptions lo = {.keep_comments = true, .unreg_depth = 1};
-    Format from = FMT_UNKNOWN, to = FMT_UNKNOWN;
+    const BookFormat *from = NULL, *to = NULL;
     int i = parse_flags(argc, argv, &lo, sort_only ? NULL : &from, sort_only ? NULL : &to, NULL);
     if (i < 0 || i != argc - 2) {
         book_usage(stderr);
         return 2;
     }
     const char *in = argv[i], *out = argv[i + 1];
-    Format fin = from != FMT_UNKNOWN ? from : sort_only ? FMT_DB : detect_format(in);
-    Format fout = to != FMT_UNKNOWN ? to : sort_only ? FMT_DB : detect_format(out);
-    if (fout == FMT_UNKNOWN && !access(out, F_OK))
-        fout = FMT_UNKNOWN;
-    if (fout == FMT_UNKNOWN) {
-        const char *dot = strrchr(out, '.');
-        fout = dot ? parse_format(dot + 1) : FMT_UNKNOWN;
-    }
-    if (fout != FMT_DB && fout != FMT_SBK) {
-        fprintf(stderr, "hayanagi book convert: writing %s is not supported yet (db or sbk)\n", format_name(fout));
+    char err[512];
+    if (sort_only)
+        from = to = book_format_by_id("db");
+    if (!to && !(to = book_format_for_output(out, err, sizeof err))) {
+        fprintf(stderr, "hayanagi book convert: %s\n", err);
         return 2;
     }
-    Db2016Stats st;
-    Book *b = load_book(in, fin, &lo, &st);
+    if (!book_format_is(to, "db") && !book_format_is(to, "sbk")) {
+        fprintf(stderr, "hayanagi book convert: writing %s is not supported (db or sbk)\n", book_format_name(to));
+        return 2;
+    }
+    BookReadReport rep;
+    Book *b = load_book(in, from, &lo, &rep);
     if (!b)
         return 1;
-    char err[512];
-    bool ok;
-    if (fout == FMT_SBK) {
-        char *author = NULL, *description = NULL;
-        if (fin == FMT_SBK) { /* carry the header over */
-            SbkBook *sb = sbk_open(in, NULL, NULL, err, sizeof err);
-            if (sb) {
-                author = sbk_author(sb) ? strdup(sbk_author(sb)) : NULL;
-                description = sbk_description(sb) ? strdup(sbk_description(sb)) : NULL;
-                sbk_close(sb);
-            }
+    const BookFormat *fin = rep.format;
+    BookWriteOptions wo = {.write_comments = lo.keep_comments, .log = stderr, .quiet = lo.quiet};
+    char *author = NULL, *description = NULL;
+    if (book_format_is(to, "sbk") && book_format_is(fin, "sbk")) { /* carry the header over */
+        SbkBook *sb = sbk_open(in, NULL, NULL, err, sizeof err);
+        if (sb) {
+            author = sbk_author(sb) ? strdup(sbk_author(sb)) : NULL;
+            description = sbk_description(sb) ? strdup(sbk_description(sb)) : NULL;
+            sbk_close(sb);
         }
-        Progress pr;
-        progress_start(&pr, stderr, "writing", book_position_count(b), lo.quiet);
-        SbkWriteOptions wo = {.author = author, .description = description, .progress = &pr};
-        SbkWriteReport rep;
-        ok = sbk_write_file(out, b, &wo, &rep, err, sizeof err);
-        progress_finish(&pr);
-        free(author);
-        free(description);
-        if (ok) {
-            if (rep.ponders)
-                printf("Unsupported: %llu ponder move(s) dropped (SBK has no ponder)\n",
-                       (unsigned long long)rep.ponders);
-            if (rep.depths)
-                printf("Unsupported: %llu depth(s) dropped (SBK moves have no depth)\n",
-                       (unsigned long long)rep.depths);
-            if (rep.scores)
-                printf("Unsupported: %llu score(s) dropped (SBK moves have no score)\n",
-                       (unsigned long long)rep.scores);
-            if (rep.counts)
-                printf("Unsupported: %llu count(s) differ from the weight written (SBK has no count)\n",
-                       (unsigned long long)rep.counts);
-            if (rep.weight_clamped)
-                printf("Unsupported: %llu count(s) above INT32_MAX written as INT32_MAX\n",
-                       (unsigned long long)rep.weight_clamped);
-            if (rep.illegal_moves)
-                printf("Unsupported: %llu illegal move(s) not written\n", (unsigned long long)rep.illegal_moves);
-            if (fin == FMT_DB && st.had_header)
-                printf("Unsupported: the DB2016 header and comments outside entries are not kept\n");
-        }
-    } else {
+        wo.author = author;
+        wo.description = description;
+    }
+    if (book_format_is(to, "db")) {
         if (book_has_stats(b))
             printf("Unsupported: games, wins, weights and evaluation marks are not kept in DB2016%s\n",
                    lo.keep_comments ? " (comments are, as # lines)" : "");
@@ -569,7 +404,27 @@ static int book_convert(int argc, char **argv, bool sort_only) {
             printf("Unsupported: %zu engine analyses (SBookEval) are not kept in DB2016: the first of each "
                    "position is the score and depth of the moves leading there\n",
                    book_eval_count(b));
-        ok = write_db_atomic(out, b, lo.keep_comments, lo.quiet, err, sizeof err);
+    }
+    BookWriteReport wr;
+    bool ok = book_write(out, to, b, &wo, &wr, err, sizeof err);
+    free(author);
+    free(description);
+    if (ok && book_format_is(to, "sbk")) {
+        if (wr.ponders)
+            printf("Unsupported: %llu ponder move(s) dropped (SBK has no ponder)\n", (unsigned long long)wr.ponders);
+        if (wr.depths)
+            printf("Unsupported: %llu depth(s) dropped (SBK moves have no depth)\n", (unsigned long long)wr.depths);
+        if (wr.scores)
+            printf("Unsupported: %llu score(s) dropped (SBK moves have no score)\n", (unsigned long long)wr.scores);
+        if (wr.counts)
+            printf("Unsupported: %llu count(s) differ from the weight written (SBK has no count)\n",
+                   (unsigned long long)wr.counts);
+        if (wr.clamped)
+            printf("Unsupported: %llu count(s) above INT32_MAX written as INT32_MAX\n", (unsigned long long)wr.clamped);
+        if (wr.illegal_moves)
+            printf("Unsupported: %llu illegal move(s) not written\n", (unsigned long long)wr.illegal_moves);
+        if (book_format_is(fin, "db") && rep.db.had_header)
+            printf("Unsupported: the DB2016 header and comments outside entries are not kept\n");
     }
     if (!ok)
         fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, out);

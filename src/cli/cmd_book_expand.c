@@ -130,6 +130,8 @@ int cmd_book_expand(int argc, char **argv) {
     if (!limits)
         eo.think.depth = 8;
     const char *out = n == 2 ? paths[1] : paths[0];
+    if (!cli_check_output("expand", out))
+        return 2;
     char state[4096], journal[4096];
     snprintf(state, sizeof state, "%s.expand-state", out);
     snprintf(journal, sizeof journal, "%s.expand-journal", out);

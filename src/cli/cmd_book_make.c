@@ -10,11 +10,10 @@
 #include <unistd.h>
 
 #include "book/book.h"
-#include "book/db2016.h"
+#include "book/open.h"
 #include "bookgen/make.h"
 #include "bookgen/minimax.h"
 #include "bookgen/think.h"
-#include "book/ybb.h"
 #include "cli/commands.h"
 #include "match/match.h"
 #include "record/reader.h"
@@ -62,44 +61,43 @@ bool cli_parse_int(const char *s, long lo, long hi, long *out) {
     return true;
 }
 
-/* Reads a book of any format this tool writes or reads (DB2016, YBB). */
 Book *cli_read_book(const char *path, bool quiet) {
     char err[512];
-    Book *b = book_create();
+    BookReadOptions ro = {.log = stderr, .quiet = quiet};
+    BookReadReport rep;
+    Book *b = book_open_read(path, NULL, &ro, &rep, err, sizeof err);
     if (!b) {
-        fprintf(stderr, "hayanagi book: out of memory\n");
-        return NULL;
-    }
-    const char *dot = strrchr(path, '.');
-    bool ok;
-    if (dot && !strcasecmp(dot, ".ybb")) {
-        ok = ybb_read_file(path, b, err, sizeof err);
-    } else {
-        Progress pr;
-        progress_start(&pr, stderr, "reading book", file_size(path), quiet);
-        uint64_t nerr = 0;
-        Db2016ReadOptions ro = {.on_error = rec_error, .ctx = &nerr, .progress = &pr};
-        ok = db2016_read_file(path, b, &ro, NULL, err, sizeof err);
-        progress_finish(&pr);
-    }
-    if (!ok) {
         fprintf(stderr, "hayanagi book: %s\n", err);
-        book_free(b);
+        if (record_format_from_path(path) != REC_FMT_AUTO)
+            fprintf(stderr, "hayanagi book: %s looks like a game record, not a book: is the BOOK argument missing?\n",
+                    path);
         return NULL;
     }
-    book_shrink(b);
+    if (rep.note[0] && !quiet)
+        fprintf(stderr, "%s\n", rep.note);
     return b;
+}
+
+bool cli_check_output(const char *verb, const char *path) {
+    char err[512];
+    if (!book_format_for_output(path, err, sizeof err)) {
+        fprintf(stderr, "hayanagi book %s: %s\n", verb, err);
+        return false;
+    }
+    if (record_format_from_path(path) != REC_FMT_AUTO) {
+        fprintf(stderr, "hayanagi book %s: the output %s is named like a game record; name the book .db or .sbk\n",
+                verb, path);
+        return false;
+    }
+    return true;
 }
 
 bool cli_write_book(const char *path, const Book *b, bool quiet) {
     char err[512];
-    Progress pr;
-    progress_start(&pr, stderr, "writing book", book_position_count(b), quiet);
-    Db2016WriteOptions wo = {.progress = &pr};
-    bool ok = db2016_write_file(path, b, &wo, err, sizeof err);
-    progress_finish(&pr);
+    BookWriteOptions wo = {.log = stderr, .quiet = quiet};
+    bool ok = book_write(path, NULL, b, &wo, NULL, err, sizeof err);
     if (!ok)
-        fprintf(stderr, "hayanagi book: %s\n", err);
+        fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, path);
     return ok;
 }
 
@@ -250,13 +248,16 @@ static int verb_build(int argc, char **argv) {
         goto done;
     }
     out = files[--nfiles];
+    if (!cli_check_output("build", out))
+        goto done;
     c.book = book_create();
     if (!c.book) {
         rc = 1;
         goto done;
     }
     rc = read_records(files, nfiles, build_game, &c, variations, "reading records");
-    if (c.oom) {
+    if (rc || c.oom) { /* a run that failed writes nothing */
+        fprintf(stderr, "hayanagi book build: %s not written\n", out);
         rc = 1;
         goto done;
     }
@@ -341,6 +342,8 @@ static int verb_merge(int argc, char **argv) {
         fprintf(stderr, "hayanagi book merge: %d weights for %d books\n", nweights, nin);
         return 2;
     }
+    if (!cli_check_output("merge", paths[nin]))
+        return 2;
     Book *acc = book_create();
     if (!acc)
         return 1;
@@ -404,15 +407,22 @@ static int verb_import_losses(int argc, char **argv) {
         return 2;
     }
     const char *bookp = files[--n];
+    if (!cli_check_output("import-losses", bookp)) {
+        free(files);
+        return 2;
+    }
     struct stat sb;
     c.book = stat(bookp, &sb) == 0 ? cli_read_book(bookp, c.quiet) : book_create();
     int rc = 1;
     if (c.book) {
         rc = read_records(files, n, loss_game, &c, false, "reading records");
-        if (!c.oom && cli_write_book(bookp, c.book, c.quiet))
+        if (rc || c.oom) { /* a run that failed writes nothing */
+            fprintf(stderr, "hayanagi book import-losses: %s not written\n", bookp);
+            rc = 1;
+        } else if (cli_write_book(bookp, c.book, c.quiet)) {
             printf("%s: %llu lost games of %s imported, %llu positions rewritten\n", bookp,
                    (unsigned long long)c.is.games, c.opponent, (unsigned long long)c.is.positions);
-        else
+        } else
             rc = 1;
     }
     free(files);
@@ -448,6 +458,8 @@ static int verb_minimax(int argc, char **argv) {
         fprintf(stderr, "usage: hayanagi book minimax [--converge] [--flipped] [--threads T] [--quiet] IN OUT\n");
         return 2;
     }
+    if (!cli_check_output("minimax", paths[1]))
+        return 2;
     Book *in = cli_read_book(paths[0], quiet);
     if (!in)
         return 1;
@@ -584,6 +596,10 @@ static int verb_think(int argc, char **argv) {
                         "[--threads T] [--hash MB] [--max-positions N] [--max-ply N] [--startmoves LINE]... "
                         "[--startmoves-file FILE] [--quiet]\n"
                         "The run checkpoints into OUT.journal; run the same command again to resume.\n");
+        rc = 2;
+        goto done;
+    }
+    if (!cli_check_output("think", paths[1])) {
         rc = 2;
         goto done;
     }

@@ -21,9 +21,15 @@ int cmd_book_expand(int argc, char **argv);
 /* Helpers shared by the book-making verbs (cmd_book_make.c). */
 /* Parses a decimal integer in [lo, hi]; false for anything else. */
 bool cli_parse_int(const char *s, long lo, long hi, long *out);
-/* Reads a DB2016 or YBB book with a progress display; NULL (reason on stderr) on failure. */
+/* Reads a book of any format (book/open.h: detected by content) with a progress display;
+ * NULL (reason on stderr) on failure. The caller owns the book. */
 Book *cli_read_book(const char *path, bool quiet);
-/* Writes b as DB2016, atomically, with a progress display; false (reason on stderr) on failure. */
+/* Checks before any work that an output name is one we can write (book_format_for_output())
+ * and is not named like a game record; false (reason on stderr, for `hayanagi book VERB`)
+ * otherwise. */
+bool cli_check_output(const char *verb, const char *path);
+/* Writes b atomically in the format its name says (.sbk SBK, else DB2016), with a progress
+ * display; false (reason on stderr, the old file untouched) on failure. */
 bool cli_write_book(const char *path, const Book *b, bool quiet);
 
 /* `hayanagi match ...` (docs/match.md): plays two USI engines against each other.

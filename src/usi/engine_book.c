@@ -10,23 +10,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "book/apery.h"
-#include "book/db2016.h"
-#include "book/sbk.h"
-#include "book/ybb.h"
+#include "book/open.h"
 #include "util/path.h"
 
-typedef enum { KIND_NONE, KIND_MEMORY, KIND_OTF, KIND_APERY } Kind;
-
-/* One loaded book. */
+/* One loaded book (prober NULL: none). */
 typedef struct {
-    Kind kind;
-    Book *memory;
-    Db2016File *otf;
-    AperyBook *apery;
+    BookProber *prober;
     char path[4096];
     bool on_the_fly;
-    size_t positions;
+    BookReadReport rep;
 } Loaded;
 
 struct EngineBook {
@@ -43,9 +35,7 @@ struct EngineBook {
 };
 
 static void loaded_free(Loaded *l) {
-    book_free(l->memory);
-    db2016_otf_close(l->otf);
-    apery_free(l->apery);
+    book_prober_close(l->prober);
     memset(l, 0, sizeof *l);
 }
 
@@ -81,12 +71,8 @@ bool engine_book_resolve(const char *book_dir, const char *book_file, char *out,
     return path_resolve(book_dir, book_file, out, out_len);
 }
 
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-/* Loads path into *l; on failure writes the message. */
+/* Loads path into *l (book/open.h decides the format by content); on failure writes the
+ * message. */
 static bool load(const char *path, bool on_the_fly, Loaded *l, char *msg, size_t msg_len) {
     memset(l, 0, sizeof *l);
     snprintf(l->path, sizeof l->path, "%s", path);
@@ -97,45 +83,12 @@ static bool load(const char *path, bool on_the_fly, Loaded *l, char *msg, size_t
         return false;
     }
     char err[512] = "";
-    if (ends_with(path, ".bin")) {
-        l->apery = apery_open(path, err, sizeof err);
-        if (!l->apery)
-            goto fail;
-        l->kind = KIND_APERY;
-        l->positions = apery_key_count(l->apery);
-        return true;
+    l->prober = book_prober_open(path, NULL, on_the_fly, NULL, &l->rep, err, sizeof err);
+    if (!l->prober) {
+        snprintf(msg, msg_len, "book error %s: %s", path, err);
+        return false;
     }
-    if (on_the_fly && !ends_with(path, ".ybb") && !ends_with(path, ".sbk")) {
-        l->otf = db2016_otf_open(path, err, sizeof err);
-        if (l->otf) {
-            l->kind = KIND_OTF;
-            return true;
-        }
-        /* Not usable on the fly (e.g. unsorted): fall back to memory and say so below. */
-    }
-    l->memory = book_create();
-    if (!l->memory) {
-        snprintf(err, sizeof err, "out of memory");
-        goto fail;
-    }
-    bool ok;
-    if (ends_with(path, ".sbk")) { /* in memory, count = weight, score/depth from the analyses */
-        SbkBook *sb = sbk_open(path, NULL, NULL, err, sizeof err);
-        ok = sb && sbk_to_book(sb, l->memory, NULL, NULL, err, sizeof err);
-        sbk_close(sb);
-    } else {
-        ok = ends_with(path, ".ybb") ? ybb_read_file(path, l->memory, err, sizeof err)
-                                     : db2016_read_file(path, l->memory, NULL, NULL, err, sizeof err);
-    }
-    if (!ok)
-        goto fail;
-    l->kind = KIND_MEMORY;
-    l->positions = book_position_count(l->memory);
     return true;
-fail:
-    snprintf(msg, msg_len, "book error %s: %s", path, err);
-    loaded_free(l);
-    return false;
 }
 
 static void *loader_main(void *arg) {
@@ -150,12 +103,16 @@ static void *loader_main(void *arg) {
     char msg[5000];
     bool ok = load(path, otf, &fresh, msg, sizeof msg);
     if (ok) {
-        if (fresh.kind == KIND_OTF)
-            snprintf(msg, sizeof msg, "book loaded %s (on the fly, %llu bytes)", path,
-                     (unsigned long long)db2016_otf_size(fresh.otf));
+        char bad[96] = "";
+        if (fresh.rep.warnings)
+            snprintf(bad, sizeof bad, ", %llu bad line(s) or record(s) skipped", (unsigned long long)fresh.rep.warnings);
+        const char *fmt = book_format_name(fresh.rep.format);
+        if (book_prober_on_disk(fresh.prober))
+            snprintf(msg, sizeof msg, "book loaded %s (on the fly, %llu bytes, %s%s)", path,
+                     (unsigned long long)book_prober_file_size(fresh.prober), fmt, bad);
         else
-            snprintf(msg, sizeof msg, "book loaded %s (%zu positions%s)", path, fresh.positions,
-                     otf && fresh.kind == KIND_MEMORY ? ", in memory: not usable on the fly" : "");
+            snprintf(msg, sizeof msg, "book loaded %s (%zu positions, %s%s%s)", path,
+                     book_prober_positions(fresh.prober), fmt, bad, otf ? ", in memory: not usable on the fly" : "");
     }
     pthread_mutex_lock(&b->lock);
     loaded_free(&b->current);
@@ -178,7 +135,7 @@ void engine_book_request(EngineBook *b, const char *path, bool on_the_fly) {
         pthread_mutex_unlock(&b->lock);
         return;
     }
-    if (b->current.kind != KIND_NONE && strcmp(b->current.path, path) == 0 && b->current.on_the_fly == on_the_fly) {
+    if (b->current.prober && strcmp(b->current.path, path) == 0 && b->current.on_the_fly == on_the_fly) {
         pthread_mutex_unlock(&b->lock);
         return;
     }
@@ -222,29 +179,14 @@ bool engine_book_take_message(EngineBook *b, char *out, size_t out_len) {
     return has;
 }
 
-static int probe_otf(void *ctx, const Position *pos, BookMoveList *out, char *err, size_t err_len) {
-    return db2016_otf_lookup(ctx, pos, out, err, err_len);
-}
-
-static int probe_apery(void *ctx, const Position *pos, BookMoveList *out, char *err, size_t err_len) {
-    (void)err, (void)err_len;
-    return apery_lookup(ctx, pos, out) ? 1 : 0;
-}
-
 BookSelectResult engine_book_select(EngineBook *b, Position *pos, const BookSelectOptions *opt, uint64_t *rng,
                                     BookChoice *out, char *reason, size_t reason_len) {
     pthread_mutex_lock(&b->lock);
     BookSelectResult r = BOOK_SELECT_MISS;
     if (reason && reason_len)
         snprintf(reason, reason_len, b->loading ? "book still loading" : "no book");
-    if (!b->loading && b->current.kind != KIND_NONE) {
-        BookSource src;
-        if (b->current.kind == KIND_MEMORY)
-            src = book_source_memory(b->current.memory);
-        else if (b->current.kind == KIND_OTF)
-            src = (BookSource){probe_otf, b->current.otf};
-        else
-            src = (BookSource){probe_apery, b->current.apery};
+    if (!b->loading && b->current.prober) {
+        BookSource src = book_prober_source(b->current.prober);
         r = book_select(&src, pos, opt, rng, out, reason, reason_len);
     }
     pthread_mutex_unlock(&b->lock);
@@ -253,7 +195,7 @@ BookSelectResult engine_book_select(EngineBook *b, Position *pos, const BookSele
 
 const Book *engine_book_memory(EngineBook *b) {
     pthread_mutex_lock(&b->lock);
-    const Book *book = !b->loading && b->current.kind == KIND_MEMORY ? b->current.memory : NULL;
+    const Book *book = !b->loading && b->current.prober ? book_prober_memory(b->current.prober) : NULL;
     pthread_mutex_unlock(&b->lock);
     return book;
 }
