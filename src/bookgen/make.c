@@ -239,6 +239,8 @@ done:
 bool book_import_loss(Book *b, const RecordGame *g, const char *opponent, int max_ply, ImportLossStats *stats,
                       StateInfo **st, size_t *cap) {
     Color loser;
+    if (!strcmp(g->black, opponent) || !strcmp(g->white, opponent))
+        stats->named++;
     if (g->result == REC_BLACK_WIN && !strcmp(g->white, opponent))
         loser = WHITE;
     else if (g->result == REC_WHITE_WIN && !strcmp(g->black, opponent))

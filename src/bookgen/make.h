@@ -54,6 +54,7 @@ bool book_merge_policy(Book **dst, const Book *src, double weight, MergePolicy p
 
 typedef struct {
     uint64_t games;     /* games the opponent lost */
+    uint64_t named;     /* games the opponent played (either side), lost or not */
     uint64_t positions; /* winner-to-move positions rewritten */
 } ImportLossStats;
 

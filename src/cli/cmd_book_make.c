@@ -420,6 +420,11 @@ static int verb_import_losses(int argc, char **argv) {
             fprintf(stderr, "hayanagi book import-losses: %s not written\n", bookp);
             rc = 1;
         } else if (cli_write_book(bookp, c.book, c.quiet)) {
+            if (!c.is.named)
+                fprintf(stderr,
+                        "warning: no game was played by '%s' (an exact, case-sensitive player name): "
+                        "check the --opponent spelling\n",
+                        c.opponent);
             printf("%s: %llu lost games of %s imported, %llu positions rewritten\n", bookp,
                    (unsigned long long)c.is.games, c.opponent, (unsigned long long)c.is.positions);
         } else
