@@ -207,7 +207,8 @@ typedef struct {
  * cycle that nothing else reaches), the rest in breadth-first order, id == index,
  * nextStateId rebuilt by playing each move (-1 when the child is not in the book),
  * boardKey and handKey 0, games, wins, comment, weight and evaluation mark from the
- * statistics (weight = count when a move has none), the position's analyses as its
+ * statistics (weight = count when a move has none or its statistics hold weight 0, as a
+ * record made only for a comment does), the position's analyses as its
  * evals (numbers written when non-zero or marked present). Roots carry their SFEN. A
  * move's score and depth are reported as unsupported unless they are what the child's
  * first analysis gives back on reading. Returns false with the reason in err; the
@@ -269,8 +270,8 @@ bool sbk_patch_put(SbkPatch *p, const SbkPatchEntry *e);
 /* Deletes the state of a position (a no-op when the source has none). */
 bool sbk_patch_delete(SbkPatch *p, const BookKey *key);
 
-/* Puts position id of an IR book (its moves with weight = count, or the weight and mark
- * of their statistics, the position statistics, and its analyses when it has any).
+/* Puts position id of an IR book (its moves with the weight of their statistics, or the
+ * count when they hold none or 0, their marks, the position statistics, and its analyses when it has any).
  * Returns SBK_ERR_UNSUPPORTED, with the reason in err and nothing put, when a move has a
  * ponder, a count that differs from its statistics' weight, or a score or depth other
  * than what the child's first analysis in the book gives (sbk_entry_to_book() derives

@@ -111,7 +111,8 @@ SbkError sbk_patch_put_from_book(SbkPatch *p, const Book *book, uint32_t id, cha
         const BookMove *m = &list->moves[k];
         BookStats ms;
         bool has = book_get_stats(book, id, m->move, &ms);
-        int64_t weight = has ? ms.weight : (int64_t)(m->count > INT32_MAX ? UINT64_MAX : m->count);
+        /* as sbk_write_file(): the statistics' weight when they hold one, else the count */
+        int64_t weight = has && ms.weight != 0 ? ms.weight : (int64_t)(m->count > INT32_MAX ? UINT64_MAX : m->count);
         /* a score and depth that the child's first analysis gives back are carried by it */
         int32_t child_score = 0, child_depth = 0;
         uint32_t child = decodes ? sbki_child_of(book, &pos, m->move) : UINT32_MAX;

@@ -294,9 +294,14 @@ static bool sbk_write_stream(FILE *f, const Book *book, const SbkWriteOptions *o
                 rep->linked_moves++;
             BookStats ms;
             int64_t weight;
-            if (book_get_stats(book, p, bm->move, &ms)) {
-                weight = ms.weight;
+            bool has_stats = book_get_stats(book, p, bm->move, &ms);
+            if (has_stats)
                 o->has_evaluation = ms.eval_symbol != 0, o->evaluation = ms.eval_symbol;
+            /* The weight of the statistics when they hold one, else the count (what ShogiHome
+             * and we read back as the count): a statistics record made only for a comment or
+             * a mark holds weight 0, which must not erase the count. */
+            if (has_stats && ms.weight != 0) {
+                weight = ms.weight;
             } else {
                 weight = bm->count > INT32_MAX ? INT32_MAX : (int64_t)bm->count;
                 if (bm->count > INT32_MAX)

@@ -321,6 +321,43 @@ static void expect_same(const SbkBook *x, const SbkBook *y, bool stats) {
     free(b);
 }
 
+/* Issue 31 item 6: a DB2016 move with a comment gets a statistics record (for the comment)
+ * whose weight is 0; SBK's weight must still be the move's count (ShogiHome's
+ * yaneuraou.db: 2g2f 3c3d 63 27 935 with a two-line comment). Before the fix 0 was
+ * written. */
+static void test_comment_keeps_weight(void **state) {
+    (void)state;
+    Book *b = book_create();
+    Db2016ReadOptions ro = {.keep_comments = true};
+    char err[512], out[512];
+    if (!db2016_read_file("../shared/refdata/db/shogihome/yaneuraou.db", b, &ro, NULL, err, sizeof err))
+        fail_msg("%s", err);
+    snprintf(out, sizeof out, "%s/comment.sbk", tmpdir);
+    SbkWriteReport rep;
+    if (!sbk_write_file(out, b, &(SbkWriteOptions){0}, &rep, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(rep.counts, 0); /* no count differs from the weight written */
+    SbkBook *sb = open_ok(out, NULL);
+    SbkEntry e = {0};
+    assert_int_equal(sbk_lookup_sfen(sb, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", &e, err,
+                                     sizeof err),
+                     1);
+    Move16 m;
+    assert_true(move16_from_usi("2g2f", 4, &m));
+    bool found = false;
+    for (size_t k = 0; k < e.n_moves; k++) {
+        if (e.moves[k].move == m) {
+            assert_int_equal(e.moves[k].weight, 935);
+            found = true;
+        }
+    }
+    assert_true(found);
+    sbk_entry_clear(&e);
+    sbk_close(sb);
+    unlink(out);
+    book_free(b);
+}
+
 static void test_copies_agree(void **state) {
     (void)state;
     for (int base = 0; base < 6; base += 3) {
@@ -1087,7 +1124,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_move_examples),      cmocka_unit_test(test_move_round_trip),
         cmocka_unit_test(test_real_files),         cmocka_unit_test(test_real_file_content),
-        cmocka_unit_test(test_copies_agree),       cmocka_unit_test(test_conversions),
+        cmocka_unit_test(test_copies_agree),
+        cmocka_unit_test(test_comment_keeps_weight),       cmocka_unit_test(test_conversions),
         cmocka_unit_test(test_resave_identical),   cmocka_unit_test(test_graph_faults),
         cmocka_unit_test(test_malformed),          cmocka_unit_test(test_reverse_chain),
         cmocka_unit_test(test_writer_and_cancel),  cmocka_unit_test(test_patch_replace),
