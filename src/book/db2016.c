@@ -76,8 +76,8 @@ static bool token_is(const Token *t, const char *word) {
 }
 
 /* Parses a decimal integer with an optional sign into [lo, hi]; false if malformed.
- * Out-of-range values saturate. */
-static bool parse_int(const Token *t, int64_t lo, int64_t hi, int64_t *out) {
+ * Out-of-range values saturate and set *clamped. */
+static bool parse_int(const Token *t, int64_t lo, int64_t hi, int64_t *out, bool *clamped) {
     size_t i = 0;
     bool neg = false;
     if (t->len && (t->p[0] == '-' || t->p[0] == '+')) {
@@ -93,15 +93,22 @@ static bool parse_int(const Token *t, int64_t lo, int64_t hi, int64_t *out) {
             return false;
         if (v < INT64_MAX / 10 - 10)
             v = v * 10 + (c - '0');
+        else
+            *clamped = true;
     }
     if (neg)
         v = -v;
+    if (v < lo || v > hi)
+        *clamped = true;
     *out = v < lo ? lo : v > hi ? hi : v;
     return true;
 }
 
-bool db2016_parse_move_line(const char *line, size_t len, bool shogihome_columns, BookMove *m, bool *ambiguous,
-                            char *err, size_t err_len) {
+/* db2016_parse_move_line(), also saying in *clamped whether a number was out of range
+ * (and saturated). */
+static bool parse_move_line(const char *line, size_t len, bool shogihome_columns, BookMove *m, bool *ambiguous,
+                            bool *clamped, char *err, size_t err_len) {
+    *clamped = false;
     Token t[5];
     size_t rest;
     memset(m, 0, sizeof *m);
@@ -129,23 +136,31 @@ bool db2016_parse_move_line(const char *line, size_t len, bool shogihome_columns
         return error_set(err, err_len, "malformed ponder move '%.*s'", (int)(t[1].len > 16 ? 16 : t[1].len), t[1].p);
     int64_t v;
     if (n > 2 && t[2].len && !token_is(&t[2], "none")) {
-        if (!parse_int(&t[2], -2147483647, 2147483647, &v))
+        if (!parse_int(&t[2], -2147483647, 2147483647, &v, clamped))
             return error_set(err, err_len, "malformed value '%.*s'", (int)(t[2].len > 16 ? 16 : t[2].len), t[2].p);
         m->score = (int32_t)v;
         m->has_score = true;
     }
     if (n > 3 && t[3].len && !token_is(&t[3], "none")) {
-        if (!parse_int(&t[3], -BOOK_DEPTH_MAX, BOOK_DEPTH_MAX, &v))
+        if (!parse_int(&t[3], -BOOK_DEPTH_MAX, BOOK_DEPTH_MAX, &v, clamped))
             return error_set(err, err_len, "malformed depth '%.*s'", (int)(t[3].len > 16 ? 16 : t[3].len), t[3].p);
         m->depth = (int32_t)v;
         m->has_depth = true;
     }
     if (n > 4 && t[4].len && !token_is(&t[4], "none")) {
-        if (!parse_int(&t[4], INT64_MIN, INT64_MAX, &v) || v < 0)
+        if (!parse_int(&t[4], INT64_MIN, INT64_MAX, &v, clamped) || v < 0)
             return error_set(err, err_len, "malformed count '%.*s'", (int)(t[4].len > 16 ? 16 : t[4].len), t[4].p);
+        if ((uint64_t)v > BOOK_COUNT_MAX)
+            *clamped = true;
         m->count = (uint64_t)v > BOOK_COUNT_MAX ? BOOK_COUNT_MAX : (uint64_t)v;
     }
     return true;
+}
+
+bool db2016_parse_move_line(const char *line, size_t len, bool shogihome_columns, BookMove *m, bool *ambiguous,
+                            char *err, size_t err_len) {
+    bool clamped;
+    return parse_move_line(line, len, shogihome_columns, m, ambiguous, &clamped, err, err_len);
 }
 
 /* The text after the fifth field, if it is a comment ("#..." or "//..."), without its marker. */
@@ -179,6 +194,7 @@ typedef struct {
     char *buf; /* file mode: buffer of cap bytes */
     size_t cap, start, end;
     bool eof, io_error;
+    bool unterminated; /* the line just handed out ended at the end of the data, without LF */
     uint64_t consumed; /* bytes handed out, for progress */
     size_t max_line;
 } LineSource;
@@ -199,6 +215,7 @@ static int next_line(LineSource *s, const char **line, size_t *len) {
         }
         s->start += n + (nl ? 1 : 0);
         s->consumed = s->start;
+        s->unterminated = !nl;
         if (n && p[n - 1] == '\r')
             n--;
         *line = p;
@@ -217,6 +234,7 @@ static int next_line(LineSource *s, const char **line, size_t *len) {
             }
             s->start += n + (nl ? 1 : 0);
             s->consumed += n + (nl ? 1 : 0);
+            s->unterminated = !nl;
             if (n && p[n - 1] == '\r')
                 n--;
             *line = p;
@@ -454,10 +472,14 @@ static bool handle_move(Reader *r, const char *line, size_t len) {
         return entry_error(r, "move line outside an entry (no sfen line before it)");
     }
     BookMove m;
-    bool amb;
+    bool amb, clamped;
     char why[128];
-    if (!db2016_parse_move_line(line, len, r->opt.shogihome_columns, &m, &amb, why, sizeof why))
+    if (!parse_move_line(line, len, r->opt.shogihome_columns, &m, &amb, &clamped, why, sizeof why))
         return entry_error(r, "%s", why);
+    /* Kept, saturated, but counted and reported: the book no longer says what the file did. */
+    if (clamped && !entry_error(r, "a number out of range was clamped (value +-2147483647, depth +-%d, count %u)",
+                                BOOK_DEPTH_MAX, BOOK_COUNT_MAX))
+        return false;
     if (amb)
         r->st.ambiguous_lines++;
     if (r->opt.check_legality) {
@@ -550,6 +572,11 @@ static bool run_reader(Reader *r, LineSource *src) {
         r->lineno++;
         r->st.lines++;
         if (!handle_line(r, line, len))
+            return false;
+        /* A last line without its line end may have been cut (a truncated copy): it was
+         * read as it is, but say so, unless it is a comment or blank. */
+        if (src->unterminated && len && line[0] != '#' && line[0] != '/' && !is_blank(line[0]) &&
+            !entry_error(r, "the file ends in the middle of a line (no line end): the last line may be truncated"))
             return false;
         if (r->opt.progress && (r->lineno & 0xfff) == 0)
             progress_update(r->opt.progress, src->consumed);

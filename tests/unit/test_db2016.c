@@ -357,7 +357,12 @@ static void test_malformed_corpus(void **state) {
         {"sfen \n", 1, 1, "bad sfen", 0},
         {"sfen " STARTPOS_SFEN "\n\n7g7f\n", 1, 3, "outside an entry", 1},
         {"sfen " STARTPOS_SFEN "\nnone none\n", 1, 2, "malformed move 'none'", 1},
-        {"sfen " STARTPOS_SFEN "\n7g7f none 1 2 3", 0, 0, "", 1}, /* no final newline */
+        /* issue 31 item 7: a cut last line is read but reported, and so is a clamped number */
+        {"sfen " STARTPOS_SFEN "\n7g7f none 1 2 3", 1, 2, "ends in the middle of a line", 1},
+        {"sfen " STARTPOS_SFEN "\n7g7f none 1 2 3\n# no line end after a comment", 0, 0, "", 1},
+        {"sfen " STARTPOS_SFEN "\n7g7f none 99999999999 2 3\n", 1, 2, "out of range was clamped", 1},
+        {"sfen " STARTPOS_SFEN "\n7g7f none 1 40000 3\n", 1, 2, "out of range was clamped", 1},
+        {"sfen " STARTPOS_SFEN "\n7g7f none 1 2 99999999999\n", 1, 2, "out of range was clamped", 1},
         {"sfen " STARTPOS_SFEN "\r\n\r\n", 0, 0, "", 1},
         {"#YANEURAOU-DB2016 0.99\n", -1, 1, "t:1: unsupported header", 0},
         {"sfen " STARTPOS_SFEN "\n7g7f\0 none\n", -1, 2, "t:2: NUL byte", 1},
