@@ -126,6 +126,26 @@ static bool converts(const char *from, const char *s, size_t n) {
     return ok;
 }
 
+/* "UTF-16LE" or "UTF-16BE" when the sample is UTF-16 text (a byte order mark, or ASCII
+ * with every other byte zero), else NULL. Lines are split on the byte '\n', which UTF-16
+ * does not have, so such a file is refused by name rather than read as no game. */
+static const char *utf16_kind(const unsigned char *s, size_t n) {
+    if (n >= 2 && s[0] == 0xFF && s[1] == 0xFE)
+        return "UTF-16LE";
+    if (n >= 2 && s[0] == 0xFE && s[1] == 0xFF)
+        return "UTF-16BE";
+    size_t zero_even = 0, zero_odd = 0, m = n < 1024 ? n & ~(size_t)1 : 1024;
+    for (size_t i = 0; i < m; i += 2) {
+        zero_even += s[i] == 0;
+        zero_odd += s[i + 1] == 0;
+    }
+    if (m >= 16 && zero_odd * 10 >= m / 2 * 8 && zero_even * 10 <= m / 2)
+        return "UTF-16LE";
+    if (m >= 16 && zero_even * 10 >= m / 2 * 8 && zero_odd * 10 <= m / 2)
+        return "UTF-16BE";
+    return NULL;
+}
+
 /* Picks the source encoding from a sample: NULL for UTF-8 / ASCII. */
 static const char *detect_encoding(const char *s, size_t n) {
     if (n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
@@ -432,6 +452,12 @@ static bool read_src(LineSrc *src, const char *name, RecordFormat fmt, const cha
         opt = &none;
     if (!stats)
         stats = &dummy;
+    const char *wide = utf16_kind((const unsigned char *)sample, sample_len);
+    if (wide) {
+        snprintf(err, err_len, "%s: the text is %s, which is not supported: save the record as UTF-8 or Shift_JIS",
+                 name, wide);
+        return false;
+    }
     if (fmt == REC_FMT_AUTO)
         fmt = record_format_from_path(name);
     if (fmt == REC_FMT_AUTO)

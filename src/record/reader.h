@@ -8,6 +8,8 @@
  * Text encodings. UTF-8 (with or without BOM) is used as is; otherwise a sample of the
  * file decides between Shift_JIS (CP932) and EUC-JP, or an "encoding=" header says it,
  * and every line is converted to UTF-8 with iconv. Bytes that do not convert become "?".
+ * UTF-16 text (a byte order mark, or every other byte zero) is refused with a fatal error
+ * that names it.
  *
  * Errors. A fatal error (cannot open or read the file) makes the function return false
  * with the reason in err. A bad record (a move that does not parse or is illegal, a bad

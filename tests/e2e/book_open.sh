@@ -129,4 +129,16 @@ for verb in build merge minimax; do
     out=$("$HAYANAGI" book $verb "${args[@]}" "$T/named_$verb.ybb" 2>&1); expect_status "$verb to .ybb" 2 $?
     [ -e "$T/named_$verb.ybb" ] && fail "$verb wrote a .ybb"
 done
+
+# Item 7: the engine says how many bad lines it skipped, and loads any format by content.
+printf '#YANEURAOU-DB2016 1.00\nsfen %s\n7g7f none 0 0 1\n7g7x\nnone\n2g2f none 1 2 99999999999\n9z9z\n' \
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" > "$T/bad_lines.db"
+out=$(printf '%s\n' "setoption name BookFile value $T/bad_lines.db" isready quit | timeout 60 "$HAYANAGI" 2>&1)
+expect_contains "engine bad lines" "$out" "(1 positions, YaneuraOu DB2016 (text), 4 bad line(s) or record(s) skipped)"
+for f in sbk ybb apery; do
+    out=$(printf '%s\n' "setoption name BookFile value $T/noext_$f" isready quit | timeout 60 "$HAYANAGI" 2>&1)
+    expect_contains "engine reads $f" "$out" "info string book loaded $T/noext_$f"
+done
+out=$(printf '%s\n' "setoption name BookFile value $T/unknown.bin" isready quit | timeout 60 "$HAYANAGI" 2>&1)
+expect_contains "engine refuses unknown" "$out" "not a book we know"
 finish

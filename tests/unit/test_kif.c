@@ -7,6 +7,9 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <iconv.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "rec_helpers.h"
 
@@ -228,6 +231,38 @@ static void test_empty_input(void **state) {
     }
 }
 
+/* Issue 31 item 7: a KIF saved as UTF-16 (with or without a byte order mark) is refused by
+ * name, not read as "no game". The file is a real Shift_JIS KIF converted by iconv. */
+static void test_utf16_named(void **state) {
+    (void)state;
+    FILE *f = fopen(REF "kif/json-kifu-format/8mai.kif", "rb");
+    assert_non_null(f);
+    static char sjis[65536], wide[2 * 65536 + 2];
+    size_t n = fread(sjis, 1, sizeof sjis, f);
+    fclose(f);
+    iconv_t cd = iconv_open("UTF-16LE", "CP932");
+    assert_true(cd != (iconv_t)-1);
+    char *in = sjis, *out = wide + 2;
+    size_t il = n, ol = sizeof wide - 2;
+    assert_true(iconv(cd, &in, &il, &out, &ol) != (size_t)-1);
+    iconv_close(cd);
+    size_t wlen = (size_t)(out - wide);
+    wide[0] = (char)0xFF, wide[1] = (char)0xFE;
+    for (int bom = 0; bom < 2; bom++) {
+        char err[512] = "";
+        RecordStats st = {0};
+        const char *data = bom ? wide : wide + 2;
+        assert_false(record_read_memory("w.kif", data, bom ? wlen : wlen - 2, REC_FMT_AUTO, NULL, &st, err, sizeof err));
+        assert_non_null(strstr(err, "UTF-16LE"));
+        assert_int_equal(st.games, 0);
+    }
+    /* the same record in Shift_JIS still reads */
+    RecordStats st = {0};
+    char err[512];
+    assert_true(record_read_memory("8mai.kif", sjis, n, REC_FMT_AUTO, NULL, &st, err, sizeof err));
+    assert_int_equal(st.games, 1);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -241,6 +276,7 @@ int main(void) {
         cmocka_unit_test(test_board_diagrams),
         cmocka_unit_test(test_bad_kif),
         cmocka_unit_test(test_usi_lists),
+        cmocka_unit_test(test_utf16_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
