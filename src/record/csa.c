@@ -161,6 +161,45 @@ static void set_result_from_end(GameBuilder *b, const char *m) {
         b->result = REC_RESULT_UNKNOWN; /* CHUDAN, MATTA, FUZUMI, ERROR, unknown words */
 }
 
+/* The verdict of one "NAME win|lose|draw" part of a summary for the player named name:
+ * 1 win, -1 lose, 0 draw, 2 when the part is about someone else or unreadable. */
+static int summary_verdict(const char *part, size_t len, const char *name) {
+    const char *sp = NULL;
+    for (size_t i = 0; i < len; i++)
+        if (part[i] == ' ')
+            sp = part + i;
+    if (!sp || !name[0] || (size_t)(sp - part) != strlen(name) || memcmp(part, name, strlen(name)) != 0)
+        return 2;
+    size_t n = len - (size_t)(sp + 1 - part);
+    return n == 3 && !memcmp(sp + 1, "win", 3)    ? 1
+           : n == 4 && !memcmp(sp + 1, "lose", 4) ? -1
+           : n == 4 && !memcmp(sp + 1, "draw", 4) ? 0
+                                                  : 2;
+}
+
+/* The server's own verdict, "'summary:REASON:NAME1 win|lose|draw:NAME2 win|lose|draw"
+ * (shogi-server), overrides what the end marker implies: a %KACHI the server judged
+ * illegal ("illegal kachi") is a loss for the declarer. Ignored unless both parts name
+ * the two players (different names) with matching verdicts. */
+static void apply_summary(GameBuilder *b, const char *s) {
+    const char *c1 = strchr(s, ':');
+    const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c2 || !strcmp(b->black, b->white))
+        return;
+    const char *p1 = c1 + 1, *p2 = c2 + 1;
+    size_t l1 = (size_t)(c2 - p1), l2 = strcspn(p2, "\r\n");
+    while (l2 && p2[l2 - 1] == ' ')
+        l2--;
+    int vb = summary_verdict(p1, l1, b->black), vw = summary_verdict(p2, l2, b->white);
+    if (vb == 2 || vw == 2) {
+        vb = summary_verdict(p2, l2, b->black);
+        vw = summary_verdict(p1, l1, b->white);
+    }
+    if (vb == 2 || vw == 2 || vb != -vw)
+        return;
+    b->result = vb > 0 ? REC_BLACK_WIN : vb < 0 ? REC_WHITE_WIN : REC_DRAW;
+}
+
 static int32_t parse_rate(const char *s) {
     const char *c = strrchr(s, ':');
     if (!c)
@@ -250,6 +289,8 @@ bool csa_read(LineSrc *src, GameBuilder *b) {
                 b->black_rating = parse_rate(line);
             else if (!strncmp(line, "'white_rate:", 12))
                 b->white_rating = parse_rate(line);
+            else if (!strncmp(line, "'summary:", 9) && b->active && b->end[0])
+                apply_summary(b, line + 9);
             continue;
         }
         if (line[0] == 'N' && (line[1] == '+' || line[1] == '-')) {

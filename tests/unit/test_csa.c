@@ -39,7 +39,9 @@ static void test_multi_game(void **state) {
     assert_int_equal(got.g[1].n_moves, 315);
     assert_int_equal(got.g[2].n_moves, 173);
     assert_string_equal(got.g[1].end, "KACHI");
-    assert_int_equal(got.g[1].result, REC_WHITE_WIN); /* white to move declares */
+    /* white to move declares, but the server's own summary says "illegal kachi:gps8_pgsklp
+     * lose:gps9_p win": black (gps9_p) won (issue 31 item 8) */
+    assert_int_equal(got.g[1].result, REC_BLACK_WIN);
     assert_int_equal(got.g[2].result, REC_BLACK_WIN);
     assert_string_equal(got.g[1].black, "gps9_p");
     assert_int_equal(got.g[1].line, 495);
@@ -56,6 +58,14 @@ static void test_ratings_and_v22(void **state) {
     assert_int_equal(got.g[0].n_moves, 196);
     read_into(CSA "shogi-server/jishogi_kachi.csa", &got, false);
     assert_int_equal(got.g[0].black_rating, REC_NO_RATING);
+    assert_string_equal(got.g[0].end, "KACHI");
+    assert_int_equal(got.g[0].result, REC_BLACK_WIN); /* 'summary:illegal kachi: the declarer (white) lost */
+    /* a legal declaration: 'summary:kachi:aobazero win:viper lose, aobazero (N+) declared */
+    read_into(CSA "json-kifu-format/dr1test1test0+tu-1_aobazero_viper-300-5F+aobazero+viper+20200719201040.csa", &got,
+              false);
+    assert_string_equal(got.g[0].end, "KACHI");
+    assert_string_equal(got.g[0].black, "aobazero");
+    assert_int_equal(got.g[0].result, REC_BLACK_WIN);
 }
 
 static void test_initial_positions(void **state) {
