@@ -152,11 +152,17 @@ lint:
 format:
 	clang-format -i $(FORMAT_FILES)
 
-FUZZ_CFLAGS := $(CSTD) -Isrc -Ibuild/gen -g -O1 -pthread -fsanitize=fuzzer,address,undefined $(ARCHFLAGS)
+# The fuzz flavour: the library objects are compiled once (build/fuzzlib/, instrumented for
+# libFuzzer without its main) and every target links against them.
+FUZZ_CFLAGS  := $(CFLAGS_COMMON) -g -O1 $(ARCHFLAGS) -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzzlib/%.o)
 fuzz: $(FUZZ_SRC:fuzz/%.c=build/fuzz/%)
-build/fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard fuzz/*.h)
+build/fuzzlib/%.o: %.c | $(PROTO_H)
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@ $(LDLIBS)
+	clang $(FUZZ_CFLAGS) -c $< -o $@
+build/fuzz/%: build/fuzzlib/fuzz/%.o $(FUZZ_LIB_OBJ)
+	@mkdir -p $(@D)
+	clang -fsanitize=fuzzer,address,undefined $^ -o $@ $(LDLIBS)
 
 clean:
 	rm -rf build

@@ -3,6 +3,7 @@
 #include "book/db2016.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -341,11 +342,11 @@ enum { BATCH_EVENTS = 8192, BATCH_POSITIONS = 2048, BATCH_TEXT = 256 * 1024, QUE
  * book_key_from_position(), which reads the board, hands and side, never the states. */
 typedef struct {
     Event *ev;
-    size_t n;
+    size_t n, ev_cap;
     Position *pos;
-    size_t npos;
+    size_t npos, pos_cap;
     char *text;
-    size_t tlen;
+    size_t tlen, text_cap;
 } Batch;
 
 typedef struct Reader Reader;
@@ -375,7 +376,7 @@ struct Reader {
 
 static Event *emit(Reader *r, EventKind kind, size_t text_len) {
     Batch *b = r->batch;
-    if (b->n == BATCH_EVENTS || b->npos == BATCH_POSITIONS || b->tlen + text_len > BATCH_TEXT) {
+    if (b->n == b->ev_cap || b->npos == b->pos_cap || b->tlen + text_len > b->text_cap) {
         if (!r->flush(r))
             return NULL;
         b = r->batch;
@@ -390,8 +391,8 @@ static bool emit_text(Reader *r, EventKind kind, Move16 target, const char *text
     /* A comment keeps its bytes except CRs at its end, which a re-read would strip. */
     while (kind == EV_COMMENT && len && text[len - 1] == '\r')
         len--;
-    if (len > BATCH_TEXT / 2)
-        len = BATCH_TEXT / 2; /* comments and reasons are bounded; max_line may be larger */
+    if (len > r->batch->text_cap / 2)
+        len = r->batch->text_cap / 2; /* comments and reasons are bounded; max_line may be larger */
     Event *e = emit(r, kind, len);
     if (!e)
         return false;
@@ -681,10 +682,18 @@ static bool apply_batch(Reader *r, Applier *a, const Batch *b) {
     return true;
 }
 
-static bool batch_alloc(Batch *b) {
-    b->ev = malloc(BATCH_EVENTS * sizeof *b->ev);
-    b->pos = malloc(BATCH_POSITIONS * sizeof *b->pos);
-    b->text = malloc(BATCH_TEXT);
+/* A batch sized for input_len bytes of text: full size for big inputs, small for small
+ * ones (a fuzzer's input or a tiny book), so that a short read does not allocate and
+ * touch a megabyte. Any size is correct: emit() hands a full batch over. The text part
+ * holds at least two reasons (256 bytes each) and, from 2 * input_len, any comment. */
+static bool batch_alloc(Batch *b, uint64_t input_len) {
+    uint64_t ev = input_len / 8 + 64, pos = input_len / 32 + 16, text = 2 * input_len + 1024;
+    b->ev_cap = ev < BATCH_EVENTS ? (size_t)ev : BATCH_EVENTS;
+    b->pos_cap = pos < BATCH_POSITIONS ? (size_t)pos : BATCH_POSITIONS;
+    b->text_cap = text < BATCH_TEXT ? (size_t)text : BATCH_TEXT;
+    b->ev = malloc(b->ev_cap * sizeof *b->ev);
+    b->pos = malloc(b->pos_cap * sizeof *b->pos);
+    b->text = malloc(b->text_cap);
     b->n = b->npos = b->tlen = 0;
     return b->ev && b->pos && b->text;
 }
@@ -751,10 +760,12 @@ static void *parser_thread(void *arg) {
     return NULL;
 }
 
-static bool run_direct(Reader *r, LineSource *src) {
-    DirectPipe *d = calloc(1, sizeof *d);
+static bool run_direct(Reader *r, LineSource *src, uint64_t input_len) {
+    DirectPipe *d = malloc(sizeof *d);
     Batch *b = calloc(1, sizeof *b);
-    if (!d || !b || !batch_alloc(b)) {
+    if (d) /* the key scratch is written before it is read: no need to clear it */
+        memset(&d->a, 0, offsetof(Applier, keys));
+    if (!d || !b || !batch_alloc(b, input_len)) {
         if (b)
             batch_free(b);
         free(b);
@@ -787,13 +798,13 @@ static bool run_threaded(Reader *r, LineSource *src) {
         return error_set(r->err, r->err_len, "%s: out of memory", r->name);
     bool alloc_ok = true;
     for (int i = 0; i < QUEUE; i++)
-        alloc_ok &= batch_alloc(&t->batches[i]);
+        alloc_ok &= batch_alloc(&t->batches[i], UINT64_MAX / 4);
     pthread_t th;
     if (!alloc_ok || pthread_mutex_init(&t->mu, NULL) != 0) {
         for (int i = 0; i < QUEUE; i++)
             batch_free(&t->batches[i]);
         free(t);
-        return run_direct(r, src);
+        return run_direct(r, src, UINT64_MAX / 4);
     }
     pthread_cond_init(&t->cv, NULL);
     for (int i = 1; i < QUEUE; i++)
@@ -812,7 +823,7 @@ static bool run_threaded(Reader *r, LineSource *src) {
         for (int i = 0; i < QUEUE; i++)
             batch_free(&t->batches[i]);
         free(t);
-        return run_direct(r, src);
+        return run_direct(r, src, UINT64_MAX / 4);
     }
     pthread_mutex_lock(&t->mu);
     for (;;) {
@@ -871,7 +882,7 @@ bool db2016_read_memory(const char *name, const char *data, size_t len, Book *bo
         return error_set(err, err_len, "%s: out of memory", name);
     reader_init(r, name, book, opt, err, err_len);
     LineSource src = {.fd = -1, .mem = data, .mem_len = len, .max_line = r->opt.max_line};
-    bool ok = run_direct(r, &src);
+    bool ok = run_direct(r, &src, len);
     if (stats)
         *stats = r->st;
     free(r);
@@ -885,7 +896,9 @@ bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt
     if (fd < 0)
         return error_set(err, err_len, "%s: cannot open: %s", path, strerror(errno));
     struct stat sb;
-    bool big = fstat(fd, &sb) == 0 && sb.st_size > (off_t)(8 << 20);
+    bool known = fstat(fd, &sb) == 0;
+    bool big = known && sb.st_size > (off_t)(8 << 20);
+    uint64_t size = known && sb.st_size >= 0 ? (uint64_t)sb.st_size : UINT64_MAX / 4;
     Reader *r = malloc(sizeof *r);
     if (!r) {
         close(fd);
@@ -907,7 +920,7 @@ bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt
         if (big)
             book_reserve(book, (size_t)sb.st_size / 150 + 1024);
         /* Big files parse on a second thread; the book is only touched by this one. */
-        ok = big ? run_threaded(r, &src) : run_direct(r, &src);
+        ok = big ? run_threaded(r, &src) : run_direct(r, &src, size);
     }
     if (stats)
         *stats = r->st;

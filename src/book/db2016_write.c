@@ -53,7 +53,8 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
     uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
     uint64_t *offset = malloc((n ? n : 1) * sizeof *offset);
     BookMoveList *list = malloc(sizeof *list);
-    size_t arena_cap = 1 << 20, arena_len = 0;
+    /* About 100 bytes of SFEN per position; small books get a small arena (it doubles). */
+    size_t arena_cap = n < (1 << 20) / 128 ? n * 128 + 2 * SFEN_MAX : 1 << 20, arena_len = 0;
     char *arena = malloc(arena_cap);
     bool ok = ids && offset && list && arena;
     if (!ok)

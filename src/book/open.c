@@ -90,8 +90,7 @@ static bool db_sniff(const uint8_t *h, size_t len, uint64_t size) {
     return false;
 }
 
-static bool db_read(const char *path, Book *b, const BookReadOptions *o, BookReadReport *r, char *err,
-                    size_t err_len) {
+static bool db_read(const char *path, Book *b, const BookReadOptions *o, BookReadReport *r, char *err, size_t err_len) {
     Progress pr;
     progress_start(&pr, o->log, "reading book", file_size(path), o->quiet || !o->log);
     WarnSink ws = {o->log, 0};
@@ -107,8 +106,8 @@ static bool db_read(const char *path, Book *b, const BookReadOptions *o, BookRea
     return ok;
 }
 
-static void *db_probe_open(const char *path, const BookReadOptions *o, BookReadReport *r, size_t *positions,
-                           char *err, size_t err_len) {
+static void *db_probe_open(const char *path, const BookReadOptions *o, BookReadReport *r, size_t *positions, char *err,
+                           size_t err_len) {
     (void)o, (void)r;
     *positions = 0;
     return db2016_otf_open(path, err, err_len);
@@ -179,8 +178,8 @@ static bool sbk_sniff(const uint8_t *h, size_t len, uint64_t size) {
             if (n && p < len) {
                 size_t q = p;
                 uint64_t stag;
-                if (varint(h, &q, len, &stag) && (stag >> 3 < 1 || stag >> 3 > 10 ||
-                                                  (int)(stag & 7) != STATE_WIRE[stag >> 3]))
+                if (varint(h, &q, len, &stag) &&
+                    (stag >> 3 < 1 || stag >> 3 > 10 || (int)(stag & 7) != STATE_WIRE[stag >> 3]))
                     return false;
             }
         }
@@ -217,8 +216,8 @@ static bool sbk_read(const char *path, Book *b, const BookReadOptions *o, BookRe
     return ok;
 }
 
-static void *sbk_probe_open(const char *path, const BookReadOptions *o, BookReadReport *r, size_t *positions,
-                            char *err, size_t err_len) {
+static void *sbk_probe_open(const char *path, const BookReadOptions *o, BookReadReport *r, size_t *positions, char *err,
+                            size_t err_len) {
     (void)o, (void)r;
     SbkBook *sb = sbk_open(path, NULL, NULL, err, err_len);
     *positions = sb ? sbk_indexed_count(sb) : 0;
@@ -449,8 +448,8 @@ const BookFormat *book_format_detect(const char *path, char *err, size_t err_len
     size_t len = fread(head, 1, SNIFF_BYTES, f);
     bool bad = ferror(f);
     fclose(f);
-    const BookFormat *fmt =
-        bad ? (error_set(err, err_len, "%s: cannot read", path), NULL) : detect(path, head, len, file_size(path), err, err_len);
+    const BookFormat *fmt = bad ? (error_set(err, err_len, "%s: cannot read", path), NULL)
+                                : detect(path, head, len, file_size(path), err, err_len);
     free(head);
     return fmt;
 }

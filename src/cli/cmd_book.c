@@ -275,9 +275,8 @@ static int book_lookup_cmd(int argc, char **argv) {
     BookReadOptions ro = read_options(&lo);
     BookReadReport rep;
     /* SBK and Apery are looked up on disk, DB2016 with --on-the-fly. */
-    BookProber *prober = fmt ? book_prober_open(path, fmt, otf || book_format_is(fmt, "sbk"), &ro, &rep, err,
-                                                sizeof err)
-                             : NULL;
+    BookProber *prober =
+        fmt ? book_prober_open(path, fmt, otf || book_format_is(fmt, "sbk"), &ro, &rep, err, sizeof err) : NULL;
     if (!prober) {
         fprintf(stderr, "hayanagi book lookup: %s\n", err);
         game_free(&g);

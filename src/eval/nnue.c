@@ -76,6 +76,7 @@ struct NnueNet {
     const NnueArch *arch;
     int16_t *ft_bias;               /* [l1] */
     int16_t *ft_weight;             /* [NNUE_INPUT_DIMS][l1] */
+    bool ft_weight_borrowed;        /* ft_weight points into the caller's memory */
     alignas(32) int8_t w1[16384];   /* [h1][2 * l1]: 16384 bytes for every supported net */
     alignas(32) int8_t w1t[16384];  /* the same transposed, [2 * l1][h1], for the portable path */
     alignas(32) int8_t w2[32 * 32]; /* [h2][32] */
@@ -88,7 +89,8 @@ void nnue_free(NnueNet *net) {
     if (!net)
         return;
     free(net->ft_bias);
-    free(net->ft_weight);
+    if (!net->ft_weight_borrowed)
+        free(net->ft_weight);
     free(net);
 }
 
@@ -117,6 +119,7 @@ typedef struct {
     const uint8_t *mem; /* memory source, or */
     FILE *f;            /* file source */
     size_t pos, len;
+    bool borrow; /* memory source: the feature transformer weights may stay there */
 } Reader;
 
 static bool rd(Reader *r, void *dst, size_t n) {
@@ -140,6 +143,7 @@ static bool rd32(Reader *r, uint32_t *v) {
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define NNUE_HOST_LITTLE 0
 static void fix16(int16_t *p, size_t n) {
     for (size_t i = 0; i < n; i++)
         p[i] = (int16_t)(((uint16_t)p[i] >> 8) | ((uint16_t)p[i] << 8));
@@ -149,6 +153,7 @@ static void fix32(int32_t *p, size_t n) {
         p[i] = (int32_t)le32((const uint8_t *)&p[i]);
 }
 #else
+#define NNUE_HOST_LITTLE 1
 static void fix16(int16_t *p, size_t n) { (void)p, (void)n; }
 static void fix32(int32_t *p, size_t n) { (void)p, (void)n; }
 #endif
@@ -224,15 +229,29 @@ static NnueNet *load(Reader *r, char *err, size_t err_len) {
     memcpy(net->architecture, arch, arch_len + 1);
     size_t l1 = (size_t)ar->l1, h1 = (size_t)ar->h1, h2 = (size_t)ar->h2;
     net->ft_bias = alloc32(2 * l1);
-    net->ft_weight = alloc32(2 * l1 * NNUE_INPUT_DIMS);
+    /* Borrowed in place when the caller allows it, the bytes are 32-byte aligned (the SIMD
+     * rows) and little-endian: no copy of the 64-256 MB block. */
+    size_t ft_at = r->pos + 2 * l1;
+    if (r->borrow && r->mem && NNUE_HOST_LITTLE && ft_at <= r->len && ((uintptr_t)(r->mem + ft_at) & 31) == 0) {
+        net->ft_weight = (int16_t *)(uintptr_t)(r->mem + ft_at);
+        net->ft_weight_borrowed = true;
+    } else {
+        net->ft_weight = alloc32(2 * l1 * NNUE_INPUT_DIMS);
+    }
     if (!net->ft_bias || !net->ft_weight) {
         error_set(err, err_len, "out of memory for %zu MB of weights", 2 * l1 * NNUE_INPUT_DIMS >> 20);
         nnue_free(net);
         return NULL;
     }
-    bool ok = rd(r, net->ft_bias, 2 * l1) && rd(r, net->ft_weight, 2 * l1 * NNUE_INPUT_DIMS);
+    bool ok = rd(r, net->ft_bias, 2 * l1);
+    if (net->ft_weight_borrowed) {
+        ok = ok && 2 * l1 * NNUE_INPUT_DIMS <= r->len - r->pos;
+        r->pos += ok ? 2 * l1 * NNUE_INPUT_DIMS : 0;
+    } else {
+        ok = ok && rd(r, net->ft_weight, 2 * l1 * NNUE_INPUT_DIMS);
+        fix16(net->ft_weight, l1 * NNUE_INPUT_DIMS);
+    }
     fix16(net->ft_bias, l1);
-    fix16(net->ft_weight, l1 * NNUE_INPUT_DIMS);
     if (ok && (!rd32(r, &net_hash) || net_hash != ar->net_hash)) {
         error_set(err, err_len, "network hash mismatch: 0x%08X, expected 0x%08X", net_hash, ar->net_hash);
         nnue_free(net);
@@ -257,7 +276,13 @@ static NnueNet *load(Reader *r, char *err, size_t err_len) {
 
 NnueNet *nnue_load_memory(const uint8_t *data, size_t len, char *err, size_t err_len) {
     static const uint8_t empty[1] = {0};
-    Reader r = {data ? data : empty, NULL, 0, data ? len : 0};
+    Reader r = {data ? data : empty, NULL, 0, data ? len : 0, false};
+    return load(&r, err, err_len);
+}
+
+NnueNet *nnue_load_memory_borrowed(const uint8_t *data, size_t len, char *err, size_t err_len) {
+    static const uint8_t empty[1] = {0};
+    Reader r = {data ? data : empty, NULL, 0, data ? len : 0, true};
     return load(&r, err, err_len);
 }
 
@@ -275,7 +300,7 @@ NnueNet *nnue_load_file(const char *path, char *err, size_t err_len) {
         fclose(f);
         return NULL;
     }
-    Reader r = {NULL, f, 0, (size_t)size};
+    Reader r = {NULL, f, 0, (size_t)size, false};
     NnueNet *net = load(&r, err, err_len);
     fclose(f);
     return net;

@@ -60,6 +60,11 @@ size_t nnue_arch_string(const NnueArch *a, char *buf, size_t len);
  * before anything large is allocated. */
 NnueNet *nnue_load_memory(const uint8_t *data, size_t len, char *err, size_t err_len);
 NnueNet *nnue_load_file(const char *path, char *err, size_t err_len);
+/* nnue_load_memory(), except that the net may use the feature transformer weights where
+ * they lie in data instead of copying them (when they are 32-byte aligned on a
+ * little-endian host): data must then stay unchanged until nnue_free(). For callers that
+ * load the same large buffer many times (the fuzz target). */
+NnueNet *nnue_load_memory_borrowed(const uint8_t *data, size_t len, char *err, size_t err_len);
 void nnue_free(NnueNet *net);
 const NnueArch *nnue_net_arch(const NnueNet *net);
 const char *nnue_net_architecture(const NnueNet *net); /* the string read from the file */

@@ -105,7 +105,8 @@ static void *loader_main(void *arg) {
     if (ok) {
         char bad[96] = "";
         if (fresh.rep.warnings)
-            snprintf(bad, sizeof bad, ", %llu bad line(s) or record(s) skipped", (unsigned long long)fresh.rep.warnings);
+            snprintf(bad, sizeof bad, ", %llu bad line(s) or record(s) skipped",
+                     (unsigned long long)fresh.rep.warnings);
         const char *fmt = book_format_name(fresh.rep.format);
         if (book_prober_on_disk(fresh.prober))
             snprintf(msg, sizeof msg, "book loaded %s (on the fly, %llu bytes, %s%s)", path,

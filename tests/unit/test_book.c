@@ -173,7 +173,7 @@ static void test_grow_after_shrink_to_one(void **state) {
     Game g;
     game_init(&g);
     char why[128];
-    const char *line[] = {"7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b", "2e2d", "2c2d",
+    const char *line[] = {"7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e",  "6i7h", "4a3b", "2e2d", "2c2d",
                           "2h2d", "8e8f", "8g8f", "8b8f", "2d3d", "2b8h+", "7i8h", "3a2b", "3d3e", "P*2c"};
     int n = 0;
     char usi[512] = "startpos moves";

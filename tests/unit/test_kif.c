@@ -252,7 +252,8 @@ static void test_utf16_named(void **state) {
         char err[512] = "";
         RecordStats st = {0};
         const char *data = bom ? wide : wide + 2;
-        assert_false(record_read_memory("w.kif", data, bom ? wlen : wlen - 2, REC_FMT_AUTO, NULL, &st, err, sizeof err));
+        assert_false(
+            record_read_memory("w.kif", data, bom ? wlen : wlen - 2, REC_FMT_AUTO, NULL, &st, err, sizeof err));
         assert_non_null(strstr(err, "UTF-16LE"));
         assert_int_equal(st.games, 0);
     }

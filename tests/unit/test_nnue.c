@@ -483,13 +483,44 @@ static void test_files_and_selection(void **state) {
     free(g.buf);
 }
 
+/* A net loaded in place (nnue_load_memory_borrowed, what the fuzz target uses) evaluates
+ * as the copied one, aligned or not, and the caller's buffer is what it reads. */
+static void test_borrowed(void **state) {
+    (void)state;
+    GenNet g = gen_net(256, 32, 5, NULL);
+    uint8_t *block = malloc(g.len + 64);
+    assert_non_null(block);
+    for (int shift = 0; shift < 2; shift++) {
+        uint8_t *buf = block + (32 - ((uintptr_t)(block + g.ft_weight_off) & 31)) % 32 + (size_t)shift;
+        memcpy(buf, g.buf, g.len);
+        char err[512] = "";
+        NnueNet *copied = load_gen(&g), *borrowed = nnue_load_memory_borrowed(buf, g.len, err, sizeof err);
+        if (!borrowed)
+            fail_msg("%s", err);
+        for (size_t i = 0; i < sizeof SFENS / sizeof SFENS[0]; i++) {
+            Position pos;
+            StateInfo st;
+            set_pos(&pos, &st, SFENS[i]);
+            for (int simd = 0; simd < 2; simd++) {
+                nnue_set_simd(simd);
+                assert_int_equal(nnue_evaluate_full(borrowed, &pos, 16), nnue_evaluate_full(copied, &pos, 16));
+            }
+        }
+        nnue_free(borrowed);
+        nnue_free(copied);
+    }
+    nnue_set_simd(true);
+    free(block);
+    free(g.buf);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hashes),   cmocka_unit_test(test_features),
         cmocka_unit_test(test_refusals), cmocka_unit_test(test_files_and_selection),
-        cmocka_unit_test(test_256),      cmocka_unit_test(test_512),
-        cmocka_unit_test(test_1024),
+        cmocka_unit_test(test_borrowed), cmocka_unit_test(test_256),
+        cmocka_unit_test(test_512),      cmocka_unit_test(test_1024),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

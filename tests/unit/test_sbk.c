@@ -339,9 +339,8 @@ static void test_comment_keeps_weight(void **state) {
     assert_int_equal(rep.counts, 0); /* no count differs from the weight written */
     SbkBook *sb = open_ok(out, NULL);
     SbkEntry e = {0};
-    assert_int_equal(sbk_lookup_sfen(sb, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", &e, err,
-                                     sizeof err),
-                     1);
+    assert_int_equal(
+        sbk_lookup_sfen(sb, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", &e, err, sizeof err), 1);
     Move16 m;
     assert_true(move16_from_usi("2g2f", 4, &m));
     bool found = false;
@@ -1122,15 +1121,14 @@ static int teardown(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_move_examples),      cmocka_unit_test(test_move_round_trip),
-        cmocka_unit_test(test_real_files),         cmocka_unit_test(test_real_file_content),
-        cmocka_unit_test(test_copies_agree),
-        cmocka_unit_test(test_comment_keeps_weight),       cmocka_unit_test(test_conversions),
-        cmocka_unit_test(test_resave_identical),   cmocka_unit_test(test_graph_faults),
-        cmocka_unit_test(test_malformed),          cmocka_unit_test(test_reverse_chain),
-        cmocka_unit_test(test_writer_and_cancel),  cmocka_unit_test(test_patch_replace),
-        cmocka_unit_test(test_patch_rejections),   cmocka_unit_test(test_patch_unknown_fields),
-        cmocka_unit_test(test_patch_source_rules),
+        cmocka_unit_test(test_move_examples),        cmocka_unit_test(test_move_round_trip),
+        cmocka_unit_test(test_real_files),           cmocka_unit_test(test_real_file_content),
+        cmocka_unit_test(test_copies_agree),         cmocka_unit_test(test_comment_keeps_weight),
+        cmocka_unit_test(test_conversions),          cmocka_unit_test(test_resave_identical),
+        cmocka_unit_test(test_graph_faults),         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_reverse_chain),        cmocka_unit_test(test_writer_and_cancel),
+        cmocka_unit_test(test_patch_replace),        cmocka_unit_test(test_patch_rejections),
+        cmocka_unit_test(test_patch_unknown_fields), cmocka_unit_test(test_patch_source_rules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
