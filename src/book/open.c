@@ -341,7 +341,12 @@ static int apery_probe(void *ctx, const Position *pos, BookMoveList *out, char *
 
 static void apery_probe_close(void *ctx) { apery_free(ctx); }
 
-/* ---- the table: one row per format, strongest evidence first ---- */
+/* ---- the table: one row per format, strongest evidence first ----
+ * To add a format (e.g. GPS Shogi's joseki.dat from book/osl.h): write its evidence
+ * (SniffFn: true only on the format's own marks, never on the name) and a reader into the
+ * IR (ReadFn), both thin adapters over the format's API as in the sections above, and add
+ * a row. A prober (ProbeOpenFn, BookProbeFn, ProbeCloseFn) and a writer are optional.
+ * Earlier rows win a tie that the extension does not break. */
 
 static const BookFormat FORMATS[] = {
     {"ybb", NULL, "YBB (YANE-BINBOOK-V1)", {".ybb"}, ybb_sniff, ybb_read, NULL, NULL, NULL, false, NULL},
@@ -388,7 +393,16 @@ const BookFormat *book_format_by_id(const char *id) {
     return NULL;
 }
 
-const char *book_format_ids(void) { return "db, sbk, ybb, apery"; }
+const char *book_format_ids(char *buf, size_t len) {
+    size_t n = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int i = 0; i < N_FORMATS && n < len; i++) {
+        int w = snprintf(buf + n, len - n, "%s%s", i ? ", " : "", FORMATS[i].id);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
 
 const char *book_format_name(const BookFormat *f) { return f ? f->name : "unknown"; }
 const char *book_format_id(const BookFormat *f) { return f ? f->id : "unknown"; }

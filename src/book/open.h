@@ -52,8 +52,9 @@ typedef struct {
  * none. */
 const BookFormat *book_format_by_id(const char *id);
 
-/* The space-separated ids of every format, for usage messages. */
-const char *book_format_ids(void);
+/* Writes the ids of every format ("ybb, db, sbk, apery") into buf (len bytes, truncated)
+ * for usage messages; returns buf. */
+const char *book_format_ids(char *buf, size_t len);
 
 /* A format's name for people ("YaneuraOu DB2016 (text)") and its id ("db"). */
 const char *book_format_name(const BookFormat *f);

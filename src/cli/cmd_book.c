@@ -86,7 +86,9 @@ static int parse_flags(int argc, char **argv, LoadOptions *lo, const BookFormat 
         else if ((!strcmp(a, "--from") || !strcmp(a, "--to")) && i + 1 < argc) {
             const BookFormat *f = book_format_by_id(argv[i + 1]);
             if (!f) {
-                fprintf(stderr, "hayanagi book: unknown format '%s' (%s)\n", argv[i + 1], book_format_ids());
+                char ids[128];
+                fprintf(stderr, "hayanagi book: unknown format '%s' (%s)\n", argv[i + 1],
+                        book_format_ids(ids, sizeof ids));
                 return -1;
             }
             if (a[2] == 'f' && from)
