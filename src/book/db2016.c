@@ -13,180 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "book/db2016_internal.h"
 #include "shogi/notation.h"
 #include "util/error.h"
 
 enum { SFEN_LINE_MAX = 512, READ_CHUNK = 64 * 1024 };
-
-static bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
-/* ---- move lines ---- */
-
-typedef struct {
-    const char *p;
-    size_t len;
-} Token;
-
-/* Splits at runs of blanks, like YaneuraOu's LineScanner. Returns the token count (at
- * most max); *rest is where the text after the max-th token starts. */
-static int split_tokens(const char *s, size_t len, Token *t, int max, size_t *rest) {
-    size_t i = 0;
-    int n = 0;
-    while (n < max) {
-        while (i < len && is_blank(s[i]))
-            i++;
-        if (i >= len)
-            break;
-        size_t start = i;
-        while (i < len && !is_blank(s[i]))
-            i++;
-        t[n].p = s + start;
-        t[n].len = i - start;
-        n++;
-    }
-    while (i < len && is_blank(s[i]))
-        i++;
-    *rest = i;
-    return n;
-}
-
-/* Splits at single spaces, as ShogiHome does (String.split(" ", 5)). */
-static int split_columns(const char *s, size_t len, Token *t, int max, size_t *rest) {
-    size_t i = 0;
-    int n = 0;
-    while (n < max && i <= len) {
-        size_t start = i;
-        while (i < len && s[i] != ' ')
-            i++;
-        t[n].p = s + start;
-        t[n].len = i - start;
-        n++;
-        if (i >= len) {
-            i = len;
-            break;
-        }
-        i++; /* the separator */
-    }
-    *rest = i;
-    return n;
-}
-
-static bool token_is(const Token *t, const char *word) {
-    size_t n = strlen(word);
-    return t->len == n && memcmp(t->p, word, n) == 0;
-}
-
-/* Parses a decimal integer with an optional sign into [lo, hi]; false if malformed.
- * Out-of-range values saturate and set *clamped. */
-static bool parse_int(const Token *t, int64_t lo, int64_t hi, int64_t *out, bool *clamped) {
-    size_t i = 0;
-    bool neg = false;
-    if (t->len && (t->p[0] == '-' || t->p[0] == '+')) {
-        neg = t->p[0] == '-';
-        i = 1;
-    }
-    if (i >= t->len)
-        return false;
-    int64_t v = 0;
-    for (; i < t->len; i++) {
-        char c = t->p[i];
-        if (c < '0' || c > '9')
-            return false;
-        if (v < INT64_MAX / 10 - 10)
-            v = v * 10 + (c - '0');
-        else
-            *clamped = true;
-    }
-    if (neg)
-        v = -v;
-    if (v < lo || v > hi)
-        *clamped = true;
-    *out = v < lo ? lo : v > hi ? hi : v;
-    return true;
-}
-
-/* db2016_parse_move_line(), also saying in *clamped whether a number was out of range
- * (and saturated). */
-static bool parse_move_line(const char *line, size_t len, bool shogihome_columns, BookMove *m, bool *ambiguous,
-                            bool *clamped, char *err, size_t err_len) {
-    *clamped = false;
-    Token t[5];
-    size_t rest;
-    memset(m, 0, sizeof *m);
-    m->count = 1;
-    /* Empty columns (a run of spaces after the move) read differently in YaneuraOu and
-     * ShogiHome; note them. */
-    bool amb = false;
-    {
-        Token c[5];
-        size_t r;
-        int nc = split_columns(line, len, c, 5, &r);
-        for (int i = 1; i < nc && i < 4; i++)
-            if (c[i].len == 0 && i + 1 < nc)
-                amb = true;
-    }
-    if (ambiguous)
-        *ambiguous = amb;
-    int n = amb && shogihome_columns ? split_columns(line, len, t, 5, &rest) : split_tokens(line, len, t, 5, &rest);
-    if (n == 0 || t[0].len == 0)
-        return error_set(err, err_len, "empty move line");
-    if (!move16_from_usi(t[0].p, t[0].len, &m->move))
-        return error_set(err, err_len, "malformed move '%.*s'", (int)(t[0].len > 16 ? 16 : t[0].len), t[0].p);
-    if (n > 1 && t[1].len && !token_is(&t[1], "none") && !token_is(&t[1], "resign") &&
-        !move16_from_usi(t[1].p, t[1].len, &m->ponder))
-        return error_set(err, err_len, "malformed ponder move '%.*s'", (int)(t[1].len > 16 ? 16 : t[1].len), t[1].p);
-    int64_t v;
-    if (n > 2 && t[2].len && !token_is(&t[2], "none")) {
-        if (!parse_int(&t[2], -2147483647, 2147483647, &v, clamped))
-            return error_set(err, err_len, "malformed value '%.*s'", (int)(t[2].len > 16 ? 16 : t[2].len), t[2].p);
-        m->score = (int32_t)v;
-        m->has_score = true;
-    }
-    if (n > 3 && t[3].len && !token_is(&t[3], "none")) {
-        if (!parse_int(&t[3], -BOOK_DEPTH_MAX, BOOK_DEPTH_MAX, &v, clamped))
-            return error_set(err, err_len, "malformed depth '%.*s'", (int)(t[3].len > 16 ? 16 : t[3].len), t[3].p);
-        m->depth = (int32_t)v;
-        m->has_depth = true;
-    }
-    if (n > 4 && t[4].len && !token_is(&t[4], "none")) {
-        if (!parse_int(&t[4], INT64_MIN, INT64_MAX, &v, clamped) || v < 0)
-            return error_set(err, err_len, "malformed count '%.*s'", (int)(t[4].len > 16 ? 16 : t[4].len), t[4].p);
-        if ((uint64_t)v > BOOK_COUNT_MAX)
-            *clamped = true;
-        m->count = (uint64_t)v > BOOK_COUNT_MAX ? BOOK_COUNT_MAX : (uint64_t)v;
-    }
-    return true;
-}
-
-bool db2016_parse_move_line(const char *line, size_t len, bool shogihome_columns, BookMove *m, bool *ambiguous,
-                            char *err, size_t err_len) {
-    bool clamped;
-    return parse_move_line(line, len, shogihome_columns, m, ambiguous, &clamped, err, err_len);
-}
-
-/* The text after the fifth field, if it is a comment ("#..." or "//..."), without its marker. */
-static bool trailing_comment(const char *line, size_t len, const char **c, size_t *clen) {
-    Token t[5];
-    size_t rest;
-    if (split_tokens(line, len, t, 5, &rest) < 5 || rest >= len)
-        return false;
-    const char *p = line + rest;
-    size_t n = len - rest;
-    if (p[0] == '#') {
-        p++;
-        n--;
-    } else if (n >= 2 && p[0] == '/' && p[1] == '/') {
-        p += 2;
-        n -= 2;
-    } else {
-        return false;
-    }
-    *c = p;
-    *clen = n;
-    return true;
-}
-
-/* ---- the line source ---- */
 
 typedef struct {
     int fd;          /* -1 for memory */
@@ -272,13 +103,13 @@ static int next_line(LineSource *s, const char **line, size_t *len) {
 static size_t normalized_sfen(const char *s, size_t len, char *out) {
     size_t i = 0, n = 0;
     for (int field = 0; field < 3; field++) {
-        while (i < len && is_blank(s[i]))
+        while (i < len && db2016i_is_blank(s[i]))
             i++;
         if (i >= len)
             return 0;
         if (field)
             out[n++] = ' ';
-        while (i < len && !is_blank(s[i]) && n + 2 < SFEN_LINE_MAX)
+        while (i < len && !db2016i_is_blank(s[i]) && n + 2 < SFEN_LINE_MAX)
             out[n++] = s[i++];
     }
     out[n] = '\0';
@@ -427,11 +258,11 @@ static bool entry_error(Reader *r, const char *fmt, ...) {
 static bool handle_sfen(Reader *r, const char *text, size_t len) {
     r->in_entry = false;
     r->skipping = true;
-    while (len && is_blank(*text)) {
+    while (len && db2016i_is_blank(*text)) {
         text++;
         len--;
     }
-    while (len && is_blank(text[len - 1]))
+    while (len && db2016i_is_blank(text[len - 1]))
         len--;
     if (len >= SFEN_LINE_MAX)
         return entry_error(r, "sfen too long (%zu bytes)", len);
@@ -475,7 +306,7 @@ static bool handle_move(Reader *r, const char *line, size_t len) {
     BookMove m;
     bool amb, clamped;
     char why[128];
-    if (!parse_move_line(line, len, r->opt.shogihome_columns, &m, &amb, &clamped, why, sizeof why))
+    if (!db2016i_parse_move_line(line, len, r->opt.shogihome_columns, &m, &amb, &clamped, why, sizeof why))
         return entry_error(r, "%s", why);
     /* Kept, saturated, but counted and reported: the book no longer says what the file did. */
     if (clamped && !entry_error(r, "a number out of range was clamped (value +-2147483647, depth +-%d, count %u)",
@@ -508,7 +339,7 @@ static bool handle_move(Reader *r, const char *line, size_t len) {
     r->last_move = m.move;
     const char *c;
     size_t clen;
-    if (r->opt.keep_comments && trailing_comment(line, len, &c, &clen))
+    if (r->opt.keep_comments && db2016i_trailing_comment(line, len, &c, &clen))
         return emit_text(r, EV_COMMENT, m.move, c, clen);
     return true;
 }
@@ -529,11 +360,11 @@ static bool handle_line(Reader *r, const char *line, size_t len) {
         if (len >= sizeof prefix - 1 && memcmp(line, prefix, sizeof prefix - 1) == 0) {
             const char *v = line + sizeof prefix - 1;
             size_t vlen = len - (sizeof prefix - 1);
-            while (vlen && is_blank(*v)) {
+            while (vlen && db2016i_is_blank(*v)) {
                 v++;
                 vlen--;
             }
-            while (vlen && is_blank(v[vlen - 1]))
+            while (vlen && db2016i_is_blank(v[vlen - 1]))
                 vlen--;
             if (!(vlen == 4 && memcmp(v, "1.00", 4) == 0)) {
                 error_set(r->err, r->err_len, "%s:1: unsupported header '%.*s' (expected '%s')", r->name,
@@ -546,7 +377,7 @@ static bool handle_line(Reader *r, const char *line, size_t len) {
         }
     }
     size_t i = 0;
-    while (i < len && is_blank(line[i]))
+    while (i < len && db2016i_is_blank(line[i]))
         i++;
     if (i == len) { /* a blank line ends the entry */
         r->in_entry = false;
@@ -576,7 +407,7 @@ static bool run_reader(Reader *r, LineSource *src) {
             return false;
         /* A last line without its line end may have been cut (a truncated copy): it was
          * read as it is, but say so, unless it is a comment or blank. */
-        if (src->unterminated && len && line[0] != '#' && line[0] != '/' && !is_blank(line[0]) &&
+        if (src->unterminated && len && line[0] != '#' && line[0] != '/' && !db2016i_is_blank(line[0]) &&
             !entry_error(r, "the file ends in the middle of a line (no line end): the last line may be truncated"))
             return false;
         if (r->opt.progress && (r->lineno & 0xfff) == 0)
