@@ -1,5 +1,5 @@
 /* db2016.c - YANEURAOU-DB2016 reader (tolerant, optionally threaded); see db2016.h.
- * The writer is db2016_write.c, the on-the-fly lookup db2016_otf.c. */
+ * The move-line parser is db2016_line.c, the writer db2016_write.c, the on-the-fly lookup db2016_otf.c. */
 #include "book/db2016.h"
 
 #include <errno.h>
