@@ -5,14 +5,10 @@
  * Ctrl-C during a long write never leaves a half-written output behind. The temporary
  * name is "<target>.tmp.<pid>.<n>"; atomic_file_abort() (or a failed commit) removes it.
  *
- * Signals. Every open temporary file is listed in a process-wide registry (the one
- * singleton here: a signal handler can reach nothing else). When SIGINT, SIGTERM or SIGHUP
- * would kill the process (its disposition is the default one when a temporary file is
- * opened; SIGINT and SIGTERM also when ignored, as a shell leaves them for background
- * jobs; an ignored SIGHUP stays ignored), a handler is installed that removes every listed temporary file and
- * then dies of the signal as before. A program that installs its own handler (to stop a
- * long job cleanly) keeps it: it then ends its writes with commit or abort itself. So a
- * Ctrl-C at any moment leaves the target as it was and no temporary file behind. */
+ * Signals. Every open temporary file is listed with util/interrupt.h
+ * (interrupt_track_file()), whose handler removes the listed files when a signal ends the
+ * process; so a Ctrl-C at any moment leaves the target as it was and no temporary file
+ * behind. */
 #ifndef HAYANAGI_UTIL_ATOMIC_FILE_H
 #define HAYANAGI_UTIL_ATOMIC_FILE_H
 
@@ -24,6 +20,7 @@ typedef struct {
     FILE *f;        /* the temporary file, open for writing; write to it freely */
     char *path;     /* target path (owned) */
     char *tmp_path; /* temporary path (owned) */
+    bool listed;    /* tmp_path is listed for removal on a signal (util/interrupt.h) */
 } AtomicFile;
 
 /* Creates the temporary file next to path. Returns true and fills *af (the caller owns it
@@ -39,8 +36,5 @@ bool atomic_file_commit(AtomicFile *af, char *err, size_t err_len);
 
 /* Closes and removes the temporary file; the target is untouched. Releases *af. */
 void atomic_file_abort(AtomicFile *af);
-
-/* The number of temporary files currently open (listed in the registry): for tests. */
-int atomic_file_open_count(void);
 
 #endif

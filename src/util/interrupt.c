@@ -1,6 +1,8 @@
 /* interrupt.c - see interrupt.h. */
 #include "util/interrupt.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,14 +12,104 @@ static volatile sig_atomic_t interrupted;
 static char remove_path[4096];
 static volatile sig_atomic_t remove_armed;
 
+/* The tracked files: slots are written under the lock with the flag clear and published
+ * by setting the flag last; handlers only read flagged slots and call unlink(), which is
+ * async-signal-safe. */
+enum { TRACK_SLOTS = 16, TRACK_PATH = 4096 };
+static struct {
+    pthread_mutex_t lock;
+    volatile sig_atomic_t used[TRACK_SLOTS];
+    char path[TRACK_SLOTS][TRACK_PATH];
+} tracked = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static const int FATAL_SIGNALS[] = {SIGINT, SIGTERM, SIGHUP};
+enum { N_FATAL = sizeof FATAL_SIGNALS / sizeof FATAL_SIGNALS[0] };
+
+/* Removes what must not outlive the process and dies of sig. */
+static void die_clean(int sig) {
+    for (int i = 0; i < TRACK_SLOTS; i++)
+        if (tracked.used[i])
+            unlink(tracked.path[i]);
+    if (remove_armed)
+        unlink(remove_path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* The scope's handler: the first signal sets the flag (or, in remove-and-die mode, ends
+ * the process); a second one ends it at once. */
 static void on_signal(int sig) {
+    if (interrupted || remove_armed)
+        die_clean(sig);
     interrupted = 1;
-    if (remove_armed) {
-        unlink(remove_path); /* async-signal-safe */
-        signal(sig, SIG_DFL);
-        raise(sig);
+}
+
+/* Outside a scope, while files are tracked. */
+static void on_fatal_signal(int sig) { die_clean(sig); }
+
+static void install_fatal_handlers(void) {
+    for (int i = 0; i < N_FATAL; i++) {
+        struct sigaction old;
+        if (sigaction(FATAL_SIGNALS[i], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO))
+            continue;
+        bool ignored_ok = FATAL_SIGNALS[i] != SIGHUP && old.sa_handler == SIG_IGN;
+        if (old.sa_handler != SIG_DFL && !ignored_ok)
+            continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        for (int k = 0; k < N_FATAL; k++)
+            sigaddset(&sa.sa_mask, FATAL_SIGNALS[k]);
+        sigaction(FATAL_SIGNALS[i], &sa, NULL);
     }
 }
+
+bool interrupt_track_file(const char *path) {
+    size_t n = strlen(path);
+    bool listed = false;
+    pthread_mutex_lock(&tracked.lock);
+    install_fatal_handlers(); /* each time: a program may have put the default back since */
+    for (int i = 0; i < TRACK_SLOTS && n < TRACK_PATH; i++)
+        if (!tracked.used[i]) {
+            memcpy(tracked.path[i], path, n + 1);
+            atomic_signal_fence(memory_order_seq_cst); /* the path is complete before the flag */
+            tracked.used[i] = 1;
+            listed = true;
+            break;
+        }
+    pthread_mutex_unlock(&tracked.lock);
+    return listed;
+}
+
+void interrupt_untrack_file(const char *path) {
+    pthread_mutex_lock(&tracked.lock);
+    for (int i = 0; i < TRACK_SLOTS; i++)
+        if (tracked.used[i] && strcmp(tracked.path[i], path) == 0) {
+            tracked.used[i] = 0;
+            break;
+        }
+    pthread_mutex_unlock(&tracked.lock);
+}
+
+int interrupt_tracked_count(void) {
+    int n = 0;
+    pthread_mutex_lock(&tracked.lock);
+    for (int i = 0; i < TRACK_SLOTS; i++)
+        n += tracked.used[i] != 0;
+    pthread_mutex_unlock(&tracked.lock);
+    return n;
+}
+
+void interrupt_block(sigset_t *old) {
+    sigset_t block;
+    sigemptyset(&block);
+    for (int k = 0; k < N_FATAL; k++)
+        sigaddset(&block, FATAL_SIGNALS[k]);
+    pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+void interrupt_unblock(const sigset_t *old) { pthread_sigmask(SIG_SETMASK, old, NULL); }
 
 void interrupt_begin(InterruptScope *scope, const char *remove_on_signal) {
     interrupted = 0;
@@ -29,7 +121,6 @@ void interrupt_begin(InterruptScope *scope, const char *remove_on_signal) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &scope->old_int);
     sigaction(SIGTERM, &sa, &scope->old_term);

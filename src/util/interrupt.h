@@ -2,16 +2,23 @@
  *
  * Between interrupt_begin() and interrupt_end() the first SIGINT or SIGTERM sets a flag
  * (interrupt_flag()) that the job polls: it stops at its next safe point, keeps what it
- * finished, leaves no temporary file and exits with status 130. A second
- * signal of the kind already received ends the process at once (SA_RESETHAND restores the
- * default action after the first).
+ * finished, leaves no temporary file and exits with status 130. A second SIGINT or SIGTERM
+ * ends the process at once (removing the tracked files below).
  *
  * For a job that cannot poll (one long write through a temporary file), pass that file as
  * remove_on_signal: the handler then unlinks it and ends the process by the signal, so the
  * existing output is never touched and no temporary file is left.
  *
- * The flag and the path are this module's singleton (a handler can reach nothing else);
- * scopes do not nest. */
+ * Temporary files. interrupt_track_file() lists a file to remove whenever a signal ends
+ * the process (util/atomic_file.h lists every temporary file it writes): the remove-and-
+ * die mode above, a second signal during a scope, and, outside any scope, SIGINT, SIGTERM
+ * or SIGHUP themselves. For the last, tracking a file installs the handler for each of
+ * those signals whose disposition is the default one (SIGINT and SIGTERM also when
+ * ignored, as a shell leaves them for background jobs; an ignored SIGHUP, nohup, stays
+ * ignored); it removes the listed files and dies of the signal as before.
+ *
+ * The flag, the path and the list are this module's singleton (a handler can reach
+ * nothing else); scopes do not nest. */
 #ifndef HAYANAGI_UTIL_INTERRUPT_H
 #define HAYANAGI_UTIL_INTERRUPT_H
 
@@ -36,5 +43,22 @@ bool interrupt_requested(void);
 /* The flag itself, for the stop fields of search, think, expand and match options (it
  * stays valid for the life of the process). */
 volatile sig_atomic_t *interrupt_flag(void);
+
+/* Lists path (copied; at most 4095 bytes) for removal when a signal ends the process, and
+ * installs the handler where the default would kill (above). Returns false when the list
+ * is full (16 files) or the path too long: the file is then not removed on a signal.
+ * Thread-safe. */
+bool interrupt_track_file(const char *path);
+
+/* Takes path off the list (a no-op when it is not there). Thread-safe. */
+void interrupt_untrack_file(const char *path);
+
+/* How many files are listed (for tests). */
+int interrupt_tracked_count(void);
+
+/* Blocks SIGINT, SIGTERM and SIGHUP in the calling thread, saving the mask in *old, and
+ * puts it back: for creating a file and listing it with no signal in between. */
+void interrupt_block(sigset_t *old);
+void interrupt_unblock(const sigset_t *old);
 
 #endif

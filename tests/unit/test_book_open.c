@@ -17,6 +17,7 @@
 
 #include "book/open.h"
 #include "util/atomic_file.h"
+#include "util/interrupt.h"
 
 #define REF "../shared/refdata/"
 
@@ -212,11 +213,11 @@ static void test_atomic_signal_cleanup(void **state) {
     /* in this process: the registry lists open files only */
     AtomicFile a;
     char err[256];
-    int before = atomic_file_open_count();
+    int before = interrupt_tracked_count();
     assert_true(atomic_file_open(&a, target, err, sizeof err));
-    assert_int_equal(atomic_file_open_count(), before + 1);
+    assert_int_equal(interrupt_tracked_count(), before + 1);
     atomic_file_abort(&a);
-    assert_int_equal(atomic_file_open_count(), before);
+    assert_int_equal(interrupt_tracked_count(), before);
     unlink(target);
     rmdir(dir);
 }
