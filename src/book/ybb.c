@@ -1,5 +1,6 @@
 /* ybb.c - YANE-BINBOOK-V1 reader; see ybb.h. */
 #include "book/ybb.h"
+#include "shogi/notation.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -54,6 +55,14 @@ bool ybb_read_memory(const char *name, const void *data, size_t len, Book *book,
         const uint8_t *m = d + moves_start + off;
         for (unsigned k = 0; k < n; k++, m += entry) {
             BookMove bm = {.move = (Move16)le16(m), .count = 1};
+            /* A well-formed move reads back from its own USI text (squares on the board, a
+             * drop of an unpromoted hand piece, a from square for a board move). */
+            char usi[USI_MOVE_MAX];
+            Move16 back;
+            move_to_usi(bm.move, usi);
+            if (!move16_from_usi(usi, strlen(usi), &back) || back != bm.move)
+                return error_set(err, err_len, "%s: record %llu: move %u (0x%04x) is no move", name,
+                                 (unsigned long long)i, k, (unsigned)bm.move);
             int ev = (int16_t)le16(m + 2);
             if (ev != EVAL_NONE) {
                 bm.score = ev;

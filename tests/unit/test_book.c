@@ -635,6 +635,16 @@ static void test_ybb_sample(void **state) {
         assert_false(ok && cut < 32);
         book_free(b);
     }
+    /* A move that is no move (found by fuzz_book_open: a drop with the promotion bit, which
+     * DB2016 then wrote as text nobody can read back) is refused. The first move entry
+     * follows the 32-byte header and the 5 records of 44 bytes. */
+    unsigned char bad[512];
+    memcpy(bad, data, n);
+    bad[32 + 5 * 44] = 0x08, bad[32 + 5 * 44 + 1] = 0xb3;
+    b = book_create();
+    assert_false(ybb_read_memory("bad move", bad, n, b, err, sizeof err));
+    assert_non_null(strstr(err, "is no move"));
+    book_free(b);
     data[3] = 'X';
     b = book_create();
     assert_false(ybb_read_memory("magic", data, n, b, err, sizeof err));
