@@ -132,10 +132,11 @@ static void set_position(Engine *e, const Case *c) {
 /* Runs case c's perft `repeat` times; returns CPU seconds (-1 on failure), nodes of one. */
 static double run_perft(Engine *e, const Case *c, unsigned long long *nodes) {
     char cmd[64], line[4096];
-    set_position(e, c);
+    /* isready first: YaneuraOu sets the start position again on isready */
     bench_peer_send(&e->peer, "isready");
     if (!bench_peer_wait(&e->peer, "readyok", line, sizeof line))
         return -1;
+    set_position(e, c);
     snprintf(cmd, sizeof cmd, e->ours ? "perft %d" : "go perft %d", c->depth);
     const char *answer = e->ours ? "nodes " : "Nodes searched:";
     double t0 = process_cpu_seconds(e->peer.pid);
@@ -152,11 +153,11 @@ static double run_perft(Engine *e, const Case *c, unsigned long long *nodes) {
 /* Runs case c's search to depth; returns CPU seconds (-1 on failure) and the nodes. */
 static double run_search(Engine *e, const Case *c, int depth, unsigned long long *nodes) {
     char cmd[64], line[4096];
-    bench_peer_send(&e->peer, "usinewgame");
-    set_position(e, c);
     bench_peer_send(&e->peer, "isready");
     if (!bench_peer_wait(&e->peer, "readyok", line, sizeof line))
         return -1;
+    bench_peer_send(&e->peer, "usinewgame");
+    set_position(e, c);
     snprintf(cmd, sizeof cmd, "go depth %d", depth);
     double t0 = process_cpu_seconds(e->peer.pid);
     bench_peer_send(&e->peer, cmd);
