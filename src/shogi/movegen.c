@@ -271,6 +271,12 @@ int generate_moves(const Position *pos, GenType type, ExtMove *list) {
 }
 
 bool position_has_legal_move(const Position *pos) {
+    /* pseudo-legal moves, tested one by one: the first legal one answers (the king's come
+     * first in an evasion, and most positions have one at once) */
     ExtMove list[MAX_MOVES];
-    return generate_moves(pos, GEN_LEGAL, list) > 0;
+    int total = position_in_check(pos) ? gen_evasions(pos, list, false) : gen_non_evasions(pos, list, false);
+    for (int i = 0; i < total; i++)
+        if (position_is_legal(pos, list[i].move))
+            return true;
+    return false;
 }
