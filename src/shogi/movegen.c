@@ -271,10 +271,22 @@ int generate_moves(const Position *pos, GenType type, ExtMove *list) {
 }
 
 bool position_has_legal_move(const Position *pos) {
-    /* pseudo-legal moves, tested one by one: the first legal one answers (the king's come
-     * first in an evasion, and most positions have one at once) */
     ExtMove list[MAX_MOVES];
-    int total = position_in_check(pos) ? gen_evasions(pos, list, false) : gen_non_evasions(pos, list, false);
+    if (position_in_check(pos)) {
+        /* a safe king step answers at once (the usual refutation of a mate try); then the
+         * legal captures and blocks, then the drops between */
+        Color us = pos->side;
+        if (gen_king_moves(pos, list, 0, ~pos->by_color[us], true))
+            return true;
+        Bitboard checkers = pos->st->checkers;
+        if (bb_more_than_one(checkers))
+            return false;
+        Bitboard between = bb_between(pos->king_sq[us], bb_lsb(checkers));
+        return gen_piece_moves(pos, list, 0, between | checkers, true) || gen_drops(pos, list, 0, between);
+    }
+    /* pseudo-legal moves, tested one by one: the first legal one answers (most positions
+     * have one at once) */
+    int total = gen_non_evasions(pos, list, false);
     for (int i = 0; i < total; i++)
         if (position_is_legal(pos, list[i].move))
             return true;
