@@ -139,8 +139,9 @@ test-rel: build/hayanagi build/book/standard_book.db $(REL_TESTS)
 test-asan: build/asan/hayanagi build/asan/book/standard_book.db $(ASAN_TESTS)
 	@HAYANAGI=build/asan/hayanagi HAYANAGI_SANITIZED=1 tests/run_tests.sh sanitized $(ASAN_TESTS)
 
-bench: build/hayanagi $(BENCHES)
+bench: build/hayanagi $(BENCHES) build/rel/bench/peers_driver
 	@bench/run_bench.sh $(BENCHES)
+	@bench/peers.sh
 
 FORMAT_FILES = $(shell find src tests bench fuzz -name '*.[ch]' | sort)
 lint:

@@ -235,9 +235,11 @@ static int bench_minimax(long n) {
         printf("minimax%s, %d thread(s): median of %d: %.2f s wall, %.2f s CPU (%.2fx plain; target 60 s), peak RSS "
                "%.0f MB (target 2048 MB; the loaded input alone %.0f MB, load %.1f s); %zu positions, %llu settled "
                "in step 1, %llu converging moves, %llu rounds",
-               k == 0 ? "" : k == 1 ? " --converge" : " --converge --flipped", threads_arg, runs, mm / 1000.0, cpu,
-               plain_cpu > 0 ? cpu / plain_cpu : 0.0, hwm / 1024.0, loaded / 1024.0, load / 1000.0, npos, settled,
-               conv, rounds);
+               k == 0   ? ""
+               : k == 1 ? " --converge"
+                        : " --converge --flipped",
+               threads_arg, runs, mm / 1000.0, cpu, plain_cpu > 0 ? cpu / plain_cpu : 0.0, hwm / 1024.0,
+               loaded / 1024.0, load / 1000.0, npos, settled, conv, rounds);
         if (flipped_arg)
             printf(", %llu twins, %llu twin moves, %llu mirror edges", twins, fmoves, fedges);
         printf("\n");

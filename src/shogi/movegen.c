@@ -118,35 +118,53 @@ static inline int gen_piece_moves(const Position *pos, ExtMove *list, int n, Bit
     return n;
 }
 
-/* King moves onto `target`; with legal set, only those onto squares no enemy attacks
- * (once the king has left its square): the step attackers first, then a slider line only
- * when an enemy slider stands on it on the empty board. */
+/* The enemy pieces by how they attack, for testing the squares the king may step to. */
+typedef struct {
+    Bitboard pawns, knights, silvers, golds, kings, diag, orth, lances;
+    Bitboard occ; /* occupancy without our king (it no longer shields anything) */
+} KingThreats;
+
+static inline void king_threats(const Position *pos, KingThreats *k) {
+    const Bitboard *bt = pos->by_type, enemy = pos->by_color[color_flip(pos->side)];
+    k->pawns = bt[PAWN] & enemy;
+    k->knights = bt[KNIGHT] & enemy;
+    k->silvers = bt[SILVER] & enemy;
+    k->golds = (bt[GOLD] | bt[PRO_PAWN] | bt[PRO_LANCE] | bt[PRO_KNIGHT] | bt[PRO_SILVER]) & enemy;
+    k->kings = (bt[KING] | bt[HORSE] | bt[DRAGON]) & enemy;
+    k->diag = (bt[BISHOP] | bt[HORSE]) & enemy;
+    k->orth = (bt[ROOK] | bt[DRAGON]) & enemy;
+    k->lances = bt[LANCE] & enemy;
+    k->occ = position_occupied(pos) ^ bb_square(pos->king_sq[pos->side]);
+}
+
+/* True when an enemy piece attacks `to` (an enemy piece attacks it iff our piece of its
+ * kind there would attack it): the step attackers first, then a slider line only when an
+ * enemy slider stands on it on the empty board. */
+static inline bool king_step_attacked(Color us, Square to, const KingThreats *k) {
+    return (bb_pawn_attacks(us, to) & k->pawns) || (bb_knight_attacks(us, to) & k->knights) ||
+           (bb_silver_attacks(us, to) & k->silvers) || (bb_gold_attacks(us, to) & k->golds) ||
+           (bb_king_attacks(to) & k->kings) ||
+           ((bitboard_tables.step[piece_make(us, BISHOP)][to] & k->diag) &&
+            (bb_bishop_attacks(to, k->occ) & k->diag)) ||
+           ((bitboard_tables.step[piece_make(us, ROOK)][to] & k->orth) && (bb_rook_attacks(to, k->occ) & k->orth)) ||
+           ((bitboard_tables.step[piece_make(us, LANCE)][to] & k->lances) &&
+            (bb_lance_attacks(us, to, k->occ) & k->lances));
+}
+
+/* King moves onto `target`; with legal set, only those onto squares no enemy attacks once
+ * the king has left its square. */
 static inline int gen_king_moves(const Position *pos, ExtMove *list, int n, Bitboard target, bool legal) {
-    Color us = pos->side, them = color_flip(us);
+    Color us = pos->side;
     Square ksq = pos->king_sq[us];
     Bitboard targets = bb_king_attacks(ksq) & target;
     if (legal && targets) {
-        const Bitboard *bt = pos->by_type, enemy = pos->by_color[them];
-        Bitboard occ = position_occupied(pos) ^ bb_square(ksq), safe = targets;
-        Bitboard golds = (bt[GOLD] | bt[PRO_PAWN] | bt[PRO_LANCE] | bt[PRO_KNIGHT] | bt[PRO_SILVER]) & enemy;
-        Bitboard kings = (bt[KING] | bt[HORSE] | bt[DRAGON]) & enemy, diag = (bt[BISHOP] | bt[HORSE]) & enemy,
-                 orth = (bt[ROOK] | bt[DRAGON]) & enemy, lances = bt[LANCE] & enemy;
-        Bitboard pawns = bt[PAWN] & enemy, knights = bt[KNIGHT] & enemy, silvers = bt[SILVER] & enemy;
+        KingThreats k;
+        king_threats(pos, &k);
         for (Bitboard t = targets; t;) {
             Square to = bb_pop(&t);
-            /* an enemy piece attacks `to` iff our piece of its kind there would attack it */
-            bool attacked =
-                (bb_pawn_attacks(us, to) & pawns) || (bb_knight_attacks(us, to) & knights) ||
-                (bb_silver_attacks(us, to) & silvers) || (bb_gold_attacks(us, to) & golds) ||
-                (bb_king_attacks(to) & kings) ||
-                ((bitboard_tables.step[piece_make(us, BISHOP)][to] & diag) && (bb_bishop_attacks(to, occ) & diag)) ||
-                ((bitboard_tables.step[piece_make(us, ROOK)][to] & orth) && (bb_rook_attacks(to, occ) & orth)) ||
-                ((bitboard_tables.step[piece_make(us, LANCE)][to] & lances) &&
-                 (bb_lance_attacks(us, to, occ) & lances));
-            if (attacked)
-                safe ^= bb_square(to);
+            if (king_step_attacked(us, to, &k))
+                targets ^= bb_square(to);
         }
-        targets = safe;
     }
     return emit(list, n, move_make(ksq, 0, false, pos->board[ksq]), targets);
 }
@@ -272,5 +290,29 @@ int generate_moves(const Position *pos, GenType type, ExtMove *list) {
 
 bool position_has_legal_move(const Position *pos) {
     ExtMove list[MAX_MOVES];
-    return generate_moves(pos, GEN_LEGAL, list) > 0;
+    if (position_in_check(pos)) {
+        /* a safe king step answers at once (the usual refutation of a mate try); then the
+         * legal captures and blocks, then the drops between */
+        Color us = pos->side;
+        Bitboard steps = bb_king_attacks(pos->king_sq[us]) & ~pos->by_color[us];
+        if (steps) {
+            KingThreats k;
+            king_threats(pos, &k);
+            while (steps)
+                if (!king_step_attacked(us, bb_pop(&steps), &k))
+                    return true;
+        }
+        Bitboard checkers = pos->st->checkers;
+        if (bb_more_than_one(checkers))
+            return false;
+        Bitboard between = bb_between(pos->king_sq[us], bb_lsb(checkers));
+        return gen_piece_moves(pos, list, 0, between | checkers, true) || gen_drops(pos, list, 0, between);
+    }
+    /* pseudo-legal moves, tested one by one: the first legal one answers (most positions
+     * have one at once) */
+    int total = gen_non_evasions(pos, list, false);
+    for (int i = 0; i < total; i++)
+        if (position_is_legal(pos, list[i].move))
+            return true;
+    return false;
 }

@@ -46,9 +46,14 @@ void shogi_init(void) {
 /* Pieces of either colour that attack sq the same way for both: king steps (king,
  * horse, dragon) and bishop and rook lines. */
 static inline Bitboard symmetric_attackers_to(const Position *pos, Square sq, Bitboard occ) {
-    return (bb_king_attacks(sq) & (pos->by_type[KING] | pos->by_type[HORSE] | pos->by_type[DRAGON])) |
-           (bb_bishop_attacks(sq, occ) & (pos->by_type[BISHOP] | pos->by_type[HORSE])) |
-           (bb_rook_attacks(sq, occ) & (pos->by_type[ROOK] | pos->by_type[DRAGON]));
+    Bitboard diag = pos->by_type[BISHOP] | pos->by_type[HORSE], orth = pos->by_type[ROOK] | pos->by_type[DRAGON];
+    Bitboard b = bb_king_attacks(sq) & (pos->by_type[KING] | pos->by_type[HORSE] | pos->by_type[DRAGON]);
+    /* a slider line is looked at only when a slider stands on it on the empty board */
+    if (bitboard_tables.step[BISHOP][sq] & diag)
+        b |= bb_bishop_attacks(sq, occ) & diag;
+    if (bitboard_tables.step[ROOK][sq] & orth)
+        b |= bb_rook_attacks(sq, occ) & orth;
+    return b;
 }
 
 /* Pieces whose attack depends on their colour (pawn, lance, knight, silver, gold and the
@@ -58,9 +63,11 @@ static inline Bitboard directed_attackers_to(const Position *pos, Color c, Squar
     Color t = color_flip(c);
     Bitboard golds = pos->by_type[GOLD] | pos->by_type[PRO_PAWN] | pos->by_type[PRO_LANCE] | pos->by_type[PRO_KNIGHT] |
                      pos->by_type[PRO_SILVER];
-    return (bb_pawn_attacks(t, sq) & pos->by_type[PAWN]) | (bb_knight_attacks(t, sq) & pos->by_type[KNIGHT]) |
-           (bb_silver_attacks(t, sq) & pos->by_type[SILVER]) | (bb_gold_attacks(t, sq) & golds) |
-           (bb_lance_attacks(t, sq, occ) & pos->by_type[LANCE]);
+    Bitboard b = (bb_pawn_attacks(t, sq) & pos->by_type[PAWN]) | (bb_knight_attacks(t, sq) & pos->by_type[KNIGHT]) |
+                 (bb_silver_attacks(t, sq) & pos->by_type[SILVER]) | (bb_gold_attacks(t, sq) & golds);
+    if (bitboard_tables.step[piece_make(t, LANCE)][sq] & pos->by_type[LANCE])
+        b |= bb_lance_attacks(t, sq, occ) & pos->by_type[LANCE];
+    return b;
 }
 
 Bitboard position_attackers_to(const Position *pos, Color c, Square sq, Bitboard occ) {
