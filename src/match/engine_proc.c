@@ -1,6 +1,7 @@
 /* engine_proc.c - a USI engine as a child process. */
 #define _GNU_SOURCE /* pipe2 and O_CLOEXEC: no other thread's child may inherit our pipes */
 #include "match/engine_proc.h"
+#include "match/usi_info.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -386,35 +387,15 @@ bool engine_isready(EngineProc *e, int64_t timeout_ms, char *err, size_t err_len
     }
 }
 
-/* Picks "score cp N" / "score mate N" (with optional bound) out of an info line. */
+/* Takes the score of an info line (usi_info.h does the reading). */
 static void parse_info_score(const char *line, ThinkResult *out) {
-    const char *p = strstr(line, " score ");
-    if (!p)
+    UsiInfo in;
+    if (!usi_info_parse(line, NULL, &in, NULL, 0) || !in.has_score)
         return;
-    p += 7;
-    bool mate;
-    if (strncmp(p, "cp ", 3) == 0) {
-        mate = false;
-        p += 3;
-    } else if (strncmp(p, "mate ", 5) == 0) {
-        mate = true;
-        p += 5;
-    } else {
-        return;
-    }
-    char *end;
-    long v = strtol(p, &end, 10);
-    if (end == p) {
-        /* "mate +" / "mate -": a mate of unknown length. */
-        if (!mate || (*p != '+' && *p != '-'))
-            return;
-        v = *p == '+' ? 1 : -1;
-        end = (char *)p + 1;
-    }
     out->has_score = true;
-    out->score_is_mate = mate;
-    out->score = (int)(v > 1000000 ? 1000000 : v < -1000000 ? -1000000 : v);
-    out->score_is_bound = strstr(end, "lowerbound") == end + 1 || strstr(end, "upperbound") == end + 1;
+    out->score_is_mate = in.score_mate;
+    out->score = in.score;
+    out->score_is_bound = in.bound != USI_BOUND_EXACT;
 }
 
 /* True when line is "bestmove X ..."; copies X. */
