@@ -24,7 +24,7 @@
 #include <stdio.h>
 
 #include "bookgen/searcher.h"
-#include "match/match.h"
+#include "match/engine_proc.h"
 
 typedef struct {
     const char *const *cmds; /* one engine per command */

@@ -36,6 +36,12 @@ enum {
     ENGINE_HANDSHAKE_MS = 30000, /* usi -> usiok and isready -> readyok limits */
 };
 
+/* One `setoption`: NAME and VALUE (NULL: no value, a button). */
+typedef struct {
+    const char *name;
+    const char *value;
+} EngineOption;
+
 /* Where the USI dialogue is logged (optional). The mutex is shared by every engine
  * writing to the same file. */
 typedef struct {
