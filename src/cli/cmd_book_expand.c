@@ -29,7 +29,7 @@ typedef struct {
 /* After a round: the book, then the state file naming the round, both atomically. */
 static bool write_checkpoint(void *ctx, const Book *b, int round) {
     Checkpoint *c = ctx;
-    if (!cli_write_book(c->out, b, c->quiet))
+    if (!cli_write_thought_book(c->out, b, c->quiet))
         return false;
     AtomicFile af;
     char err[512];
@@ -265,7 +265,7 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
         if (!book_minimax_in_place(mm, &mo, &ms, err, sizeof err)) {
             fprintf(stderr, "hayanagi book expand: minimax: %s\n", err);
             rc = 1;
-        } else if (cli_write_book(out, mm, quiet)) {
+        } else if (cli_write_thought_book(out, mm, quiet)) {
             unlink(state);
             unlink(journal);
             printf("wrote %s: %zu positions, %zu moves after %d rounds (%llu positions thought, %llu moves "

@@ -78,7 +78,7 @@ Book *cli_read_book(const char *path, bool quiet) {
         Progress pr;
         progress_start(&pr, stderr, "reading book", file_size(path), quiet);
         uint64_t nerr = 0;
-        Db2016ReadOptions ro = {.on_error = rec_error, .ctx = &nerr, .progress = &pr};
+        Db2016ReadOptions ro = {.on_error = rec_error, .ctx = &nerr, .progress = &pr, .keep_comments = true};
         ok = db2016_read_file(path, b, &ro, NULL, err, sizeof err);
         progress_finish(&pr);
     }
