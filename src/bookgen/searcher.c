@@ -97,6 +97,7 @@ bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *c) {
         c->score = in->score >= 0 ? SEARCHER_MATE - n : -SEARCHER_MATE + n;
     } else
         c->score = in->score > 30000 ? 30000 : in->score < -30000 ? -30000 : in->score;
+    c->has_score = true;
     c->depth = in->depth;
     c->nodes = in->nodes;
     return true;

@@ -42,6 +42,7 @@ typedef struct {
 
 typedef struct {
     Move16 move, ponder; /* ponder: the PV's reply, or MOVE_NONE */
+    bool has_score;      /* false for a bare bestmove (no usable info line) */
     int score;
     int depth;
     uint64_t nodes;

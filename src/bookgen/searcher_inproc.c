@@ -108,7 +108,8 @@ static SearchStatus inproc_analyse(Searcher *s, int slot, Position *pos, const S
         SearchCandidate *cd = &out->c[out->n++];
         memset(cd, 0, sizeof *cd);
         cd->move = move_to_move16(r.best);
-        cd->score = r.score == VALUE_NONE ? 0 : r.score;
+        cd->has_score = r.score != VALUE_NONE;
+        cd->score = cd->has_score ? r.score : 0;
         cd->depth = r.depth;
         cd->nodes = r.nodes;
     }

@@ -73,12 +73,17 @@ static bool record(Shared *sh, const ThinkTarget *t, const Position *pos, const 
                        .score = c->score,
                        .depth = c->depth,
                        .count = 1,
-                       .has_score = true,
-                       .has_depth = true};
+                       .has_score = c->has_score,
+                       .has_depth = c->depth > 0};
         ok = book_add_move(sh->book, id, &bm, NULL);
         char mu[USI_MOVE_MAX], pu[USI_MOVE_MAX];
-        fprintf(sh->journal, "%s %s %d %d 1\n", move_to_usi(c->move, mu),
-                c->ponder ? move_to_usi(c->ponder, pu) : "none", c->score, c->depth);
+        char sc[16] = "none", dp[16] = "none";
+        if (c->has_score)
+            snprintf(sc, sizeof sc, "%d", c->score);
+        if (c->depth > 0)
+            snprintf(dp, sizeof dp, "%d", c->depth);
+        fprintf(sh->journal, "%s %s %s %s 1\n", move_to_usi(c->move, mu),
+                c->ponder ? move_to_usi(c->ponder, pu) : "none", sc, dp);
         added++;
     }
     fprintf(sh->journal, "\n");

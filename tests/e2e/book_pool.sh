@@ -209,6 +209,15 @@ expect_contains "rethink matches nothing" "$out" "; $base positions needed a sea
 out=$("$HAYANAGI" book think "$T/two.db" "$T/re3.db" --nodes $NODES --multipv 2 --rethink-if "colour=red" 2>&1)
 expect_status "rethink bad condition" 2 $?
 
+# ---- dynamic MultiPV: a margin wider than any score gap takes the maximum ----
+out=$("$HAYANAGI" book think $Y "$T/m1.db" --depth 2 --multipv 1 --multipv-margin 100000 --multipv-max 3 --quiet 2>&1)
+expect_contains "dynamic multipv in-process" "$out" "3 searched now, 9 moves added" # 3 leaves x 3
+out=$("$HAYANAGI" book think $Y "$T/m2.db" --engine "$H" --depth 2 --multipv 1 --multipv-margin 100000 --multipv-max 3 \
+      --quiet 2>&1)
+expect_contains "dynamic multipv with an engine" "$out" "3 searched now, 9 moves added"
+out=$("$HAYANAGI" book think $Y "$T/m3.db" --engine "$H" --depth 2 --multipv 2 --quiet 2>&1)
+expect_contains "fixed multipv with an engine" "$out" "5 searched now, 10 moves added"
+
 # ---- SBK output keeps the provenance as the position comment ----
 out=$("$HAYANAGI" book think $Y "$T/p.sbk" --engine "$H" --nodes $NODES --multipv 2 --quiet 2>&1)
 expect_status "think to SBK" 0 $?
