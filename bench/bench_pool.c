@@ -49,6 +49,7 @@ static void *direct_worker(void *arg) {
         engine_close(&e, 1000);
         return NULL;
     }
+    engine_setoption(&e, "USI_OwnBook", "false");
     engine_send(&e, "usinewgame");
     snprintf(go, sizeof go, "go nodes %llu", (unsigned long long)d->nodes);
     for (;;) {
@@ -87,7 +88,8 @@ static double run_direct(Direct *d) {
 
 static double run_pool(const char *engine, const BookKey *keys, const int *plies, int n, uint64_t nodes) {
     const char *cmds[2] = {engine, engine};
-    EnginePoolOptions po = {.cmds = cmds, .n_cmds = 2, .quiet = true};
+    static const EngineOption nobook = {"USI_OwnBook", "false"};
+    EnginePoolOptions po = {.cmds = cmds, .n_cmds = 2, .options = &nobook, .n_options = 1, .quiet = true};
     char err[2048];
     Searcher *s = engine_pool_create(&po, err, sizeof err);
     char journal[64];

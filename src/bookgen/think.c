@@ -94,6 +94,8 @@ static bool record(Shared *sh, const ThinkTarget *t, const Position *pos, const 
     if (!ok)
         snprintf(sh->err, sizeof sh->err, "out of memory");
     sh->stats->moves_added += (uint64_t)added;
+    if (a->n == 1 && !a->c[0].has_score)
+        sh->stats->unscored++;
     return ok;
 }
 

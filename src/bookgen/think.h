@@ -101,6 +101,7 @@ typedef struct {
     uint64_t moves_added;
     uint64_t warnings; /* malformed or illegal engine output ignored */
     uint64_t retries;  /* positions put back in the queue after an engine failed */
+    uint64_t unscored; /* answers that were a bare bestmove (no info line): an engine's own book? */
     bool interrupted;
 } ThinkStats;
 

@@ -279,6 +279,11 @@ int cmd_book_think(int argc, char **argv) {
             printf("; %llu positions re-queued after engine failures, %llu bad engine lines ignored",
                    (unsigned long long)ts.retries, (unsigned long long)ts.warnings);
         printf("\n");
+        if (ts.unscored)
+            fprintf(stderr,
+                    "hayanagi book think: %llu positions were answered with a bare bestmove and no score: is the "
+                    "engine's own book on? (USI_OwnBook=false, BookFile=no_book)\n",
+                    (unsigned long long)ts.unscored);
     } else
         rc = 1;
     book_free(b);

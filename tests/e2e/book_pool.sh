@@ -8,6 +8,7 @@ R=../shared/refdata
 T=$(mktemp -d /tmp/hayanagi_book_pool.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 H=$(cd "$(dirname "$HAYANAGI")" && pwd)/$(basename "$HAYANAGI")
+NOBOOK="--engine-option USI_OwnBook=false" # the engine's own book would answer without a search
 NODES=3000
 
 # A book with a few dozen short positions and leaves, from real records; NT of them.
@@ -67,7 +68,7 @@ exec "$1"
 SH
 
 # ---- two build/hayanagi processes as the engines ----
-out=$("$HAYANAGI" book think "$T/bb.db" "$T/two.db" --engine "$H" --engine "$H" --nodes $NODES --multipv 2 2>"$T/two.err")
+out=$("$HAYANAGI" book think "$T/bb.db" "$T/two.db" --engine "$H" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 2>"$T/two.err")
 expect_status "two engines" 0 $?
 expect_contains "two engines summary" "$out" "$NT positions needed a search (0 done before, $NT searched now, $((2 * NT)) moves added)"
 expect_contains "two engines progress" "$(cat "$T/two.err")" "engines #1 "
@@ -92,38 +93,38 @@ out=$("$HAYANAGI" book think $Y "$T/x.db" --go "byoyomi 100" --multipv 2 2>&1)
 expect_status "--go without --engine" 2 $?
 
 # ---- faults, each beside one good engine ----
-out=$("$HAYANAGI" book think $Y "$T/c.db" --engine "sh $T/crash.sh" --engine "$H" --nodes $NODES --multipv 2 2>"$T/c.err")
+out=$("$HAYANAGI" book think $Y "$T/c.db" --engine "sh $T/crash.sh" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 2>"$T/c.err")
 expect_status "crashing engine" 0 $?
 expect_contains "crashing engine: all done" "$out" "5 searched now"
 expect_contains "crashing engine retired" "$(cat "$T/c.err")" "retired after repeated failures"
 expect_contains "crashing engine: last stderr" "$(cat "$T/c.err")" "last stderr line: fatal: simulated crash in the search"
 expect_not_contains "crashing engine: nothing of it stored" "$(cat "$T/c.db")" "FakeCrash"
 
-out=$("$HAYANAGI" book think $Y "$T/h.db" --engine "sh $T/hang.sh" --engine "$H" --engine-timeout 1000 --nodes $NODES \
+out=$("$HAYANAGI" book think $Y "$T/h.db" --engine "sh $T/hang.sh" --engine "$H" --engine-timeout 1000 $NOBOOK --nodes $NODES \
       --multipv 2 2>"$T/h.err")
 expect_status "hanging engine" 0 $?
 expect_contains "hanging engine: all done" "$out" "5 searched now"
 expect_contains "hanging engine timed out" "$(cat "$T/h.err")" "no bestmove within 1000 ms"
 
-out=$("$HAYANAGI" book think $Y "$T/g.db" --engine "sh $T/garbage.sh" --engine "$H" --nodes $NODES --multipv 2 2>"$T/g.err")
+out=$("$HAYANAGI" book think $Y "$T/g.db" --engine "sh $T/garbage.sh" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 2>"$T/g.err")
 expect_status "garbage engine" 0 $?
 expect_contains "garbage engine: all done" "$out" "5 searched now"
 expect_contains "garbage engine refused" "$(cat "$T/g.err")" "no legal move in its answer"
 expect_not_contains "garbage engine: nothing of it stored" "$(cat "$T/g.db")" "FakeGarbage"
 grep -q '9z9z\|5e5d' "$T/g.db" && fail "garbage engine: its moves were stored"
 
-out=$("$HAYANAGI" book think $Y "$T/s.db" --engine "bash $T/slowready.sh $H" --nodes $NODES --multipv 2 2>"$T/s.err")
+out=$("$HAYANAGI" book think $Y "$T/s.db" --engine "bash $T/slowready.sh $H" $NOBOOK --nodes $NODES --multipv 2 2>"$T/s.err")
 expect_status "slow readyok" 0 $?
 expect_contains "slow readyok: all done" "$out" "5 searched now"
 
-out=$("$HAYANAGI" book think $Y "$T/o.db" --engine "sh $T/once.sh $H $T/once.state" --nodes $NODES --multipv 2 2>"$T/o.err")
+out=$("$HAYANAGI" book think $Y "$T/o.db" --engine "sh $T/once.sh $H $T/once.state" $NOBOOK --nodes $NODES --multipv 2 2>"$T/o.err")
 expect_status "crash once" 0 $?
 expect_contains "crash once: all done" "$out" "5 searched now"
 expect_contains "crash once: restarted" "$(cat "$T/o.err")" "restarting"
 expect_contains "crash once: position re-queued" "$out" "1 positions re-queued after engine failures"
 
 # ---- Ctrl-C with external engines, then every engine dying, then the resume ----
-"$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$H" --engine "$H" --nodes 200000 --multipv 2 --quiet \
+"$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$H" --engine "$H" $NOBOOK --nodes 200000 --multipv 2 --quiet \
     > "$T/k.out" 2>&1 &
 pid=$!; sleep 2; kill -INT $pid; wait $pid
 expect_status "Ctrl-C with engines" 130 $?
@@ -140,7 +141,7 @@ expect_contains "every engine dies: names them" "$out" "engine #2 'sh $T/crash.s
 expect_contains "every engine dies: why" "$out" "simulated crash"
 [ -e "$T/k.db" ] && fail "every engine dies: an output was written"
 cmp -s "$T/k.db.journal" "$T/k.saved" || fail "every engine dies: the journal changed"
-out=$("$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$H" --engine "$H" --nodes $NODES --multipv 2 --quiet 2>&1)
+out=$("$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$H" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 --quiet 2>&1)
 expect_status "resume with engines" 0 $?
 expect_contains "resume with engines: done before" "$out" "$NT positions needed a search ($done_before done before, $((NT - done_before)) searched now"
 
@@ -212,14 +213,14 @@ expect_status "rethink bad condition" 2 $?
 # ---- dynamic MultiPV: a margin wider than any score gap takes the maximum ----
 out=$("$HAYANAGI" book think $Y "$T/m1.db" --depth 2 --multipv 1 --multipv-margin 100000 --multipv-max 3 --quiet 2>&1)
 expect_contains "dynamic multipv in-process" "$out" "3 searched now, 9 moves added" # 3 leaves x 3
-out=$("$HAYANAGI" book think $Y "$T/m2.db" --engine "$H" --depth 2 --multipv 1 --multipv-margin 100000 --multipv-max 3 \
+out=$("$HAYANAGI" book think $Y "$T/m2.db" --engine "$H" $NOBOOK --depth 2 --multipv 1 --multipv-margin 100000 --multipv-max 3 \
       --quiet 2>&1)
 expect_contains "dynamic multipv with an engine" "$out" "3 searched now, 9 moves added"
-out=$("$HAYANAGI" book think $Y "$T/m3.db" --engine "$H" --depth 2 --multipv 2 --quiet 2>&1)
+out=$("$HAYANAGI" book think $Y "$T/m3.db" --engine "$H" $NOBOOK --depth 2 --multipv 2 --quiet 2>&1)
 expect_contains "fixed multipv with an engine" "$out" "5 searched now, 10 moves added"
 
 # ---- SBK output keeps the provenance as the position comment ----
-out=$("$HAYANAGI" book think $Y "$T/p.sbk" --engine "$H" --nodes $NODES --multipv 2 --quiet 2>&1)
+out=$("$HAYANAGI" book think $Y "$T/p.sbk" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 --quiet 2>&1)
 expect_status "think to SBK" 0 $?
 grep -aq 'think engine=Hayanagi' "$T/p.sbk" || fail "think to SBK: no provenance comment"
 out=$("$HAYANAGI" book lookup "$T/p.sbk" startpos moves 7g7f 2>&1); expect_status "SBK reads back" 0 $?
@@ -227,7 +228,7 @@ out=$("$HAYANAGI" book lookup "$T/p.sbk" startpos moves 7g7f 2>&1); expect_statu
 # ---- expand with an external engine ----
 cp "$(dirname "$0")/../../book/standard_book.db" "$T/ein.db"
 out=$(timeout 300 "$HAYANAGI" book expand "$T/ein.db" "$T/eout.db" --playouts 300 --top 2 --nodes $NODES --tree-mb 32 \
-      --engine "$H" --quiet 2>&1)
+      --engine "$H" $NOBOOK --quiet 2>&1)
 expect_status "expand with an engine" 0 $?
 expect_contains "expand with an engine: summary" "$out" "(2 positions thought"
 grep -q '^#think engine=Hayanagi [0-9]' "$T/eout.db" || fail "expand with an engine: no provenance"
