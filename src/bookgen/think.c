@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,9 @@ typedef struct {
     size_t n, next, done;
     size_t *requeue; /* positions whose engine failed, to be taken again */
     size_t n_requeue;
+    unsigned char *fails; /* per target: engine failures on it */
+    uint64_t *failed_by;  /* per target: the slots (bit slot % 64) that failed on it */
+    uint64_t alive_mask;  /* the slots not retired (bit slot % 64) */
     int in_flight;
     int alive; /* workers not retired */
     FILE *journal;
@@ -103,6 +107,7 @@ static void *worker_main(void *arg) {
     Worker *w = arg;
     Shared *sh = w->sh;
     const ThinkOptions *o = sh->opt;
+    uint64_t me = 1ULL << (w->slot % 64);
     for (;;) {
         pthread_mutex_lock(&sh->lock);
         if (sh->failed || (o->stop && *o->stop)) {
@@ -110,9 +115,18 @@ static void *worker_main(void *arg) {
             break;
         }
         size_t i;
-        if (sh->n_requeue)
-            i = sh->requeue[--sh->n_requeue];
-        else if (sh->next < sh->n)
+        /* a position goes back to a slot that failed on it only when every working slot
+         * has failed on it: until then another engine gets it */
+        size_t take = SIZE_MAX;
+        for (size_t j = sh->n_requeue; j-- > 0 && take == SIZE_MAX;) {
+            uint64_t m = sh->failed_by[sh->requeue[j]];
+            if (!(m & me) || (m & sh->alive_mask) == sh->alive_mask)
+                take = j;
+        }
+        if (take != SIZE_MAX) {
+            i = sh->requeue[take];
+            sh->requeue[take] = sh->requeue[--sh->n_requeue];
+        } else if (sh->next < sh->n)
             i = sh->next++;
         else if (sh->in_flight == 0) {
             pthread_mutex_unlock(&sh->lock);
@@ -134,6 +148,8 @@ static void *worker_main(void *arg) {
         pthread_mutex_lock(&sh->lock);
         sh->in_flight--;
         bool quit = false;
+        if (r == SEARCH_RETRY || r == SEARCH_RETIRED)
+            sh->failed_by[i] |= me;
         switch (r) {
         case SEARCH_OK:
             sh->stats->warnings += (uint64_t)a.warnings;
@@ -146,11 +162,23 @@ static void *worker_main(void *arg) {
             break;
         case SEARCH_RETIRED:
             sh->alive--;
+            sh->alive_mask &= ~me;
             quit = true;
             /* fall through */
         case SEARCH_RETRY:
-            sh->requeue[sh->n_requeue++] = i;
             sh->stats->retries++;
+            if (++sh->fails[i] < THINK_POSITION_FAILS) {
+                sh->requeue[sh->n_requeue++] = i;
+                break;
+            }
+            { /* a position that makes engine after engine fail: leave it for a later run */
+                char sfen[SFEN_MAX];
+                position_to_sfen(&pos, sfen, true);
+                fprintf(o->progress && o->progress->out ? o->progress->out : stderr,
+                        "\nposition %s skipped: the engines failed on it %d times\n", sfen, THINK_POSITION_FAILS);
+                sh->stats->skipped++;
+                sh->done++;
+            }
             break;
         case SEARCH_STOPPED: quit = true; break;
         }
@@ -252,10 +280,12 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
     sh.targets = targets;
     sh.n = n;
     sh.requeue = malloc((n + 1) * sizeof *sh.requeue);
+    sh.fails = calloc(n + 1, 1);
+    sh.failed_by = calloc(n + 1, sizeof *sh.failed_by);
     sh.journal = o->journal ? fopen(o->journal, "a") : NULL;
-    if (!sh.journal || !sh.requeue) {
+    if (!sh.journal || !sh.requeue || !sh.fails || !sh.failed_by) {
         snprintf(err, err_len, "%s: cannot open the journal: %s", o->journal ? o->journal : "(none)",
-                 sh.requeue ? strerror(errno) : "out of memory");
+                 sh.requeue && sh.fails && sh.failed_by ? strerror(errno) : "out of memory");
         if (sh.journal)
             fclose(sh.journal);
         goto out;
@@ -270,10 +300,12 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
         w[i].slot = i;
         pthread_mutex_lock(&sh.lock);
         sh.alive++;
+        sh.alive_mask |= 1ULL << (i % 64);
         pthread_mutex_unlock(&sh.lock);
         if (pthread_create(&th[i], NULL, worker_main, &w[i]) != 0) {
             pthread_mutex_lock(&sh.lock);
             sh.alive--;
+            sh.alive_mask &= ~(1ULL << (i % 64));
             pthread_mutex_unlock(&sh.lock);
             break;
         }
@@ -332,6 +364,8 @@ out:
     searcher_destroy(own);
     book_free(done);
     free(sh.requeue);
+    free(sh.fails);
+    free(sh.failed_by);
     free(targets);
     return ok;
 }

@@ -19,8 +19,10 @@
  * depth and the PV's reply as ponder, plus a provenance line as the position's comment:
  * "think engine=NAME; budget=nodes 100000; depth=D; nodes=N; date=YYYY-MM-DDTHH:MM:SSZ".
  *
- * Faults. A slot whose engine fails puts its position back in the queue; when every slot
- * is retired before the queue is empty, book_think fails naming the engines and why.
+ * Faults. A slot whose engine fails puts its position back in the queue (and takes new
+ * work itself, so the position goes to another engine); a position that THINK_POSITION_FAILS
+ * failures hit is skipped; when every slot is retired before the queue is empty,
+ * book_think fails naming the engines and why.
  *
  * Checkpoints. Every finished position is appended to the journal (DB2016 lines with the
  * provenance as a "#" comment, flushed and fsync'ed) before the next is taken, so a kill
@@ -63,6 +65,10 @@ typedef struct {
     int ply;
 } ThinkTarget;
 
+/* Engine failures on one position after which it is skipped (not journaled, so a later
+ * run tries it again): a position that crashes every engine must not retire them all. */
+enum { THINK_POSITION_FAILS = 3 };
+
 typedef struct {
     int depth; /* search limits: one of them (0 = unset) */
     uint64_t nodes;
@@ -101,6 +107,7 @@ typedef struct {
     uint64_t moves_added;
     uint64_t warnings; /* malformed or illegal engine output ignored */
     uint64_t retries;  /* positions put back in the queue after an engine failed */
+    uint64_t skipped;  /* positions given up after THINK_POSITION_FAILS engine failures on them */
     uint64_t unscored; /* answers that were a bare bestmove (no info line): an engine's own book? */
     bool interrupted;
 } ThinkStats;

@@ -278,6 +278,9 @@ int cmd_book_think(int argc, char **argv) {
         if (ts.retries || ts.warnings)
             printf("; %llu positions re-queued after engine failures, %llu bad engine lines ignored",
                    (unsigned long long)ts.retries, (unsigned long long)ts.warnings);
+        if (ts.skipped)
+            printf("; %llu positions skipped (engines failed on each %d times; run again to retry them)",
+                   (unsigned long long)ts.skipped, THINK_POSITION_FAILS);
         printf("\n");
         if (ts.unscored)
             fprintf(stderr,

@@ -67,6 +67,20 @@ if mkdir "$2" 2>/dev/null; then exec sh "$(dirname "$0")/crash.sh"; fi
 exec "$1"
 SH
 
+cat > "$T/poison.sh" <<'SH'
+#!/bin/sh
+# the real engine ($1), except that the engine dies on any position whose SFEN holds $2
+f=$(mktemp -u /tmp/hayanagi_poison.XXXXXX); mkfifo "$f"
+"$1" < "$f" &
+epid=$!
+exec 3> "$f"
+rm -f "$f"
+while IFS= read -r l; do
+  case "$l" in "position "*"$2"*) echo "fatal: poisoned position" >&2; kill $epid; exit 4 ;; esac
+  printf '%s\n' "$l" >&3
+done
+SH
+
 # ---- two build/hayanagi processes as the engines ----
 out=$("$HAYANAGI" book think "$T/bb.db" "$T/two.db" --engine "$H" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 2>"$T/two.err")
 expect_status "two engines" 0 $?
@@ -122,6 +136,17 @@ expect_status "crash once" 0 $?
 expect_contains "crash once: all done" "$out" "5 searched now"
 expect_contains "crash once: restarted" "$(cat "$T/o.err")" "restarting"
 expect_contains "crash once: position re-queued" "$out" "1 positions re-queued after engine failures"
+
+# a position on which every engine dies is skipped after 3 failures; the engines live on
+P="p1ppppppp/1p7/9/7P1" # one of the 5 targets of $Y
+out=$("$HAYANAGI" book think $Y "$T/x.db" --engine "sh $T/poison.sh $H $P" --engine "sh $T/poison.sh $H $P" $NOBOOK \
+      --nodes $NODES --multipv 2 2>"$T/x.err")
+expect_status "poisoned position" 0 $?
+expect_contains "poisoned position: the others done" "$out" "5 positions needed a search (0 done before, 4 searched now"
+expect_contains "poisoned position: skipped" "$out" "1 positions skipped"
+expect_contains "poisoned position: named" "$(cat "$T/x.err")" "skipped: the engines failed on it 3 times"
+expect_not_contains "poisoned position: no engine retired" "$(cat "$T/x.err")" "retired"
+grep -q "$P" "$T/x.db" && fail "poisoned position: it was stored"
 
 # ---- Ctrl-C with external engines, then every engine dying, then the resume ----
 "$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$H" --engine "$H" $NOBOOK --nodes 200000 --multipv 2 --quiet \
