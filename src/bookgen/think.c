@@ -210,7 +210,17 @@ static void report(Shared *sh, double t0, double *last, bool final) {
     char eta[32] = "?";
     if (rate > 0)
         snprintf(eta, sizeof eta, "%.0fs", (double)left / rate);
-    fprintf(out, "%sthinking %zu/%zu (%zu before), %.2f pos/s, ETA %s%s%s%s", tty ? "\r" : "", sh->done, sh->n,
+    char bar[24] = "";
+    if (tty) { /* a bar on a terminal */
+        int filled = sh->n ? (int)(20 * sh->done / sh->n) : 20;
+        bar[0] = '[';
+        for (int k = 0; k < 20; k++)
+            bar[k + 1] = k < filled ? '#' : '.';
+        bar[21] = ']';
+        bar[22] = ' ';
+        bar[23] = '\0';
+    }
+    fprintf(out, "%sthinking %s%zu/%zu (%zu before), %.2f pos/s, ETA %s%s%s%s", tty ? "\r" : "", bar, sh->done, sh->n,
             (size_t)sh->stats->resumed, rate, eta, status[0] ? " | engines " : "", status,
             tty ? (final ? "\x1b[K\n" : "\x1b[K") : "\n");
     fflush(out);
