@@ -94,7 +94,7 @@ bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *c) {
         int n = in->mate_unknown || in->score > MAX_PLY || in->score < -MAX_PLY ? MAX_PLY
                 : in->score < 0                                                 ? -in->score
                                                                                 : in->score;
-        c->score = in->score >= 0 ? SEARCHER_MATE - n : -SEARCHER_MATE + n;
+        c->score = in->mated ? -SEARCHER_MATE + n : SEARCHER_MATE - n;
     } else
         c->score = in->score > 30000 ? 30000 : in->score < -30000 ? -30000 : in->score;
     c->has_score = true;

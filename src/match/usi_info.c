@@ -143,6 +143,7 @@ bool usi_info_parse(const char *line, Position *pos, UsiInfo *out, char *why, si
                 v = v > 1000000 ? 1000000 : v < -1000000 ? -1000000 : v;
             out->has_score = true;
             out->score_mate = mate;
+            out->mated = mate && w[0] == '-';
             out->score = (int)v;
             const char *save = p;
             n = next_word(&p, &w);

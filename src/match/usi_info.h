@@ -35,6 +35,7 @@ typedef struct {
     int multipv;       /* 1 when absent */
     bool score_mate;   /* score is plies to mate; > 0: the side to move mates */
     bool mate_unknown; /* `mate +` / `mate -`: score is +-USI_INFO_MATE_UNKNOWN */
+    bool mated;        /* a mate score written with a minus sign (`mate -0`: mated now) */
     int score;         /* centipawns (clamped to +-1000000) or plies to mate */
     UsiBound bound;    /* lowerbound / upperbound after the score */
     int depth, seldepth;

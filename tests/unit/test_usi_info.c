@@ -22,9 +22,11 @@
 
 #include <cmocka.h>
 
+#include "bookgen/searcher.h"
 #include "match/usi_info.h"
 #include "shogi/game.h"
 #include "shogi/notation.h"
+#include "usi/info_text.h"
 
 static void setpos(Game *g, const char *usi) {
     char err[256];
@@ -236,10 +238,74 @@ static void test_hostile(void **state) {
     game_free(&g);
 }
 
+/* The engine's own formatter (usi/info_text.h, written separately) and this parser agree:
+ * every field written is read back, mate -0 included. */
+static void test_round_trip_with_formatter(void **state) {
+    (void)state;
+    Game g;
+    setpos(&g, "startpos");
+    Move pv[3];
+    pv[0] = position_parse_usi_move(&g.pos, "7g7f");
+    StateInfo st1, st2;
+    position_do_move(&g.pos, pv[0], &st1);
+    pv[1] = position_parse_usi_move(&g.pos, "3c3d");
+    position_do_move(&g.pos, pv[1], &st2);
+    pv[2] = position_parse_usi_move(&g.pos, "8h2b+");
+    position_undo_move(&g.pos, pv[1]);
+    position_undo_move(&g.pos, pv[0]);
+    const InfoScoreKind kinds[] = {INFO_SCORE_CP, INFO_SCORE_MATE, INFO_SCORE_MATED, INFO_SCORE_MATED};
+    const int values[] = {-123, 7, 4, 0};
+    const InfoBound bounds[] = {INFO_BOUND_EXACT, INFO_BOUND_LOWER, INFO_BOUND_UPPER, INFO_BOUND_EXACT};
+    for (int k = 0; k < 4; k++) {
+        SearchInfo si = search_info_empty();
+        si.depth = 12 + k;
+        si.seldepth = 20;
+        si.multipv = k % 2 ? 2 : 0;
+        si.score_kind = kinds[k];
+        si.score = values[k];
+        si.bound = bounds[k];
+        si.nodes = 123456 + (uint64_t)k;
+        si.nps = 654321;
+        si.time_ms = 189;
+        si.hashfull = 17;
+        si.pv = pv;
+        si.pv_length = 3;
+        char line[USI_INFO_TEXT_MAX];
+        usi_info_text(&si, line, sizeof line);
+        UsiInfo in;
+        char why[128];
+        if (!usi_info_parse(line, &g.pos, &in, why, sizeof why))
+            fail_msg("'%s': %s", line, why);
+        assert_int_equal(in.depth, si.depth);
+        assert_int_equal(in.seldepth, 20);
+        assert_int_equal(in.multipv, si.multipv ? si.multipv : 1);
+        assert_int_equal(in.nodes, si.nodes);
+        assert_int_equal(in.nps, 654321);
+        assert_int_equal(in.time_ms, 189);
+        assert_int_equal(in.hashfull, 17);
+        assert_int_equal((int)in.bound, (int)si.bound);
+        assert_int_equal(in.score_mate, kinds[k] != INFO_SCORE_CP);
+        assert_int_equal(in.mated, kinds[k] == INFO_SCORE_MATED);
+        assert_int_equal(in.score < 0 ? -in.score : in.score, values[k] < 0 ? -values[k] : values[k]);
+        pv_is(&in, "7g7f 3c3d 8h2b+");
+        SearchCandidate c;
+        assert_true(searcher_candidate_from_info(&in, &c));
+        if (kinds[k] == INFO_SCORE_MATED)
+            assert_int_equal(c.score, -32000 + values[k]); /* mated in n, mated now (-0) too */
+    }
+    SearchInfo msg = search_info_text("hello there");
+    char line[USI_INFO_TEXT_MAX];
+    UsiInfo in;
+    assert_true(usi_info_parse(usi_info_text(&msg, line, sizeof line), &g.pos, &in, NULL, 0));
+    assert_true(in.is_string);
+    game_free(&g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gpsusi),  cmocka_unit_test(test_fairy_stockfish), cmocka_unit_test(test_yaneuraou),
-        cmocka_unit_test(test_dlshogi), cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_gpsusi),    cmocka_unit_test(test_fairy_stockfish),
+        cmocka_unit_test(test_yaneuraou), cmocka_unit_test(test_dlshogi),
+        cmocka_unit_test(test_hostile),   cmocka_unit_test(test_round_trip_with_formatter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
