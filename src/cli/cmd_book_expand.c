@@ -133,7 +133,7 @@ int cmd_book_expand(int argc, char **argv) {
     char **av = malloc((size_t)(argc + 2) * sizeof *av);
     if (!av)
         return 1;
-    av[0] = "expand";
+    av[0] = "hayanagi book expand";
     memcpy(av + 1, argv, (size_t)argc * sizeof *av);
     av[argc + 1] = NULL;
     int ac = argc + 1, c, rc = 0;

@@ -130,7 +130,7 @@ int cmd_book_think(int argc, char **argv) {
     char **av = malloc((size_t)(argc + 2) * sizeof *av);
     if (!av)
         return 1;
-    av[0] = "think";
+    av[0] = "hayanagi book think";
     memcpy(av + 1, argv, (size_t)argc * sizeof *av);
     av[argc + 1] = NULL;
     int ac = argc + 1, c;
