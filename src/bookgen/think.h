@@ -1,21 +1,34 @@
-/* think.h - `book think`: grow a book with the engine's own search.
+/* think.h - `book think`: grow a book with a searcher (bookgen/searcher.h): Hayanagi's
+ * own search in this process, or a pool of external USI engines (engine_pool.h).
  *
- * Targets are the positions of the book with fewer than multipv candidate moves and the
- * leaves (positions a book move leads to that the book does not hold), skipping
- * positions without a legal move. Each is searched with search_run() (one Search per
- * worker thread, each searching single-threaded with MultiPV = multipv) and its best
- * multipv moves are added with their score (centipawns, mate as +-(32000 - plies)),
- * search depth and the PV's reply as ponder.
- *
+ * Targets (think_targets.c), computed on the book as given, before anything of an
+ * earlier run's journal is merged (so a resumed run thinks the very positions an
+ * uninterrupted one would):
+ *  - by default the positions of the book with fewer than multipv legal candidate moves
+ *    (illegal book moves do not count) and the leaves (positions a legal book move leads
+ *    to that the book does not hold), skipping positions without a legal move;
+ *  - with frontier THINK_FRONTIER_EVAL_WINDOW, only within the tree reached from the
+ *    root (or each start) following the frontier side's best moves and every move of
+ *    the other side within eval_diff centipawns of its best (YaneuraOu's peta_next idea);
+ *  - with rethink conditions, also the book positions whose provenance matches one;
+ *  - with only_keys, exactly those positions.
  * Scope. With start positions given (starts, e.g. from `--startmoves` lines), only the
- * subtree below them is considered: the book positions reachable from a start through
- * book moves, the leaves those positions lead to, and a start position the book does
- * not hold yet. Without starts the whole book is.
+ * subtree below them is considered.
  *
- * Checkpoints. Every finished position is appended to the journal (DB2016 lines,
- * flushed and fsync'ed) before the next is taken, so a kill loses only the positions in
- * flight. On start an existing journal is read back: its positions count as done and its
- * moves are added. The caller writes the output and removes the journal at the end.
+ * Each target is analysed (searcher_analyse) and its candidates are added with score,
+ * depth and the PV's reply as ponder, plus a provenance line as the position's comment:
+ * "think engine=NAME; budget=nodes 100000; depth=D; nodes=N; date=YYYY-MM-DDTHH:MM:SSZ".
+ *
+ * Faults. A slot whose engine fails puts its position back in the queue (and takes new
+ * work itself, so the position goes to another engine); a position that THINK_POSITION_FAILS
+ * failures hit is skipped; when every slot is retired before the queue is empty,
+ * book_think fails naming the engines and why.
+ *
+ * Checkpoints. Every finished position is appended to the journal (DB2016 lines with the
+ * provenance as a "#" comment, flushed and fsync'ed) before the next is taken, so a kill
+ * loses only the positions in flight. On start an existing journal is read back: its
+ * positions count as done and its moves are added. The caller writes the output and
+ * removes the journal at the end.
  */
 #ifndef HAYANAGI_BOOKGEN_THINK_H
 #define HAYANAGI_BOOKGEN_THINK_H
@@ -26,15 +39,52 @@
 #include <stdint.h>
 
 #include "book/book.h"
+#include "bookgen/searcher.h"
 #include "util/progress.h"
+
+typedef enum { THINK_FRONTIER_LEAVES, THINK_FRONTIER_EVAL_WINDOW } ThinkFrontier;
+
+/* One --rethink-if condition: FIELD OP VALUE (field 0 engine, 1 depth, 2 nodes, 3 date;
+ * op 0 !=, 1 <=, 2 >=, 3 =, 4 <, 5 >; dates compare as text on VALUE's length). */
+typedef struct {
+    int field, op;
+    char value[128];
+} ThinkRethink;
+
+/* What a provenance comment says (think_provenance_parse). */
+typedef struct {
+    char engine[SEARCHER_NAME_MAX];
+    char budget[96];
+    char date[32];
+    int depth;
+    unsigned long long nodes;
+} ThinkProvenance;
+
+typedef struct {
+    BookKey key;
+    int ply;
+} ThinkTarget;
+
+/* Engine failures on one position after which it is skipped (not journaled, so a later
+ * run tries it again): a position that crashes every engine must not retire them all. */
+enum { THINK_POSITION_FAILS = 3 };
 
 typedef struct {
     int depth; /* search limits: one of them (0 = unset) */
     uint64_t nodes;
-    int64_t movetime;       /* milliseconds */
-    int multipv;            /* candidates wanted per position, 1..32 */
-    int threads;            /* worker threads, 1..128 */
-    size_t hash_mb;         /* per worker */
+    int64_t movetime;   /* milliseconds */
+    const char *go_raw; /* raw `go` arguments for external engines */
+    int multipv;        /* candidates wanted per position, 1..32 */
+    int multipv_margin; /* dynamic MultiPV (searcher.h); 0 = off */
+    int multipv_max;
+    Searcher *searcher; /* NULL: an in-process one with threads and hash_mb */
+    int threads;        /* worker threads of the in-process searcher, 1..128 */
+    size_t hash_mb;     /* per worker */
+    ThinkFrontier frontier;
+    int eval_diff;               /* eval-window: the other side's window in centipawns */
+    int frontier_side;           /* eval-window: -1 the root's side to move, 0 black, 1 white, 2 both take the window */
+    const ThinkRethink *rethink; /* re-think positions whose provenance matches any of these */
+    size_t n_rethink;
     uint64_t max_positions; /* 0 = every target */
     int max_ply;            /* skip targets deeper than this ply (0 = no limit) */
     const BookKey *starts;  /* roots of the subtree to think (n_starts of them); NULL = the whole book */
@@ -55,11 +105,32 @@ typedef struct {
     uint64_t resumed;  /* of them, done by an earlier run (journal) */
     uint64_t searched; /* searched now */
     uint64_t moves_added;
+    uint64_t warnings; /* malformed or illegal engine output ignored */
+    uint64_t retries;  /* positions put back in the queue after an engine failed */
+    uint64_t skipped;  /* positions given up after THINK_POSITION_FAILS engine failures on them */
+    uint64_t unscored; /* answers that were a bare bestmove (no info line): an engine's own book? */
     bool interrupted;
 } ThinkStats;
 
+/* The targets of b for opt (see above) into a new array *out (caller frees) of *n.
+ * Returns false when memory runs out. */
+bool think_collect_targets(const Book *b, const ThinkOptions *opt, ThinkTarget **out, size_t *n);
+
+/* Distinct legal moves among the first cnt of list in pos. */
+int think_legal_candidates(const Position *pos, const BookMoveList *list, int cnt);
+
+/* Reads the last "think engine=..." line of a position comment; false when none. */
+bool think_provenance_parse(const char *comment, ThinkProvenance *p);
+
+/* Parses one --rethink-if condition ("engine!=YaneuraOu", "depth<20", "date<2026-01");
+ * false with the reason in err. */
+bool think_rethink_parse(const char *text, ThinkRethink *r, char *err, size_t err_len);
+
+/* True when provenance p satisfies r. */
+bool think_rethink_matches(const ThinkRethink *r, const ThinkProvenance *p);
+
 /* Grows b as described above. Returns false with the reason in err when the journal
- * cannot be read or written or memory runs out; stats->interrupted is set when *stop
+ * cannot be read or written, memory runs out or every engine failed; stats->interrupted is set when *stop
  * ended the run early (the journal then holds everything finished). */
 bool book_think(Book *b, const ThinkOptions *opt, ThinkStats *stats, char *err, size_t err_len);
 

@@ -1,5 +1,7 @@
 /* cmd_book_expand.c - `hayanagi book expand`: PV-MCTS book expansion (book/expand.h). */
 #include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,12 +9,16 @@
 #include <unistd.h>
 
 #include "bookgen/expand.h"
+#include "cli/book_engines.h"
 #include "bookgen/minimax.h"
 #include "cli/commands.h"
 #include "usi/policybook.h"
 #include "mcts/provider_ab.h"
 #include "util/atomic_file.h"
 #include "util/interrupt.h"
+
+static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const char **paths, int n, int limits,
+               long alpha, bool book_policy, bool quiet);
 
 typedef struct {
     const char *out;
@@ -23,7 +29,7 @@ typedef struct {
 /* After a round: the book, then the state file naming the round, both atomically. */
 static bool write_checkpoint(void *ctx, const Book *b, int round) {
     Checkpoint *c = ctx;
-    if (!cli_write_book(c->out, b, c->quiet))
+    if (!cli_write_thought_book(c->out, b, c->quiet))
         return false;
     AtomicFile af;
     char err[512];
@@ -51,15 +57,38 @@ static int rounds_done(const char *state) {
     return r;
 }
 
-static void usage(void) {
-    fprintf(stderr,
-            "usage: hayanagi book expand IN [OUT] [--playouts P] [--top N] [--min-candidates K] [--rounds R]\n"
-            "       [--extra-starts M] [--depth D | --nodes N | --movetime MS] [--threads T] [--mcts-threads T]\n"
-            "       [--tree-mb MB] [--hash MB] [--alpha PERCENT] [--no-book-policy] [--temperature CP]\n"
-            "       [--sfen SFEN] [--quiet]\n"
-            "Defaults: 200000 playouts, top 1000, 4 candidates, 1 round, depth 8, OUT = IN. The run checkpoints\n"
-            "into OUT after every round and OUT.expand-journal within one; run the same command to resume.\n");
+static void usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book expand IN [OUT] [--playouts P] [--top N] [--min-candidates K] [--rounds R]\n"
+               "       [--extra-starts M] [--depth D | --nodes N | --movetime MS | --go ARGS] [--threads T]\n"
+               "       [--mcts-threads T] [--tree-mb MB] [--hash MB] [--alpha PERCENT] [--no-book-policy]\n"
+               "       [--temperature CP] [--sfen SFEN] [--engine CMD]... [--engine-file FILE]\n"
+               "       [--engine-option NAME=VALUE]... [--engine-timeout MS] [--quiet]\n"
+               "Defaults: 200000 playouts, top 1000, 4 candidates, 1 round, depth 8, OUT = IN. The positions chosen\n"
+               "are thought in this process, or by the external USI engines given with --engine (see book think).\n"
+               "The run checkpoints into OUT after every round and OUT.expand-journal within one; run the same\n"
+               "command to resume.\n");
 }
+
+enum {
+    X_PLAYOUTS = 2000,
+    X_TOP,
+    X_MINC,
+    X_ROUNDS,
+    X_EXTRA,
+    X_DEPTH,
+    X_NODES,
+    X_MOVETIME,
+    X_THREADS,
+    X_MTHREADS,
+    X_TREE,
+    X_HASH,
+    X_ALPHA,
+    X_TEMP,
+    X_SFEN,
+    X_NOPOLICY,
+    X_QUIET,
+    X_HELP
+};
 
 int cmd_book_expand(int argc, char **argv) {
     ExpandOptions eo;
@@ -79,54 +108,98 @@ int cmd_book_expand(int argc, char **argv) {
     const char *paths[2] = {NULL, NULL};
     int n = 0, limits = 0;
     long v;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        bool has = i + 1 < argc;
-        if (!strcmp(a, "--playouts") && has && cli_parse_int(argv[i + 1], 1, 2000000000L, &v))
-            eo.playouts = (uint64_t)v, i++;
-        else if (!strcmp(a, "--top") && has && cli_parse_int(argv[i + 1], 1, 100000000L, &v))
-            eo.top = (size_t)v, i++;
-        else if (!strcmp(a, "--min-candidates") && has && cli_parse_int(argv[i + 1], 1, 1000, &v))
-            eo.min_candidates = (int)v, i++;
-        else if (!strcmp(a, "--rounds") && has && cli_parse_int(argv[i + 1], 1, 1000000, &v))
-            eo.rounds = (int)v, i++;
-        else if (!strcmp(a, "--extra-starts") && has && cli_parse_int(argv[i + 1], 0, 10000, &v))
-            eo.extra_starts = (int)v, i++;
-        else if (!strcmp(a, "--depth") && has && cli_parse_int(argv[i + 1], 1, 200, &v))
-            eo.think.depth = (int)v, i++, limits++;
-        else if (!strcmp(a, "--nodes") && has && cli_parse_int(argv[i + 1], 1, 2000000000L, &v))
-            eo.think.nodes = (uint64_t)v, i++, limits++;
-        else if (!strcmp(a, "--movetime") && has && cli_parse_int(argv[i + 1], 1, 100000000L, &v))
-            eo.think.movetime = v, i++, limits++;
-        else if (!strcmp(a, "--threads") && has && cli_parse_int(argv[i + 1], 1, 128, &v))
-            eo.think.threads = (int)v, i++;
-        else if (!strcmp(a, "--mcts-threads") && has && cli_parse_int(argv[i + 1], 1, 128, &v))
-            eo.mcts.threads = (int)v, i++;
-        else if (!strcmp(a, "--tree-mb") && has && cli_parse_int(argv[i + 1], 1, 1000000, &v))
-            eo.mcts.tree_mb = (size_t)v, i++;
-        else if (!strcmp(a, "--hash") && has && cli_parse_int(argv[i + 1], 1, 65536, &v))
-            eo.think.hash_mb = (size_t)v, i++;
-        else if (!strcmp(a, "--alpha") && has && cli_parse_int(argv[i + 1], 0, 100, &v))
-            alpha = v, i++;
-        else if (!strcmp(a, "--temperature") && has && cli_parse_int(argv[i + 1], 1, 100000, &v))
-            ab.temperature_cp = (double)v, i++;
-        else if (!strcmp(a, "--sfen") && has)
-            eo.root_sfen = argv[++i];
-        else if (!strcmp(a, "--no-book-policy"))
-            book_policy = false;
-        else if (!strcmp(a, "--quiet"))
-            quiet = true;
-        else if (!strncmp(a, "--", 2) || n == 2) {
-            fprintf(stderr, "hayanagi book expand: bad argument %s\n", a);
-            usage();
-            return 2;
-        } else
-            paths[n++] = a;
+    CliEngines ce;
+    memset(&ce, 0, sizeof ce);
+    static const struct option longopts[] = {CLI_ENGINE_LONGOPTS,
+                                             {"playouts", required_argument, NULL, X_PLAYOUTS},
+                                             {"top", required_argument, NULL, X_TOP},
+                                             {"min-candidates", required_argument, NULL, X_MINC},
+                                             {"rounds", required_argument, NULL, X_ROUNDS},
+                                             {"extra-starts", required_argument, NULL, X_EXTRA},
+                                             {"depth", required_argument, NULL, X_DEPTH},
+                                             {"nodes", required_argument, NULL, X_NODES},
+                                             {"movetime", required_argument, NULL, X_MOVETIME},
+                                             {"threads", required_argument, NULL, X_THREADS},
+                                             {"mcts-threads", required_argument, NULL, X_MTHREADS},
+                                             {"tree-mb", required_argument, NULL, X_TREE},
+                                             {"hash", required_argument, NULL, X_HASH},
+                                             {"alpha", required_argument, NULL, X_ALPHA},
+                                             {"temperature", required_argument, NULL, X_TEMP},
+                                             {"sfen", required_argument, NULL, X_SFEN},
+                                             {"no-book-policy", no_argument, NULL, X_NOPOLICY},
+                                             {"quiet", no_argument, NULL, X_QUIET},
+                                             {"help", no_argument, NULL, X_HELP},
+                                             {NULL, 0, NULL, 0}};
+    char **av = malloc((size_t)(argc + 2) * sizeof *av);
+    if (!av)
+        return 1;
+    av[0] = "hayanagi book expand";
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    av[argc + 1] = NULL;
+    int ac = argc + 1, c, rc = 0;
+    optind = 0;
+    while ((c = getopt_long(ac, av, "", longopts, NULL)) != -1) {
+        bool ok = true;
+        switch (c) {
+        case X_PLAYOUTS: ok = cli_parse_int(optarg, 1, 2000000000L, &v), eo.playouts = (uint64_t)v; break;
+        case X_TOP: ok = cli_parse_int(optarg, 1, 100000000L, &v), eo.top = (size_t)v; break;
+        case X_MINC: ok = cli_parse_int(optarg, 1, 1000, &v), eo.min_candidates = (int)v; break;
+        case X_ROUNDS: ok = cli_parse_int(optarg, 1, 1000000, &v), eo.rounds = (int)v; break;
+        case X_EXTRA: ok = cli_parse_int(optarg, 0, 10000, &v), eo.extra_starts = (int)v; break;
+        case X_DEPTH: ok = cli_parse_int(optarg, 1, 200, &v), eo.think.depth = (int)v, limits++; break;
+        case X_NODES: ok = cli_parse_int(optarg, 1, 2000000000L, &v), eo.think.nodes = (uint64_t)v, limits++; break;
+        case X_MOVETIME: ok = cli_parse_int(optarg, 1, 100000000L, &v), eo.think.movetime = v, limits++; break;
+        case X_THREADS: ok = cli_parse_int(optarg, 1, 128, &v), eo.think.threads = (int)v; break;
+        case X_MTHREADS: ok = cli_parse_int(optarg, 1, 128, &v), eo.mcts.threads = (int)v; break;
+        case X_TREE: ok = cli_parse_int(optarg, 1, 1000000, &v), eo.mcts.tree_mb = (size_t)v; break;
+        case X_HASH: ok = cli_parse_int(optarg, 1, 65536, &v), eo.think.hash_mb = (size_t)v; break;
+        case X_ALPHA: ok = cli_parse_int(optarg, 0, 100, &v), alpha = v; break;
+        case X_TEMP: ok = cli_parse_int(optarg, 1, 100000, &v), ab.temperature_cp = (double)v; break;
+        case X_SFEN: eo.root_sfen = optarg; break;
+        case X_NOPOLICY: book_policy = false; break;
+        case X_QUIET: quiet = true; break;
+        case X_HELP: usage(stdout); goto done;
+        case '?': ok = false; break;
+        default:
+            if (c == OPT_GO)
+                limits++;
+            ok = cli_engines_option(&ce, c, optarg, "expand");
+            break;
+        }
+        if (!ok) {
+            usage(stderr);
+            rc = 2;
+            goto done;
+        }
     }
-    if (n < 1 || limits > 1) {
-        usage();
-        return 2;
+    for (int i = optind; i < ac; i++) {
+        if (n == 2) {
+            fprintf(stderr, "hayanagi book expand: bad argument %s\n", av[i]);
+            usage(stderr);
+            rc = 2;
+            goto done;
+        }
+        paths[n++] = av[i];
     }
+    if (n < 1 || limits > 1 || (ce.go_raw && !ce.n_cmds)) {
+        if (ce.go_raw && !ce.n_cmds)
+            fprintf(stderr, "hayanagi book expand: --go is for external engines (--engine)\n");
+        usage(stderr);
+        rc = 2;
+        goto done;
+    }
+    rc = run(&eo, &ab, &ce, paths, n, limits, alpha, book_policy, quiet);
+done:
+    cli_engines_free(&ce);
+    free(av);
+    return rc;
+}
+
+/* The run proper, once the options are read. */
+static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const char **paths, int n, int limits,
+               long alpha, bool book_policy, bool quiet) {
+    ExpandOptions eo = *po;
+    AbProviderOptions ab = *pab;
     if (!limits)
         eo.think.depth = 8;
     const char *out = n == 2 ? paths[1] : paths[0];
@@ -152,6 +225,14 @@ int cmd_book_expand(int argc, char **argv) {
     eo.checkpoint = write_checkpoint;
     eo.ctx = &cp;
     eo.think.journal = journal;
+    eo.think.go_raw = ce->go_raw;
+    bool none;
+    Searcher *pool = cli_engines_pool(ce, quiet, "expand", &none);
+    if (!pool && !none) {
+        book_free(b);
+        return 1;
+    }
+    eo.think.searcher = pool;
     Progress think_pr, round_pr;
     think_pr.out = round_pr.out = stderr;
     think_pr.quiet = round_pr.quiet = quiet;
@@ -160,9 +241,12 @@ int cmd_book_expand(int argc, char **argv) {
     InterruptScope scope;
     interrupt_begin(&scope, NULL);
     eo.stop = interrupt_flag();
+    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
     ExpandStats st;
-    char err[512];
+    char err[4096];
     bool ok = eo.rounds <= 0 || book_expand(b, &eo, &st, err, sizeof err);
+    searcher_destroy(pool);
+    signal(SIGPIPE, old_pipe);
     if (eo.rounds <= 0)
         memset(&st, 0, sizeof st);
     interrupt_end(&scope);
@@ -183,7 +267,7 @@ int cmd_book_expand(int argc, char **argv) {
         if (!book_minimax_in_place(mm, &mo, &ms, err, sizeof err)) {
             fprintf(stderr, "hayanagi book expand: minimax: %s\n", err);
             rc = 1;
-        } else if (cli_write_book(out, mm, quiet)) {
+        } else if (cli_write_thought_book(out, mm, quiet)) {
             unlink(state);
             unlink(journal);
             printf("wrote %s: %zu positions, %zu moves after %d rounds (%llu positions thought, %llu moves "

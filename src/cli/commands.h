@@ -18,6 +18,11 @@ int cmd_book_make(int argc, char **argv);
  * cmd_book(), 130 when interrupted. */
 int cmd_book_expand(int argc, char **argv);
 
+/* `hayanagi book think` (cmd_book_think.c): search the short positions and leaves of a
+ * book, in this process or with external USI engines. Exit status as cmd_book(), 130
+ * when interrupted. */
+int cmd_book_think(int argc, char **argv);
+
 /* Helpers shared by the book-making verbs (cmd_book_make.c). */
 /* Parses a decimal integer in [lo, hi]; false for anything else. */
 bool cli_parse_int(const char *s, long lo, long hi, long *out);

@@ -1,6 +1,7 @@
 /* engine_proc.c - a USI engine as a child process. */
 #define _GNU_SOURCE /* pipe2 and O_CLOEXEC: no other thread's child may inherit our pipes */
 #include "match/engine_proc.h"
+#include "match/usi_info.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +28,9 @@ static void reset_io(EngineProc *e) {
     e->pid = -1;
     e->to_engine = -1;
     e->from_engine = -1;
+    e->from_stderr = -1;
+    e->elen = 0;
+    e->last_stderr[0] = '\0';
     e->eof = false;
     e->discarding = false;
     e->rlen = 0;
@@ -79,17 +83,69 @@ static char **split_argv(const char *cmd, int *argc_out) {
 }
 
 bool engine_start(EngineProc *e, const char *cmd, bool inherit_stderr, char *err, size_t err_len) {
+    return engine_start_ex(e, cmd, inherit_stderr ? ENGINE_STDERR_INHERIT : ENGINE_STDERR_NULL, err, err_len);
+}
+
+/* Reads what the engine wrote to stderr without blocking; keeps its last non-empty line. */
+static void read_stderr(EngineProc *e) {
+    while (e->from_stderr >= 0) {
+        struct pollfd p = {.fd = e->from_stderr, .events = POLLIN};
+        if (poll(&p, 1, 0) <= 0)
+            return;
+        char buf[1024];
+        ssize_t n = read(e->from_stderr, buf, sizeof buf);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            close(e->from_stderr);
+            e->from_stderr = -1;
+            break;
+        }
+        for (ssize_t i = 0; i < n; i++) {
+            char c = buf[i];
+            if (c == '\n') {
+                while (e->elen && (e->ebuf[e->elen - 1] == '\r' || e->ebuf[e->elen - 1] == ' '))
+                    e->elen--;
+                if (e->elen) {
+                    memcpy(e->last_stderr, e->ebuf, e->elen);
+                    e->last_stderr[e->elen] = '\0';
+                }
+                e->elen = 0;
+            } else if (e->elen < sizeof e->ebuf - 1)
+                e->ebuf[e->elen++] = (c >= 32 && c < 127) || (unsigned char)c >= 128 || c == '\t' ? c : '?';
+        }
+    }
+    if (e->elen) { /* a last line without its newline */
+        memcpy(e->last_stderr, e->ebuf, e->elen);
+        e->last_stderr[e->elen] = '\0';
+        e->elen = 0;
+    }
+}
+
+bool engine_start_ex(EngineProc *e, const char *cmd, EngineStderr mode, char *err, size_t err_len) {
     if (e->pid > 0 || e->to_engine >= 0 || e->from_engine >= 0)
         engine_close(e, 0);
-    int in_pipe[2], out_pipe[2];
+    int in_pipe[2], out_pipe[2], err_pipe[2] = {-1, -1};
+    if (mode == ENGINE_STDERR_CAPTURE && pipe2(err_pipe, O_CLOEXEC) != 0) {
+        snprintf(err, err_len, "pipe: %s", strerror(errno));
+        return false;
+    }
     if (pipe2(in_pipe, O_CLOEXEC) != 0) {
         snprintf(err, err_len, "pipe: %s", strerror(errno));
+        if (err_pipe[0] >= 0) {
+            close(err_pipe[0]);
+            close(err_pipe[1]);
+        }
         return false;
     }
     if (pipe2(out_pipe, O_CLOEXEC) != 0) {
         snprintf(err, err_len, "pipe: %s", strerror(errno));
         close(in_pipe[0]);
         close(in_pipe[1]);
+        if (err_pipe[0] >= 0) {
+            close(err_pipe[0]);
+            close(err_pipe[1]);
+        }
         return false;
     }
     bool shell = engine_cmd_needs_shell(cmd);
@@ -105,6 +161,10 @@ bool engine_start(EngineProc *e, const char *cmd, bool inherit_stderr, char *err
             close(in_pipe[1]);
             close(out_pipe[0]);
             close(out_pipe[1]);
+            if (err_pipe[0] >= 0) {
+                close(err_pipe[0]);
+                close(err_pipe[1]);
+            }
             return false;
         }
     }
@@ -114,8 +174,10 @@ bool engine_start(EngineProc *e, const char *cmd, bool inherit_stderr, char *err
     posix_spawnattr_init(&attr);
     posix_spawn_file_actions_adddup2(&fa, in_pipe[0], 0);
     posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
-    if (!inherit_stderr)
+    if (mode == ENGINE_STDERR_NULL)
         posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    else if (mode == ENGINE_STDERR_CAPTURE)
+        posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
     /* Own process group (so a hung engine and its children can be killed together, and
      * a Ctrl-C at the terminal reaches only us); default dispositions for the signals we
      * ignore or catch, since ignored signals would otherwise stay ignored across exec. */
@@ -136,14 +198,19 @@ bool engine_start(EngineProc *e, const char *cmd, bool inherit_stderr, char *err
     posix_spawnattr_destroy(&attr);
     close(in_pipe[0]);
     close(out_pipe[1]);
+    if (err_pipe[1] >= 0)
+        close(err_pipe[1]);
     if (rc != 0) {
         snprintf(err, err_len, "cannot start '%s': %s", shell ? "/bin/sh" : argv[0], strerror(rc));
         free(argv);
         close(in_pipe[1]);
         close(out_pipe[0]);
+        if (err_pipe[0] >= 0)
+            close(err_pipe[0]);
         return false;
     }
     free(argv);
+    e->from_stderr = err_pipe[0];
     e->pid = pid;
     e->to_engine = in_pipe[1];
     e->from_engine = out_pipe[0];
@@ -239,13 +306,18 @@ EngineRead engine_read_line(EngineProc *e, char *line, size_t cap, int64_t deadl
                 timeout_ms = ms > 50 ? 50 : (int)ms;
             }
         }
-        struct pollfd p = {.fd = e->from_engine, .events = POLLIN};
-        int r = poll(&p, 1, timeout_ms);
+        struct pollfd p[2] = {{.fd = e->from_engine, .events = POLLIN}, {.fd = e->from_stderr, .events = POLLIN}};
+        int r = poll(p, e->from_stderr >= 0 ? 2 : 1, timeout_ms);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
             e->eof = true;
             continue;
+        }
+        if (r > 0 && e->from_stderr >= 0 && p[1].revents) {
+            read_stderr(e);
+            if (!p[0].revents)
+                r = 0;
         }
         if (r == 0) {
             if (deadline_us <= 0 || engine_now_us() >= deadline_us)
@@ -386,35 +458,15 @@ bool engine_isready(EngineProc *e, int64_t timeout_ms, char *err, size_t err_len
     }
 }
 
-/* Picks "score cp N" / "score mate N" (with optional bound) out of an info line. */
+/* Takes the score of an info line (usi_info.h does the reading). */
 static void parse_info_score(const char *line, ThinkResult *out) {
-    const char *p = strstr(line, " score ");
-    if (!p)
+    UsiInfo in;
+    if (!usi_info_parse(line, NULL, &in, NULL, 0) || !in.has_score)
         return;
-    p += 7;
-    bool mate;
-    if (strncmp(p, "cp ", 3) == 0) {
-        mate = false;
-        p += 3;
-    } else if (strncmp(p, "mate ", 5) == 0) {
-        mate = true;
-        p += 5;
-    } else {
-        return;
-    }
-    char *end;
-    long v = strtol(p, &end, 10);
-    if (end == p) {
-        /* "mate +" / "mate -": a mate of unknown length. */
-        if (!mate || (*p != '+' && *p != '-'))
-            return;
-        v = *p == '+' ? 1 : -1;
-        end = (char *)p + 1;
-    }
     out->has_score = true;
-    out->score_is_mate = mate;
-    out->score = (int)(v > 1000000 ? 1000000 : v < -1000000 ? -1000000 : v);
-    out->score_is_bound = strstr(end, "lowerbound") == end + 1 || strstr(end, "upperbound") == end + 1;
+    out->score_is_mate = in.score_mate;
+    out->score = in.score;
+    out->score_is_bound = in.bound != USI_BOUND_EXACT;
 }
 
 /* True when line is "bestmove X ..."; copies X. */
@@ -501,6 +553,7 @@ static bool wait_exit(EngineProc *e, int64_t wait_ms) {
         if (e->from_engine >= 0 && !e->eof)
             while (engine_read_line(e, line, sizeof line, 0) == ENGINE_READ_OK) {
             }
+        read_stderr(e);
         sleep_ms(5);
     }
 }
@@ -531,8 +584,14 @@ void engine_close(EngineProc *e, int64_t wait_ms) {
         close(e->to_engine);
     if (e->from_engine >= 0)
         close(e->from_engine);
+    read_stderr(e);
+    if (e->from_stderr >= 0)
+        close(e->from_stderr);
+    char keep[sizeof e->last_stderr];
+    memcpy(keep, e->last_stderr, sizeof keep);
     for (int i = 0; i < e->n_options; i++)
         free(e->options[i]);
     free(e->options);
     reset_io(e);
+    memcpy(e->last_stderr, keep, sizeof keep); /* the last words of a dead engine stay readable */
 }

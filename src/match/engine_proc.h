@@ -36,6 +36,12 @@ enum {
     ENGINE_HANDSHAKE_MS = 30000, /* usi -> usiok and isready -> readyok limits */
 };
 
+/* One `setoption`: NAME and VALUE (NULL: no value, a button). */
+typedef struct {
+    const char *name;
+    const char *value;
+} EngineOption;
+
 /* Where the USI dialogue is logged (optional). The mutex is shared by every engine
  * writing to the same file. */
 typedef struct {
@@ -54,6 +60,10 @@ typedef struct {
     char name[ENGINE_NAME_MAX]; /* from `id name`, empty until engine_usi() */
     char **options;             /* option names from `option name X type ...` */
     int n_options;
+    int from_stderr;                         /* read end of the child's stderr when captured, -1 otherwise */
+    size_t elen;                             /* bytes of the stderr line being read */
+    char ebuf[256];                          /* the stderr line being read (cut at its size) */
+    char last_stderr[256];                   /* the last non-empty line the engine wrote to stderr (captured) */
     char tag[48];                            /* prefix for log lines, e.g. "g3 e1" */
     const EngineLog *log;                    /* may be NULL */
     const volatile sig_atomic_t *abort_flag; /* when it becomes non-zero, waits give up */
@@ -75,6 +85,15 @@ void engine_init(EngineProc *e);
 /* Starts CMD as described at the top. Returns false with the reason in err when the
  * pipes cannot be made or the program cannot be started. */
 bool engine_start(EngineProc *e, const char *cmd, bool inherit_stderr, char *err, size_t err_len);
+
+typedef enum {
+    ENGINE_STDERR_NULL,    /* to /dev/null */
+    ENGINE_STDERR_INHERIT, /* to ours */
+    ENGINE_STDERR_CAPTURE  /* read by us as we wait for stdout; its last line is kept in last_stderr */
+} EngineStderr;
+
+/* engine_start with a choice of what happens to the engine's stderr. */
+bool engine_start_ex(EngineProc *e, const char *cmd, EngineStderr mode, char *err, size_t err_len);
 
 /* True when CMD will be run through /bin/sh -c (exposed for tests and messages). */
 bool engine_cmd_needs_shell(const char *cmd);

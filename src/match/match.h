@@ -34,11 +34,6 @@ typedef struct {
 /* "byoyomi 100 ms", "60000 ms + 1000 ms/move", "nodes 5000" ... into buf. */
 char *time_control_describe(const TimeControl *tc, char *buf, size_t len);
 
-typedef struct {
-    const char *name;
-    const char *value; /* NULL: no value (a button) */
-} EngineOption;
-
 /* Splits "NAME=VALUE" (VALUE may contain '='; no '=' means a button; blanks before the
  * '=' are dropped) into *out, whose strings live in one new heap copy returned in
  * *storage, which the caller frees. Returns false, with *storage NULL and the reason in

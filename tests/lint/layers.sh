@@ -34,8 +34,8 @@ allowed() { # $1 = layer: prints the layers it may include
     record) echo "shogi util" ;;
     book) echo "shogi util proto" ;;
     usi) echo "mcts search eval book shogi util proto" ;;
-    bookgen) echo "book record mcts search eval shogi util proto" ;;
-    match) echo "usi book record mcts search eval shogi util proto" ;;
+    bookgen) echo "match book record mcts search eval shogi util proto" ;;
+    match) echo "book record shogi util proto" ;;
     tune) echo "match usi bookgen book record mcts search eval shogi util proto" ;;
     cli) echo "tune match usi bookgen book record mcts search eval shogi util proto" ;;
     *) echo "?" ;;

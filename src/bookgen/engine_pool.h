@@ -1,0 +1,50 @@
+/* engine_pool.h - the searcher interface (searcher.h) over a pool of external USI
+ * engines: `book think --engine CMD ...` and `book expand --engine CMD ...`.
+ *
+ * Each command is one slot and one engine process (match/engine_proc.h: run through
+ * /bin/sh -c when it holds shell syntax, so `ssh host /path/engine` is a remote engine).
+ * A slot starts its engine on first use: `usi` (startup deadline), the options,
+ * `isready` (long loads allowed), `usinewgame`. Each position is `position sfen ...` and
+ * `go ...`; info lines are read with match/usi_info.h against the position, and the last
+ * complete line per multipv index is the answer.
+ *
+ * Faults: an engine that exits, crashes, prints an illegal bestmove with no usable PV,
+ * or gives no bestmove within the timeout is killed (quit, SIGTERM, SIGKILL) and its
+ * position goes back to the caller's queue (SEARCH_RETRY); the slot restarts it after a
+ * back-off (100 ms doubling up to 10 s). After max_failures failures in a row the slot is
+ * retired (SEARCH_RETIRED) with a message naming the command, the reason and the
+ * engine's last stderr line. An engine without a MultiPV option gives one move per
+ * position; that is said once on the warning stream.
+ *
+ * Ownership: the pool borrows cmds and options (they must outlive it).
+ */
+#ifndef HAYANAGI_BOOKGEN_ENGINE_POOL_H
+#define HAYANAGI_BOOKGEN_ENGINE_POOL_H
+
+#include <stdio.h>
+
+#include "bookgen/searcher.h"
+#include "match/engine_proc.h"
+
+typedef struct {
+    const char *const *cmds; /* one engine per command */
+    int n_cmds;
+    const EngineOption *options; /* sent to every engine that declares them, in order */
+    int n_options;
+    int64_t timeout_ms; /* per position; 0: a generous multiple of the budget (engine_pool_default_timeout) */
+    int64_t startup_ms; /* usi -> usiok deadline; 0: 30 s */
+    int64_t ready_ms;   /* isready -> readyok deadline; 0: 120 s */
+    int max_failures;   /* failures in a row before a slot retires; 0: 3 */
+    FILE *warn;         /* warnings and restart notices (stderr when NULL) */
+    bool quiet;         /* no restart notices */
+} EnginePoolOptions;
+
+/* The timeout used when none is given: 10 x movetime + 30 s for a movetime budget, 5
+ * minutes otherwise. */
+int64_t engine_pool_default_timeout(const SearchBudget *b);
+
+/* A pool of o->n_cmds slots (at most 256). Starts nothing yet. NULL when memory runs out
+ * or there is no command (reason in err). */
+Searcher *engine_pool_create(const EnginePoolOptions *o, char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,104 @@
+/* searcher.c - the common layer of the searcher interface (searcher.h): MultiPV widening
+ * and the budget's description. */
+#include "bookgen/searcher.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+_Static_assert((int)SEARCHER_MATE == (int)VALUE_MATE, "the book's mate value is the search's");
+
+/* How many candidates beyond the first are within margin of the best. */
+static int within(const SearchAnswer *a, int margin) {
+    int k = 0;
+    for (int i = 1; i < a->n; i++)
+        if (a->c[0].score - a->c[i].score <= margin)
+            k = i;
+    return k + 1;
+}
+
+SearchStatus searcher_analyse(Searcher *s, int slot, Position *pos, const SearchBudget *b, SearchAnswer *out) {
+    int k = b->multipv < 1 ? 1 : b->multipv > SEARCHER_MAX_PV ? SEARCHER_MAX_PV : b->multipv;
+    int max = b->multipv_max < k ? k : b->multipv_max > SEARCHER_MAX_PV ? SEARCHER_MAX_PV : b->multipv_max;
+    int mpv = k;
+    uint64_t nodes = 0;
+    int warnings = 0;
+    for (;;) {
+        memset(out, 0, sizeof *out);
+        SearchStatus st = s->ops->analyse(s, slot, pos, b, mpv, out);
+        nodes += out->nodes;
+        warnings += out->warnings;
+        out->nodes = nodes;
+        out->warnings = warnings;
+        out->multipv_used = mpv;
+        if (st != SEARCH_OK)
+            return st;
+        /* widen while every candidate we asked for is within the margin: the (mpv+1)-th may be too */
+        if (b->multipv_margin <= 0 || mpv >= max || out->n < mpv || within(out, b->multipv_margin) < mpv)
+            break;
+        mpv = mpv * 2 > max ? max : mpv * 2;
+    }
+    int keep = k;
+    if (b->multipv_margin > 0 && within(out, b->multipv_margin) > keep)
+        keep = within(out, b->multipv_margin);
+    if (out->n > keep)
+        out->n = keep;
+    return SEARCH_OK;
+}
+
+void searcher_stop(Searcher *s) {
+    if (s)
+        s->ops->stop(s);
+}
+
+void searcher_status(Searcher *s, char *buf, size_t len) {
+    if (len)
+        buf[0] = '\0';
+    if (s && s->ops->status)
+        s->ops->status(s, buf, len);
+}
+
+void searcher_failures(Searcher *s, char *buf, size_t len) {
+    if (len)
+        buf[0] = '\0';
+    if (s && s->ops->failures)
+        s->ops->failures(s, buf, len);
+}
+
+void searcher_destroy(Searcher *s) {
+    if (s)
+        s->ops->destroy(s);
+}
+
+void search_budget_describe(const SearchBudget *b, char *buf, size_t len) {
+    if (b->go_raw)
+        snprintf(buf, len, "go %s", b->go_raw);
+    else if (b->nodes)
+        snprintf(buf, len, "nodes %" PRIu64, b->nodes);
+    else if (b->movetime)
+        snprintf(buf, len, "movetime %" PRId64, b->movetime);
+    else
+        snprintf(buf, len, "depth %d", b->depth);
+}
+
+bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *c) {
+    if (in->pv_len < 1)
+        return false;
+    memset(c, 0, sizeof *c);
+    c->move = move_to_move16(in->pv[0]);
+    c->ponder = in->pv_len > 1 ? move_to_move16(in->pv[1]) : MOVE_NONE;
+    c->pv_len = in->pv_len < SEARCHER_PV_LEN ? in->pv_len : SEARCHER_PV_LEN;
+    for (int i = 0; i < c->pv_len; i++)
+        c->pv[i] = move_to_move16(in->pv[i]);
+    if (in->score_mate) {
+        int n = in->mate_unknown || in->score > MAX_PLY || in->score < -MAX_PLY ? MAX_PLY
+                : in->score < 0                                                 ? -in->score
+                                                                                : in->score;
+        c->score = in->mated ? -SEARCHER_MATE + n : SEARCHER_MATE - n;
+    } else
+        c->score = in->score > 30000 ? 30000 : in->score < -30000 ? -30000 : in->score;
+    c->has_score = true;
+    c->depth = in->depth;
+    c->nodes = in->nodes;
+    return true;
+}

@@ -1,0 +1,154 @@
+/* searcher_inproc.c - the searcher interface (searcher.h) over Hayanagi's own alpha-beta:
+ * everything book making knows about src/search/ is in this file.
+ *
+ * Each slot owns a Search and searches single-threaded with the hash cleared before every
+ * position, so an answer depends only on the position and the budget (a resumed run
+ * repeats an uninterrupted one). The search reports through USI info lines, which are
+ * read with the same parser as an external engine's (match/usi_info.h). */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bookgen/searcher.h"
+#include "search/search.h"
+#include "shogi/game.h"
+
+typedef struct {
+    Searcher base;
+    Search *search[MAX_THREADS];
+    uint64_t done[MAX_THREADS];
+    atomic_int stopped;
+} Inproc;
+
+typedef struct {
+    Position *pos;
+    UsiInfo last[SEARCHER_MAX_PV]; /* the last complete line per multipv index */
+    bool have[SEARCHER_MAX_PV];
+    int mpv;
+    int warnings;
+} Collect;
+
+static void on_info(void *ctx, const char *line) {
+    Collect *c = ctx;
+    UsiInfo in;
+    if (!usi_info_parse(line, c->pos, &in, NULL, 0)) {
+        c->warnings++;
+        return;
+    }
+    if (in.pv_illegal)
+        c->warnings++;
+    if (!usi_info_is_complete(&in) || in.multipv > c->mpv)
+        return;
+    c->last[in.multipv - 1] = in;
+    c->have[in.multipv - 1] = true;
+}
+
+static void on_bestmove(void *ctx, Move best, Move ponder) {
+    (void)ctx;
+    (void)best;
+    (void)ponder;
+}
+
+static void on_checkmate(void *ctx, const Move *pv, int len, int status) {
+    (void)ctx;
+    (void)pv;
+    (void)len;
+    (void)status;
+}
+
+static SearchStatus inproc_analyse(Searcher *s, int slot, Position *pos, const SearchBudget *b, int mpv,
+                                   SearchAnswer *out) {
+    Inproc *ip = (Inproc *)s;
+    if (atomic_load(&ip->stopped))
+        return SEARCH_STOPPED;
+    char sfen[SFEN_MAX];
+    position_to_sfen(pos, sfen, true);
+    Game g;
+    game_init(&g);
+    if (!game_set_sfen(&g, sfen, NULL, 0)) {
+        game_free(&g);
+        return SEARCH_NONE;
+    }
+    SearchLimits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.depth = b->depth;
+    lim.nodes = b->nodes;
+    lim.movetime = b->movetime;
+    if (!b->depth && !b->nodes && !b->movetime)
+        lim.depth = 8; /* raw go arguments are for external engines */
+    SearchOptions so;
+    search_options_default(&so);
+    so.multipv = mpv;
+    so.threads = 1;
+    Collect *c = calloc(1, sizeof *c);
+    if (!c) {
+        game_free(&g);
+        return SEARCH_RETRY;
+    }
+    c->pos = pos;
+    c->mpv = mpv;
+    SearchReporter rep = {on_info, on_bestmove, on_checkmate, c};
+    search_clear(ip->search[slot]);
+    SearchResult r = search_run(ip->search[slot], &g, &lim, &so, &rep);
+    game_free(&g);
+    snprintf(out->engine, sizeof out->engine, "Hayanagi (in-process)");
+    out->nodes = r.nodes;
+    out->depth = r.depth;
+    out->warnings = c->warnings;
+    if (atomic_load(&ip->stopped)) {
+        free(c);
+        return SEARCH_STOPPED; /* cut short: redone on resume */
+    }
+    for (int k = 0; k < mpv; k++)
+        if (c->have[k] && searcher_candidate_from_info(&c->last[k], &out->c[out->n]))
+            out->n++;
+    if (!out->n && move_is_ok(r.best)) {
+        /* no complete info line (a very short search): take the bestmove */
+        SearchCandidate *cd = &out->c[out->n++];
+        memset(cd, 0, sizeof *cd);
+        cd->move = move_to_move16(r.best);
+        cd->has_score = r.score != VALUE_NONE;
+        cd->score = cd->has_score ? r.score : 0;
+        cd->depth = r.depth;
+        cd->nodes = r.nodes;
+    }
+    free(c);
+    ip->done[slot]++;
+    return out->n ? SEARCH_OK : SEARCH_NONE;
+}
+
+static void inproc_stop(Searcher *s) {
+    Inproc *ip = (Inproc *)s;
+    atomic_store(&ip->stopped, 1);
+    for (int i = 0; i < s->slots; i++)
+        search_stop(ip->search[i]);
+}
+
+static void inproc_destroy(Searcher *s) {
+    Inproc *ip = (Inproc *)s;
+    for (int i = 0; i < s->slots; i++)
+        search_destroy(ip->search[i]);
+    free(ip);
+}
+
+static const SearcherOps INPROC_OPS = {inproc_analyse, inproc_stop, NULL, NULL, inproc_destroy};
+
+Searcher *searcher_inproc_create(int threads, size_t hash_mb) {
+    Inproc *ip = calloc(1, sizeof *ip);
+    if (!ip)
+        return NULL;
+    ip->base.ops = &INPROC_OPS;
+    int n = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
+    for (int i = 0; i < n; i++) {
+        ip->search[i] = search_create(hash_mb ? hash_mb : 16);
+        if (!ip->search[i])
+            break;
+        ip->base.slots++;
+    }
+    if (!ip->base.slots) {
+        free(ip);
+        return NULL;
+    }
+    return &ip->base;
+}

@@ -1,0 +1,402 @@
+/* think_targets.c - which positions `book think` searches (think.h): the exact list,
+ * the short positions and leaves of the book or of the subtree below the starts, the
+ * eval-window frontier, and positions whose provenance asks for a re-think. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bookgen/think.h"
+#include "shogi/movegen.h"
+
+typedef struct {
+    Book *seen; /* keys already in the list, as a set */
+    ThinkTarget *t;
+    size_t n, cap;
+} List;
+
+static bool add_target(List *l, const BookKey *k, int ply) {
+    size_t before = book_position_count(l->seen);
+    uint32_t id;
+    if (!book_add_position(l->seen, k, ply, &id))
+        return false;
+    if (book_position_count(l->seen) == before)
+        return true;
+    if (l->n == l->cap) {
+        size_t c = l->cap ? l->cap * 2 : 256;
+        ThinkTarget *p = realloc(l->t, c * sizeof *p);
+        if (!p)
+            return false;
+        l->t = p;
+        l->cap = c;
+    }
+    l->t[l->n].key = *k;
+    l->t[l->n++].ply = ply;
+    return true;
+}
+
+int think_legal_candidates(const Position *pos, const BookMoveList *list, int cnt) {
+    int legal = 0;
+    for (int i = 0; i < cnt; i++) {
+        bool dup = false;
+        for (int j = 0; j < i && !dup; j++)
+            dup = list->moves[j].move == list->moves[i].move;
+        if (!dup && position_legal_move_from16(pos, list->moves[i].move) != MOVE_NONE)
+            legal++;
+    }
+    return legal;
+}
+
+/* ---- provenance and --rethink-if ---- */
+
+bool think_provenance_parse(const char *comment, ThinkProvenance *p) {
+    memset(p, 0, sizeof *p);
+    const char *last = NULL;
+    for (const char *s = comment; s && (s = strstr(s, "think engine=")) != NULL; s++)
+        if (s == comment || s[-1] == '\n')
+            last = s;
+    if (!last)
+        return false;
+    size_t len = strcspn(last, "\n");
+    char line[512];
+    if (len >= sizeof line)
+        len = sizeof line - 1;
+    memcpy(line, last, len);
+    line[len] = '\0';
+    for (char *f = line + 6; f && *f;) {
+        char *end = strstr(f, "; ");
+        if (end)
+            *end = '\0';
+        char *eq = strchr(f, '=');
+        if (eq) {
+            *eq = '\0';
+            const char *v = eq + 1;
+            if (!strcmp(f, "engine"))
+                snprintf(p->engine, sizeof p->engine, "%s", v);
+            else if (!strcmp(f, "budget"))
+                snprintf(p->budget, sizeof p->budget, "%s", v);
+            else if (!strcmp(f, "date"))
+                snprintf(p->date, sizeof p->date, "%s", v);
+            else if (!strcmp(f, "depth"))
+                p->depth = atoi(v);
+            else if (!strcmp(f, "nodes"))
+                p->nodes = strtoull(v, NULL, 10);
+        }
+        f = end ? end + 2 : NULL;
+    }
+    return true;
+}
+
+bool think_rethink_parse(const char *text, ThinkRethink *r, char *err, size_t err_len) {
+    memset(r, 0, sizeof *r);
+    static const char *const fields[] = {"engine", "depth", "nodes", "date"};
+    static const char *const ops[] = {"!=", "<=", ">=", "=", "<", ">"};
+    const char *p = text;
+    while (*p == ' ')
+        p++;
+    int f = -1;
+    for (int i = 0; i < 4 && f < 0; i++)
+        if (!strncmp(p, fields[i], strlen(fields[i])))
+            f = i;
+    if (f < 0) {
+        snprintf(err, err_len, "--rethink-if '%s': the field is engine, depth, nodes or date", text);
+        return false;
+    }
+    p += strlen(fields[f]);
+    while (*p == ' ')
+        p++;
+    int o = -1;
+    for (int i = 0; i < 6 && o < 0; i++)
+        if (!strncmp(p, ops[i], strlen(ops[i])))
+            o = i;
+    if (o < 0 || (f == 0 && o != 0 && o != 3)) {
+        snprintf(err, err_len, "--rethink-if '%s': the operator is one of = != < <= > >= (engine: = or !=)", text);
+        return false;
+    }
+    p += strlen(ops[o]);
+    while (*p == ' ')
+        p++;
+    if (!*p) {
+        snprintf(err, err_len, "--rethink-if '%s': no value", text);
+        return false;
+    }
+    r->field = f;
+    r->op = o;
+    snprintf(r->value, sizeof r->value, "%s", p);
+    return true;
+}
+
+static bool cmp_holds(int op, int c) {
+    switch (op) {
+    case 0: return c != 0;
+    case 1: return c <= 0;
+    case 2: return c >= 0;
+    case 3: return c == 0;
+    case 4: return c < 0;
+    default: return c > 0;
+    }
+}
+
+bool think_rethink_matches(const ThinkRethink *r, const ThinkProvenance *p) {
+    int c;
+    if (r->field == 0)
+        c = strcmp(p->engine, r->value);
+    else if (r->field == 3)
+        c = strncmp(p->date, r->value, strlen(r->value));
+    else {
+        unsigned long long have = r->field == 1 ? (unsigned long long)(p->depth < 0 ? 0 : p->depth) : p->nodes;
+        unsigned long long want = strtoull(r->value, NULL, 10);
+        c = have < want ? -1 : have > want;
+    }
+    return cmp_holds(r->op, c);
+}
+
+static bool wants_rethink(const Book *b, uint32_t id, const ThinkOptions *o) {
+    if (!o->n_rethink)
+        return false;
+    BookStats s;
+    ThinkProvenance p;
+    if (!book_get_stats(b, id, MOVE_NONE, &s) || !s.comment || !think_provenance_parse(s.comment, &p))
+        return false;
+    for (size_t i = 0; i < o->n_rethink; i++)
+        if (think_rethink_matches(&o->rethink[i], &p))
+            return true;
+    return false;
+}
+
+/* ---- scope: the subtree below the starts ---- */
+
+static bool mark_scope(const Book *b, const ThinkOptions *o, Book *scope, BookMoveList *list) {
+    size_t head = 0, cap = o->n_starts + 64, tail = 0;
+    uint32_t *queue = malloc(cap * sizeof *queue);
+    if (!queue)
+        return false;
+    bool ok = true;
+    for (size_t i = 0; i < o->n_starts && ok; i++) {
+        uint32_t id, sid;
+        size_t before = book_position_count(scope);
+        ok = book_add_position(scope, &o->starts[i], o->start_plies[i], &sid);
+        if (ok && book_position_count(scope) > before && book_find(b, &o->starts[i], &id))
+            queue[tail++] = id;
+    }
+    while (ok && head < tail) {
+        uint32_t id = queue[head++];
+        BookKey k;
+        Position pos;
+        StateInfo st;
+        book_position_key(b, id, &k);
+        int ply = book_position_ply(b, id);
+        if (!book_key_to_position(&k, &pos, &st, ply ? ply : 1))
+            continue;
+        int cnt = book_position_moves(b, id, list);
+        for (int i = 0; i < cnt && ok; i++) {
+            Move m = position_legal_move_from16(&pos, list->moves[i].move);
+            if (m == MOVE_NONE)
+                continue;
+            BookKey ck;
+            book_key_after_move(&pos, m, &ck);
+            size_t before = book_position_count(scope);
+            uint32_t sid, cid;
+            ok = book_add_position(scope, &ck, pos.ply + 1, &sid);
+            if (!ok || book_position_count(scope) == before || !book_find(b, &ck, &cid))
+                continue;
+            if (tail == cap) {
+                uint32_t *q = realloc(queue, cap * 2 * sizeof *q);
+                if (!q) {
+                    ok = false;
+                    break;
+                }
+                queue = q;
+                cap *= 2;
+            }
+            queue[tail++] = cid;
+        }
+    }
+    free(queue);
+    return ok;
+}
+
+/* Considers book position id: a target when short (fewer than multipv legal moves) or
+ * marked for a re-think; the followed moves' children that the book lacks are leaves.
+ * follow(i) says whether move i of list is followed (NULL: every legal move). */
+static bool consider(const Book *b, const ThinkOptions *o, uint32_t id, List *l, BookMoveList *list,
+                     const bool *follow) {
+    BookKey k;
+    Position pos;
+    StateInfo st, st2;
+    book_position_key(b, id, &k);
+    int ply = book_position_ply(b, id);
+    if (!book_key_to_position(&k, &pos, &st, ply ? ply : 1))
+        return true;
+    int cnt = book_position_moves(b, id, list);
+    bool in_ply = !o->max_ply || pos.ply <= o->max_ply;
+    if (in_ply && (think_legal_candidates(&pos, list, cnt) < o->multipv || wants_rethink(b, id, o)) &&
+        position_has_legal_move(&pos) && !add_target(l, &k, pos.ply))
+        return false;
+    for (int i = 0; i < cnt; i++) {
+        if (follow && !follow[i])
+            continue;
+        Move m = position_legal_move_from16(&pos, list->moves[i].move);
+        if (m == MOVE_NONE)
+            continue;
+        position_do_move(&pos, m, &st2);
+        BookKey ck;
+        book_key_from_position(&pos, &ck);
+        uint32_t cid;
+        bool leaf = !book_find(b, &ck, &cid) && position_has_legal_move(&pos) && (!o->max_ply || pos.ply <= o->max_ply);
+        int cply = pos.ply;
+        position_undo_move(&pos, m);
+        if (leaf && !add_target(l, &ck, cply))
+            return false;
+    }
+    return true;
+}
+
+/* ---- the eval-window frontier ---- */
+
+/* Which moves of position (side to move us) the frontier follows: for the frontier's own
+ * side the best-scored moves, for the other every move within eval_diff of the best. */
+static void frontier_follow(const ThinkOptions *o, Color us, Color root_side, const BookMoveList *list, int cnt,
+                            bool *follow) {
+    int best = -1000000;
+    bool any = false;
+    for (int i = 0; i < cnt; i++)
+        if (list->moves[i].has_score && list->moves[i].score > best)
+            best = list->moves[i].score, any = true;
+    bool ours = o->frontier_side == 2                            ? false
+                : o->frontier_side == 0 || o->frontier_side == 1 ? (int)us == o->frontier_side
+                                                                 : us == root_side;
+    int window = ours ? 0 : o->eval_diff;
+    for (int i = 0; i < cnt; i++)
+        follow[i] = any ? list->moves[i].has_score && best - list->moves[i].score <= window : i == 0;
+}
+
+static bool walk_frontier(const Book *b, const ThinkOptions *o, const BookKey *root, int root_ply, List *l,
+                          Book *visited, BookMoveList *list) {
+    uint32_t rid;
+    Position pos;
+    StateInfo st;
+    if (!book_key_to_position(root, &pos, &st, root_ply))
+        return true;
+    if (!book_find(b, root, &rid))
+        return (o->max_ply && pos.ply > o->max_ply) || !position_has_legal_move(&pos) || add_target(l, root, pos.ply);
+    Color root_side = pos.side;
+    size_t cap = 256, top = 0;
+    uint32_t *stack = malloc(cap * sizeof *stack);
+    if (!stack)
+        return false;
+    stack[top++] = rid;
+    bool ok = true;
+    bool *follow = malloc(BOOK_MAX_MOVES * sizeof *follow);
+    if (!follow) {
+        free(stack);
+        return false;
+    }
+    while (ok && top) {
+        uint32_t id = stack[--top], vid;
+        BookKey k;
+        book_position_key(b, id, &k);
+        size_t before = book_position_count(visited);
+        if (!book_add_position(visited, &k, 0, &vid)) {
+            ok = false;
+            break;
+        }
+        if (book_position_count(visited) == before)
+            continue;
+        int ply = book_position_ply(b, id);
+        if (!book_key_to_position(&k, &pos, &st, ply ? ply : 1) || (o->max_ply && pos.ply > o->max_ply))
+            continue;
+        int cnt = book_position_moves(b, id, list);
+        frontier_follow(o, pos.side, root_side, list, cnt, follow);
+        if (!consider(b, o, id, l, list, follow)) {
+            ok = false;
+            break;
+        }
+        book_position_moves(b, id, list); /* consider() reused the list */
+        for (int i = 0; i < cnt; i++) {
+            Move m = follow[i] ? position_legal_move_from16(&pos, list->moves[i].move) : MOVE_NONE;
+            BookKey ck;
+            uint32_t cid;
+            if (m == MOVE_NONE)
+                continue;
+            book_key_after_move(&pos, m, &ck);
+            if (!book_find(b, &ck, &cid))
+                continue;
+            if (top == cap) {
+                uint32_t *s2 = realloc(stack, cap * 2 * sizeof *s2);
+                if (!s2) {
+                    ok = false;
+                    break;
+                }
+                stack = s2;
+                cap *= 2;
+            }
+            stack[top++] = cid;
+        }
+    }
+    free(follow);
+    free(stack);
+    return ok;
+}
+
+bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **out, size_t *n_out) {
+    List l = {book_create(), NULL, 0, 0};
+    Book *scope = NULL, *visited = NULL;
+    BookMoveList *list = malloc(sizeof *list);
+    bool ok = l.seen && list;
+    if (ok && o->only_keys) {
+        for (size_t i = 0; ok && i < o->only_count; i++) {
+            Position pos;
+            StateInfo st;
+            int ply = o->only_plies ? o->only_plies[i] : 1;
+            if (!book_key_to_position(&o->only_keys[i], &pos, &st, ply > 0 ? ply : 1) || !position_has_legal_move(&pos))
+                continue;
+            ok = add_target(&l, &o->only_keys[i], pos.ply);
+        }
+    } else if (ok && o->frontier == THINK_FRONTIER_EVAL_WINDOW) {
+        ok = (visited = book_create()) != NULL;
+        if (o->n_starts)
+            for (size_t i = 0; ok && i < o->n_starts; i++)
+                ok = walk_frontier(b, o, &o->starts[i], o->start_plies[i], &l, visited, list);
+        else if (ok) {
+            Position pos;
+            StateInfo st;
+            BookKey root;
+            position_set_startpos(&pos, &st);
+            book_key_from_position(&pos, &root);
+            ok = walk_frontier(b, o, &root, 1, &l, visited, list);
+        }
+    } else if (ok) {
+        if (o->n_starts)
+            ok = (scope = book_create()) != NULL && mark_scope(b, o, scope, list);
+        for (size_t i = 0; ok && i < o->n_starts; i++) {
+            Position pos;
+            StateInfo st;
+            uint32_t id;
+            if (book_find(b, &o->starts[i], &id) ||
+                !book_key_to_position(&o->starts[i], &pos, &st, o->start_plies[i]) ||
+                (o->max_ply && pos.ply > o->max_ply) || !position_has_legal_move(&pos))
+                continue;
+            ok = add_target(&l, &o->starts[i], pos.ply);
+        }
+        size_t npos = book_position_count(b);
+        for (uint32_t id = 0; ok && id < npos; id++) {
+            BookKey k;
+            uint32_t sid;
+            book_position_key(b, id, &k);
+            if (scope && !book_find(scope, &k, &sid))
+                continue;
+            ok = consider(b, o, id, &l, list, NULL);
+        }
+    }
+    book_free(l.seen);
+    book_free(scope);
+    book_free(visited);
+    free(list);
+    if (!ok) {
+        free(l.t);
+        return false;
+    }
+    *out = l.t;
+    *n_out = l.n;
+    return true;
+}

@@ -1,0 +1,165 @@
+/* book_engines.c - see book_engines.h. */
+#include "cli/book_engines.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "book/db2016.h"
+#include "book/sbk.h"
+#include "cli/commands.h"
+#include "match/match.h"
+#include "util/progress.h"
+
+static bool push_cmd(CliEngines *ce, const char *cmd, size_t len) {
+    char **c = realloc(ce->cmds, (size_t)(ce->n_cmds + 1) * sizeof *c);
+    if (!c)
+        return false;
+    ce->cmds = c;
+    char *s = malloc(len + 1);
+    if (!s)
+        return false;
+    memcpy(s, cmd, len);
+    s[len] = '\0';
+    ce->cmds[ce->n_cmds++] = s;
+    return true;
+}
+
+/* One command per line; blank lines and '#' comments skipped. */
+static bool read_engine_file(CliEngines *ce, const char *path, const char *verb) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "hayanagi book %s: %s: %s\n", verb, path, strerror(errno));
+        return false;
+    }
+    char line[4096];
+    int lineno = 0, got = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            fprintf(stderr, "hayanagi book %s: %s:%d: line too long\n", verb, path, lineno);
+            ok = false;
+            break;
+        }
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+            line[--len] = '\0';
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        ok = push_cmd(ce, p, strlen(p));
+        got++;
+    }
+    fclose(f);
+    if (ok && !got) {
+        fprintf(stderr, "hayanagi book %s: %s: no engine command in the file\n", verb, path);
+        ok = false;
+    }
+    return ok;
+}
+
+bool cli_engines_option(CliEngines *ce, int c, const char *arg, const char *verb) {
+    long v;
+    switch (c) {
+    case OPT_ENGINE:
+        if (!*arg || strchr(arg, '\n')) {
+            fprintf(stderr, "hayanagi book %s: --engine: an empty command or one with a newline\n", verb);
+            return false;
+        }
+        return push_cmd(ce, arg, strlen(arg));
+    case OPT_ENGINE_FILE: return read_engine_file(ce, arg, verb);
+    case OPT_ENGINE_OPTION: {
+        EngineOption *o = realloc(ce->opts, (size_t)(ce->n_opts + 1) * sizeof *o);
+        char **st = o ? realloc(ce->opt_storage, (size_t)(ce->n_opts + 1) * sizeof *st) : NULL;
+        if (o)
+            ce->opts = o;
+        if (!st)
+            return false;
+        ce->opt_storage = st;
+        const char *why;
+        if (!engine_option_from_arg(arg, &ce->opts[ce->n_opts], &ce->opt_storage[ce->n_opts], &why)) {
+            fprintf(stderr, "hayanagi book %s: --engine-option '%s': %s\n", verb, arg, why);
+            return false;
+        }
+        ce->n_opts++;
+        return true;
+    }
+    case OPT_ENGINE_TIMEOUT:
+        if (!cli_parse_int(arg, 1, 2000000000L, &v))
+            break;
+        ce->timeout_ms = v;
+        return true;
+    case OPT_GO:
+        if (!*arg || strchr(arg, '\n'))
+            break;
+        ce->go_raw = arg;
+        return true;
+    case OPT_MULTIPV_MARGIN:
+        if (!cli_parse_int(arg, 1, 100000, &v))
+            break;
+        ce->multipv_margin = (int)v;
+        return true;
+    case OPT_MULTIPV_MAX:
+        if (!cli_parse_int(arg, 1, SEARCHER_MAX_PV, &v))
+            break;
+        ce->multipv_max = (int)v;
+        return true;
+    default: break;
+    }
+    fprintf(stderr, "hayanagi book %s: bad value '%s'\n", verb, arg);
+    return false;
+}
+
+Searcher *cli_engines_pool(CliEngines *ce, bool quiet, const char *verb, bool *none) {
+    *none = ce->n_cmds == 0;
+    if (*none)
+        return NULL;
+    EnginePoolOptions po = {.cmds = (const char *const *)ce->cmds,
+                            .n_cmds = ce->n_cmds,
+                            .options = ce->opts,
+                            .n_options = ce->n_opts,
+                            .timeout_ms = ce->timeout_ms,
+                            .warn = stderr,
+                            .quiet = quiet};
+    char err[256];
+    Searcher *s = engine_pool_create(&po, err, sizeof err);
+    if (!s)
+        fprintf(stderr, "hayanagi book %s: %s\n", verb, err);
+    return s;
+}
+
+void cli_engines_free(CliEngines *ce) {
+    for (int i = 0; i < ce->n_cmds; i++)
+        free(ce->cmds[i]);
+    free(ce->cmds);
+    for (int i = 0; i < ce->n_opts; i++)
+        free(ce->opt_storage[i]);
+    free(ce->opt_storage);
+    free(ce->opts);
+    memset(ce, 0, sizeof *ce);
+}
+
+bool cli_write_thought_book(const char *path, const Book *b, bool quiet) {
+    char err[512];
+    size_t len = strlen(path);
+    bool ok;
+    if (len >= 4 && !strcmp(path + len - 4, ".sbk")) {
+        SbkWriteOptions so;
+        memset(&so, 0, sizeof so);
+        SbkWriteReport rep;
+        ok = sbk_write_file(path, b, &so, &rep, err, sizeof err);
+    } else {
+        Progress pr;
+        progress_start(&pr, stderr, "writing book", book_position_count(b), quiet);
+        Db2016WriteOptions wo = {.write_comments = true, .progress = &pr};
+        ok = db2016_write_file(path, b, &wo, err, sizeof err);
+        progress_finish(&pr);
+    }
+    if (!ok)
+        fprintf(stderr, "hayanagi book: %s\n", err);
+    return ok;
+}

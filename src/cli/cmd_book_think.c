@@ -1,0 +1,305 @@
+/* cmd_book_think.c - `hayanagi book think` (bookgen/think.h): search the short positions
+ * and leaves of a book with the in-process search or a pool of external USI engines. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bookgen/think.h"
+#include "cli/book_engines.h"
+#include "cli/commands.h"
+#include "match/openings.h"
+#include "shogi/game.h"
+#include "util/interrupt.h"
+
+/* The start positions of `think --startmoves`: keys and plies, grown one at a time. */
+typedef struct {
+    BookKey *keys;
+    int *plies;
+    size_t n;
+} Starts;
+
+/* Adds the position of one USI position argument ("startpos moves ...", "sfen ...", with
+ * or without "position "); false with the reason in err. */
+static bool starts_add(Starts *s, const char *line, const char *where, char *err, size_t err_len) {
+    char *norm = NULL, why[256];
+    OpeningParse r = opening_parse_line(line, &norm, why, sizeof why);
+    if (r != OPENING_OK) {
+        snprintf(err, err_len, "%s: %s", where, r == OPENING_SKIP ? "no position" : why);
+        free(norm);
+        return false;
+    }
+    Game g;
+    game_init(&g);
+    bool ok = game_set_from_usi(&g, norm, why, sizeof why);
+    free(norm);
+    if (!ok)
+        snprintf(err, err_len, "%s: %s", where, why);
+    BookKey *k = ok ? realloc(s->keys, (s->n + 1) * sizeof *k) : NULL;
+    if (k)
+        s->keys = k;
+    int *p = k ? realloc(s->plies, (s->n + 1) * sizeof *p) : NULL;
+    if (p) {
+        s->plies = p;
+        book_key_from_position(&g.pos, &s->keys[s->n]);
+        s->plies[s->n++] = g.pos.ply;
+    } else if (ok) {
+        snprintf(err, err_len, "out of memory");
+        ok = false;
+    }
+    game_free(&g);
+    return ok;
+}
+
+static bool starts_add_file(Starts *s, const char *path, char *err, size_t err_len) {
+    Openings o = {0};
+    if (!openings_load(&o, path, err, err_len))
+        return false;
+    bool ok = true;
+    for (int i = 0; i < o.n && ok; i++)
+        ok = starts_add(s, o.lines[i], path, err, err_len);
+    openings_free(&o);
+    return ok;
+}
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book think IN OUT (--depth D | --nodes N | --movetime MS | --go ARGS) --multipv K\n"
+               "         [--multipv-margin CP [--multipv-max M]] [--threads T] [--hash MB]\n"
+               "         [--engine CMD]... [--engine-file FILE] [--engine-option NAME=VALUE]... [--engine-timeout MS]\n"
+               "         [--frontier leaves|eval-window [--eval-diff CP] [--frontier-side root|black|white|both]]\n"
+               "         [--max-ply P] [--max-positions N] [--rethink-if COND]... [--startmoves LINE]...\n"
+               "         [--startmoves-file FILE] [--quiet]\n"
+               "Without --engine the search runs in this process (--threads workers). Each --engine CMD is one\n"
+               "external USI engine process (run through /bin/sh -c when it holds shell syntax, e.g. ssh).\n"
+               "--go passes raw go arguments (external engines only). COND is FIELD OP VALUE with FIELD\n"
+               "engine|depth|nodes|date, e.g. \"engine!=YaneuraOu\" or \"depth<20\".\n"
+               "The run checkpoints into OUT.journal; run the same command again to resume. OUT.sbk writes SBK.\n");
+}
+
+enum {
+    OPT_DEPTH = 2000,
+    OPT_NODES,
+    OPT_MOVETIME,
+    OPT_MULTIPV,
+    OPT_THREADS,
+    OPT_HASH,
+    OPT_MAXPOS,
+    OPT_MAXPLY,
+    OPT_FRONTIER,
+    OPT_EVALDIFF,
+    OPT_FSIDE,
+    OPT_RETHINK,
+    OPT_START,
+    OPT_STARTFILE,
+    OPT_QUIET,
+    OPT_HELP
+};
+
+int cmd_book_think(int argc, char **argv) {
+    ThinkOptions to = {.multipv = 0, .threads = 1, .hash_mb = 16, .frontier_side = -1};
+    CliEngines ce;
+    memset(&ce, 0, sizeof ce);
+    ThinkRethink *rethink = NULL;
+    size_t n_rethink = 0;
+    bool quiet = false;
+    int limits = 0, rc = 0;
+    long v;
+    Starts starts = {0};
+    Searcher *pool = NULL;
+    static const struct option longopts[] = {CLI_ENGINE_LONGOPTS,
+                                             {"depth", required_argument, NULL, OPT_DEPTH},
+                                             {"nodes", required_argument, NULL, OPT_NODES},
+                                             {"movetime", required_argument, NULL, OPT_MOVETIME},
+                                             {"multipv", required_argument, NULL, OPT_MULTIPV},
+                                             {"threads", required_argument, NULL, OPT_THREADS},
+                                             {"hash", required_argument, NULL, OPT_HASH},
+                                             {"max-positions", required_argument, NULL, OPT_MAXPOS},
+                                             {"max-ply", required_argument, NULL, OPT_MAXPLY},
+                                             {"frontier", required_argument, NULL, OPT_FRONTIER},
+                                             {"eval-diff", required_argument, NULL, OPT_EVALDIFF},
+                                             {"frontier-side", required_argument, NULL, OPT_FSIDE},
+                                             {"rethink-if", required_argument, NULL, OPT_RETHINK},
+                                             {"startmoves", required_argument, NULL, OPT_START},
+                                             {"startmoves-file", required_argument, NULL, OPT_STARTFILE},
+                                             {"quiet", no_argument, NULL, OPT_QUIET},
+                                             {"help", no_argument, NULL, OPT_HELP},
+                                             {NULL, 0, NULL, 0}};
+    /* getopt_long permutes; argv[0] is the first argument here, so give it a name slot */
+    char **av = malloc((size_t)(argc + 2) * sizeof *av);
+    if (!av)
+        return 1;
+    av[0] = "hayanagi book think";
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    av[argc + 1] = NULL;
+    int ac = argc + 1, c;
+    optind = 0;
+    opterr = 1;
+    bool eval_diff_set = false;
+    while ((c = getopt_long(ac, av, "", longopts, NULL)) != -1) {
+        bool ok = true;
+        char serr[512];
+        switch (c) {
+        case OPT_DEPTH: ok = cli_parse_int(optarg, 1, 200, &v), to.depth = (int)v, limits++; break;
+        case OPT_NODES: ok = cli_parse_int(optarg, 1, 2000000000L, &v), to.nodes = (uint64_t)v, limits++; break;
+        case OPT_MOVETIME: ok = cli_parse_int(optarg, 1, 100000000L, &v), to.movetime = v, limits++; break;
+        case OPT_GO:
+            ok = cli_engines_option(&ce, c, optarg, "think");
+            limits++;
+            break;
+        case OPT_MULTIPV: ok = cli_parse_int(optarg, 1, SEARCHER_MAX_PV, &v), to.multipv = (int)v; break;
+        case OPT_THREADS: ok = cli_parse_int(optarg, 1, 128, &v), to.threads = (int)v; break;
+        case OPT_HASH: ok = cli_parse_int(optarg, 1, 65536, &v), to.hash_mb = (size_t)v; break;
+        case OPT_MAXPOS: ok = cli_parse_int(optarg, 1, 2000000000L, &v), to.max_positions = (uint64_t)v; break;
+        case OPT_MAXPLY: ok = cli_parse_int(optarg, 1, 100000, &v), to.max_ply = (int)v; break;
+        case OPT_FRONTIER:
+            ok = !strcmp(optarg, "leaves") || !strcmp(optarg, "eval-window");
+            to.frontier = !strcmp(optarg, "eval-window") ? THINK_FRONTIER_EVAL_WINDOW : THINK_FRONTIER_LEAVES;
+            break;
+        case OPT_EVALDIFF:
+            ok = cli_parse_int(optarg, 0, 100000, &v), to.eval_diff = (int)v, eval_diff_set = true;
+            break;
+        case OPT_FSIDE:
+            to.frontier_side = !strcmp(optarg, "root")    ? -1
+                               : !strcmp(optarg, "black") ? 0
+                               : !strcmp(optarg, "white") ? 1
+                               : !strcmp(optarg, "both")  ? 2
+                                                          : -2;
+            ok = to.frontier_side != -2;
+            break;
+        case OPT_RETHINK: {
+            ThinkRethink *r = realloc(rethink, (n_rethink + 1) * sizeof *r);
+            if (!r) {
+                ok = false;
+                break;
+            }
+            rethink = r;
+            if (!think_rethink_parse(optarg, &rethink[n_rethink], serr, sizeof serr)) {
+                fprintf(stderr, "hayanagi book think: %s\n", serr);
+                rc = 2;
+                goto done;
+            }
+            n_rethink++;
+            break;
+        }
+        case OPT_START:
+        case OPT_STARTFILE:
+            if (!(c == OPT_STARTFILE ? starts_add_file(&starts, optarg, serr, sizeof serr)
+                                     : starts_add(&starts, optarg, "--startmoves", serr, sizeof serr))) {
+                fprintf(stderr, "hayanagi book think: %s\n", serr);
+                rc = 2;
+                goto done;
+            }
+            break;
+        case OPT_QUIET: quiet = true; break;
+        case OPT_HELP: usage(stdout); goto done;
+        case '?': ok = false; break;
+        default:
+            if (!cli_engines_option(&ce, c, optarg, "think")) {
+                rc = 2;
+                goto done;
+            }
+            break;
+        }
+        if (!ok) {
+            if (c != '?')
+                fprintf(stderr, "hayanagi book think: bad value '%s'\n", optarg ? optarg : "");
+            usage(stderr);
+            rc = 2;
+            goto done;
+        }
+    }
+    if (ac - optind != 2 || limits != 1 || !to.multipv || (ce.go_raw && !ce.n_cmds) ||
+        (to.frontier == THINK_FRONTIER_EVAL_WINDOW && !eval_diff_set) || (ce.multipv_max && !ce.multipv_margin)) {
+        if (ce.go_raw && !ce.n_cmds)
+            fprintf(stderr, "hayanagi book think: --go is for external engines (--engine)\n");
+        if (to.frontier == THINK_FRONTIER_EVAL_WINDOW && !eval_diff_set)
+            fprintf(stderr, "hayanagi book think: --frontier eval-window needs --eval-diff CP\n");
+        usage(stderr);
+        rc = 2;
+        goto done;
+    }
+    const char *in = av[optind], *outp = av[optind + 1];
+    if (!cli_check_output("think", outp)) {
+        rc = 2;
+        goto done;
+    }
+    to.go_raw = ce.go_raw;
+    to.multipv_margin = ce.multipv_margin;
+    to.multipv_max = ce.multipv_max ? ce.multipv_max : ce.multipv_margin ? SEARCHER_MAX_PV : to.multipv;
+    to.rethink = rethink;
+    to.n_rethink = n_rethink;
+    to.starts = starts.keys;
+    to.start_plies = starts.plies;
+    to.n_starts = starts.n;
+    Book *b = cli_read_book(in, quiet);
+    if (!b) {
+        rc = 1;
+        goto done;
+    }
+    bool none;
+    pool = cli_engines_pool(&ce, quiet, "think", &none);
+    if (!pool && !none) {
+        book_free(b);
+        rc = 1;
+        goto done;
+    }
+    to.searcher = pool;
+    char journal[4096];
+    snprintf(journal, sizeof journal, "%s.journal", outp);
+    to.journal = journal;
+    Progress pr;
+    pr.out = stderr;
+    pr.quiet = quiet;
+    to.progress = &pr;
+    InterruptScope scope;
+    interrupt_begin(&scope, NULL);
+    to.stop = interrupt_flag();
+    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+    ThinkStats ts;
+    char err[4096];
+    bool ok = book_think(b, &to, &ts, err, sizeof err);
+    searcher_destroy(pool); /* quit every engine before anything else is said */
+    pool = NULL;
+    interrupt_end(&scope);
+    signal(SIGPIPE, old_pipe);
+    if (!ok) {
+        fprintf(stderr, "hayanagi book think: %s\n", err);
+        rc = 1;
+    } else if (ts.interrupted) {
+        fprintf(stderr,
+                "hayanagi book think: interrupted after %llu positions; %s keeps them, run the same "
+                "command again to resume\n",
+                (unsigned long long)(ts.resumed + ts.searched), journal);
+        rc = 130;
+    } else if (cli_write_thought_book(outp, b, quiet)) {
+        unlink(journal);
+        printf("wrote %s: %zu positions, %zu moves; %llu positions needed a search (%llu done before, %llu "
+               "searched now, %llu moves added)",
+               outp, book_position_count(b), book_move_count(b), (unsigned long long)ts.targets,
+               (unsigned long long)ts.resumed, (unsigned long long)ts.searched, (unsigned long long)ts.moves_added);
+        if (ts.retries || ts.warnings)
+            printf("; %llu positions re-queued after engine failures, %llu bad engine lines ignored",
+                   (unsigned long long)ts.retries, (unsigned long long)ts.warnings);
+        if (ts.skipped)
+            printf("; %llu positions skipped (engines failed on each %d times; run again to retry them)",
+                   (unsigned long long)ts.skipped, THINK_POSITION_FAILS);
+        printf("\n");
+        if (ts.unscored)
+            fprintf(stderr,
+                    "hayanagi book think: %llu positions were answered with a bare bestmove and no score: is the "
+                    "engine's own book on? (USI_OwnBook=false, BookFile=no_book)\n",
+                    (unsigned long long)ts.unscored);
+    } else
+        rc = 1;
+    book_free(b);
+done:
+    searcher_destroy(pool);
+    cli_engines_free(&ce);
+    free(rethink);
+    free(starts.keys);
+    free(starts.plies);
+    free(av);
+    return rc;
+}

@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# `book think` / `book expand` with external USI engines (issue 28) and the resume and
+# candidate-count fixes of issue 31 item 9. Engines are made on the spot: build/hayanagi
+# processes, /usr/games/gpsusi (no MultiPV, byoyomi only), and small shell scripts that
+# crash in the search, hang, print garbage, take 3 s to say readyok, or crash once.
+. "$(dirname "$0")/lib.sh"
+R=../shared/refdata
+T=$(mktemp -d /tmp/hayanagi_book_pool.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+H=$(cd "$(dirname "$HAYANAGI")" && pwd)/$(basename "$HAYANAGI")
+NOBOOK="--engine-option USI_OwnBook=false" # the engine's own book would answer without a search
+NODES=3000
+
+# A book with a few dozen short positions and leaves, from real records; NT of them.
+"$HAYANAGI" book build --from $R/csa/json-kifu-format/*.csa --max-ply 8 --quiet "$T/bb.db" > /dev/null 2>&1
+expect_status "build the test book" 0 $?
+"$HAYANAGI" book think "$T/bb.db" "$T/u.db" --nodes 30000 --multipv 2 --quiet > "$T/u.out" 2>&1
+expect_status "uninterrupted" 0 $?
+NT=$(sed -n 's/.*; \([0-9]*\) positions needed a search.*/\1/p' "$T/u.out")
+[ "${NT:-0}" -ge 30 ] || fail "the test book has ${NT:-no} targets, 30 or more wanted"
+Y=$R/db/rshogi/book_backprop_yo_in.db # 5 targets at multipv 2
+
+# ---- the fake engines ----
+cat > "$T/crash.sh" <<'SH'
+#!/bin/sh
+# answers the handshake, then dies in the search with a word on stderr
+while read -r cmd rest; do
+  case "$cmd" in
+    usi) echo "id name FakeCrash"; echo "option name MultiPV type spin default 1 min 1 max 8"; echo usiok ;;
+    isready) echo readyok ;;
+    go) echo "info depth 1 seldepth 1"; echo "fatal: simulated crash in the search" >&2; exit 3 ;;
+    quit) exit 0 ;;
+  esac
+done
+SH
+cat > "$T/hang.sh" <<'SH'
+#!/bin/sh
+while read -r cmd rest; do
+  case "$cmd" in
+    usi) echo "id name FakeHang"; echo usiok ;;
+    isready) echo readyok ;;
+    go) echo "hanging now" >&2; sleep 600 ;;
+  esac
+done
+SH
+cat > "$T/garbage.sh" <<'SH'
+#!/bin/sh
+while read -r cmd rest; do
+  case "$cmd" in
+    usi) echo "id name FakeGarbage"; echo usiok ;;
+    isready) echo readyok ;;
+    go) printf '\001\377#$%%garbage\n'; echo "info depth x score cp"; echo "info depth 3 score cp 10 pv 9z9z 5e5d"
+        echo "bestmove 5e5d" ;;
+    quit) exit 0 ;;
+  esac
+done
+SH
+cat > "$T/slowready.sh" <<'SH'
+#!/bin/bash
+# the real engine behind a pipe that holds `isready` back for 3 s (a long NNUE load)
+{ while IFS= read -r l; do [ "$l" = isready ] && sleep 3; printf '%s\n' "$l"; done; } | "$1"
+SH
+cat > "$T/once.sh" <<'SH'
+#!/bin/sh
+# the first start crashes in its first search; every later start is the real engine
+if mkdir "$2" 2>/dev/null; then exec sh "$(dirname "$0")/crash.sh"; fi
+exec "$1"
+SH
+
+cat > "$T/poison.sh" <<'SH'
+#!/bin/sh
+# the real engine ($1), except that the engine dies on any position whose SFEN holds $2
+f=$(mktemp -u /tmp/hayanagi_poison.XXXXXX); mkfifo "$f"
+"$1" < "$f" &
+epid=$!
+exec 3> "$f"
+rm -f "$f"
+while IFS= read -r l; do
+  case "$l" in "position "*"$2"*) echo "fatal: poisoned position" >&2; kill $epid; exit 4 ;; esac
+  printf '%s\n' "$l" >&3
+done
+SH
+
+# ---- two build/hayanagi processes as the engines ----
+out=$("$HAYANAGI" book think "$T/bb.db" "$T/two.db" --engine "$H" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 2>"$T/two.err")
+expect_status "two engines" 0 $?
+expect_contains "two engines summary" "$out" "$NT positions needed a search (0 done before, $NT searched now, $((2 * NT)) moves added)"
+expect_contains "two engines progress" "$(cat "$T/two.err")" "engines #1 "
+expect_contains "two engines progress names both" "$(cat "$T/two.err")" " #2 "
+# provenance: the engine's id name, the budget, depth, nodes and the date, as a comment
+prov=$(grep -c '^#think engine=Hayanagi [0-9.]*; budget=nodes 3000; depth=[0-9]*; nodes=[0-9]*; date=20' "$T/two.db")
+[ "$prov" = "$NT" ] || fail "two engines: $NT provenance comments expected, got $prov"
+[ -e "$T/two.db.journal" ] && fail "two engines: journal left behind"
+# the book reads back (readers that do not know the comment skip it)
+out=$("$HAYANAGI" book lookup "$T/two.db" startpos moves 7g7f 2>&1); expect_status "two engines lookup" 0 $?
+
+# ---- gpsusi: no MultiPV, byoyomi only ----
+out=$("$HAYANAGI" book think $Y "$T/gps.db" --engine /usr/games/gpsusi --engine-option BookDepth=0 \
+      --go "btime 0 wtime 0 byoyomi 300" --multipv 2 2>"$T/gps.err")
+expect_status "gpsusi" 0 $?
+expect_contains "gpsusi summary" "$out" "5 positions needed a search (0 done before, 5 searched now, 5 moves added)"
+expect_contains "gpsusi no multipv said" "$(cat "$T/gps.err")" "has no MultiPV option: it gives one move per position"
+[ "$(grep -c 'has no MultiPV' "$T/gps.err")" = 1 ] || fail "gpsusi: the MultiPV warning is said more than once"
+expect_contains "gpsusi provenance" "$(cat "$T/gps.db")" "#think engine=gpsshogi"
+expect_contains "gpsusi budget" "$(cat "$T/gps.db")" "budget=go btime 0 wtime 0 byoyomi 300"
+out=$("$HAYANAGI" book think $Y "$T/x.db" --go "byoyomi 100" --multipv 2 2>&1)
+expect_status "--go without --engine" 2 $?
+
+# ---- faults, each beside one good engine ----
+out=$("$HAYANAGI" book think $Y "$T/c.db" --engine "sh $T/crash.sh" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 2>"$T/c.err")
+expect_status "crashing engine" 0 $?
+expect_contains "crashing engine: all done" "$out" "5 searched now"
+expect_contains "crashing engine retired" "$(cat "$T/c.err")" "retired after repeated failures"
+expect_contains "crashing engine: last stderr" "$(cat "$T/c.err")" "last stderr line: fatal: simulated crash in the search"
+expect_not_contains "crashing engine: nothing of it stored" "$(cat "$T/c.db")" "FakeCrash"
+
+out=$("$HAYANAGI" book think $Y "$T/h.db" --engine "sh $T/hang.sh" --engine "$H" --engine-timeout 1000 $NOBOOK --nodes $NODES \
+      --multipv 2 2>"$T/h.err")
+expect_status "hanging engine" 0 $?
+expect_contains "hanging engine: all done" "$out" "5 searched now"
+expect_contains "hanging engine timed out" "$(cat "$T/h.err")" "no bestmove within 1000 ms"
+
+out=$("$HAYANAGI" book think $Y "$T/g.db" --engine "sh $T/garbage.sh" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 2>"$T/g.err")
+expect_status "garbage engine" 0 $?
+expect_contains "garbage engine: all done" "$out" "5 searched now"
+expect_contains "garbage engine refused" "$(cat "$T/g.err")" "no legal move in its answer"
+expect_not_contains "garbage engine: nothing of it stored" "$(cat "$T/g.db")" "FakeGarbage"
+grep -q '9z9z\|5e5d' "$T/g.db" && fail "garbage engine: its moves were stored"
+
+out=$("$HAYANAGI" book think $Y "$T/s.db" --engine "bash $T/slowready.sh $H" $NOBOOK --nodes $NODES --multipv 2 2>"$T/s.err")
+expect_status "slow readyok" 0 $?
+expect_contains "slow readyok: all done" "$out" "5 searched now"
+
+out=$("$HAYANAGI" book think $Y "$T/o.db" --engine "sh $T/once.sh $H $T/once.state" $NOBOOK --nodes $NODES --multipv 2 2>"$T/o.err")
+expect_status "crash once" 0 $?
+expect_contains "crash once: all done" "$out" "5 searched now"
+expect_contains "crash once: restarted" "$(cat "$T/o.err")" "restarting"
+expect_contains "crash once: position re-queued" "$out" "1 positions re-queued after engine failures"
+
+# a position on which every engine dies is skipped after 3 failures; the engines live on
+P="p1ppppppp/1p7/9/7P1" # one of the 5 targets of $Y
+out=$("$HAYANAGI" book think $Y "$T/x.db" --engine "sh $T/poison.sh $H $P" --engine "sh $T/poison.sh $H $P" $NOBOOK \
+      --nodes $NODES --multipv 2 2>"$T/x.err")
+expect_status "poisoned position" 0 $?
+expect_contains "poisoned position: the others done" "$out" "5 positions needed a search (0 done before, 4 searched now"
+expect_contains "poisoned position: skipped" "$out" "1 positions skipped"
+expect_contains "poisoned position: named" "$(cat "$T/x.err")" "skipped: the engines failed on it 3 times"
+expect_not_contains "poisoned position: no engine retired" "$(cat "$T/x.err")" "retired"
+grep -q "$P" "$T/x.db" && fail "poisoned position: it was stored"
+
+# ---- Ctrl-C with external engines, then every engine dying, then the resume ----
+"$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$H" --engine "$H" $NOBOOK --nodes 200000 --multipv 2 --quiet \
+    > "$T/k.out" 2>&1 &
+pid=$!; sleep 2; kill -INT $pid; wait $pid
+expect_status "Ctrl-C with engines" 130 $?
+[ -e "$T/k.db" ] && fail "Ctrl-C with engines wrote its output"
+[ -e "$T/k.db.journal" ] || fail "Ctrl-C with engines lost its journal"
+expect_contains "Ctrl-C message" "$(cat "$T/k.out")" "run the same command again to resume"
+cp "$T/k.db.journal" "$T/k.saved"
+done_before=$(grep -c '^sfen ' "$T/k.db.journal")
+out=$("$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "sh $T/crash.sh" --engine "sh $T/crash.sh" --nodes 200000 \
+      --multipv 2 --quiet 2>&1)
+expect_status "every engine dies" 1 $?
+expect_contains "every engine dies: said" "$out" "every engine failed"
+expect_contains "every engine dies: names them" "$out" "engine #2 'sh $T/crash.sh'"
+expect_contains "every engine dies: why" "$out" "simulated crash"
+[ -e "$T/k.db" ] && fail "every engine dies: an output was written"
+cmp -s "$T/k.db.journal" "$T/k.saved" || fail "every engine dies: the journal changed"
+out=$("$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$H" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 --quiet 2>&1)
+expect_status "resume with engines" 0 $?
+expect_contains "resume with engines: done before" "$out" "$NT positions needed a search ($done_before done before, $((NT - done_before)) searched now"
+
+# ---- issue 31 item 9: a resumed run gives the uninterrupted run's book ----
+"$HAYANAGI" book think "$T/bb.db" "$T/r.db" --nodes 30000 --multipv 2 --quiet > /dev/null 2>&1 &
+pid=$!; sleep 1; kill -INT $pid; wait $pid
+expect_status "interrupted" 130 $?
+n_before=$(grep -c '^sfen ' "$T/r.db.journal")
+[ "$n_before" -gt 0 ] || fail "interrupted: nothing journaled after 1 s (make the kill later?)"
+out=$("$HAYANAGI" book think "$T/bb.db" "$T/r.db" --nodes 30000 --multipv 2 --quiet 2>&1)
+expect_status "resumed" 0 $?
+expect_contains "resumed: same targets" "$out" "$NT positions needed a search ($n_before done before"
+expect_contains "resumed: same size" "$out" "$(grep -o 'wrote [^:]*: [0-9]* positions, [0-9]* moves' "$T/u.out" | sed 's/^wrote [^:]*//')"
+diff <(grep -v '^#' "$T/u.db") <(grep -v '^#' "$T/r.db") > /dev/null || fail "resumed book differs from the uninterrupted one"
+
+# ---- issue 31 item 9: an illegal book move is no candidate ----
+cat > "$T/ill.db" <<'DB'
+#YANEURAOU-DB2016 1.00
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
+7g7f none 50 20 9
+5e5d none 10 20 1
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2
+3c3d none -50 17 1
+8c8d none -50 17 1
+DB
+out=$("$HAYANAGI" book think "$T/ill.db" "$T/ill_out.db" --depth 2 --multipv 2 --quiet 2>&1)
+expect_status "illegal candidate" 0 $?
+expect_contains "illegal candidate: startpos is short" "$out" "3 positions needed a search"
+sed -n '/^sfen lnsgkgsnl\/1r5b1\/ppppppppp\/9\/9\/9\/PPPPPPPPP/,/^sfen/p' "$T/ill_out.db" | grep -q '^#think' ||
+    fail "illegal candidate: the start position was not thought"
+
+# ---- the eval-window frontier ----
+cat > "$T/ew.db" <<'DB'
+#YANEURAOU-DB2016 1.00
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
+7g7f none 50 10 1
+2g2f none 40 10 1
+5i5h none -100 10 1
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2
+3c3d none -50 10 1
+8c8d none -60 10 1
+1c1d none -300 10 1
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL w - 2
+8c8d none -40 10 1
+DB
+out=$("$HAYANAGI" book think "$T/ew.db" "$T/ew0.db" --depth 1 --multipv 3 --quiet 2>&1)
+expect_contains "leaves: every leaf and short position" "$out" "6 positions needed a search"
+out=$("$HAYANAGI" book think "$T/ew.db" "$T/ew1.db" --depth 1 --multipv 3 --frontier eval-window --eval-diff 20 --quiet 2>&1)
+expect_status "eval-window" 0 $?
+expect_contains "eval-window: our best, their moves within 20" "$out" "2 positions needed a search"
+out=$("$HAYANAGI" book think "$T/ew.db" "$T/ew2.db" --depth 1 --multipv 3 --frontier eval-window --eval-diff 20 \
+      --frontier-side both --quiet 2>&1)
+expect_contains "eval-window both sides" "$out" "4 positions needed a search"
+out=$("$HAYANAGI" book think "$T/ew.db" "$T/ew3.db" --depth 1 --multipv 3 --frontier eval-window 2>&1)
+expect_status "eval-window without --eval-diff" 2 $?
+
+# ---- --rethink-if on the provenance ----
+out=$("$HAYANAGI" book think "$T/two.db" "$T/re0.db" --nodes $NODES --multipv 2 --quiet 2>&1)
+base=$(echo "$out" | sed -n 's/.*; \([0-9]*\) positions needed a search.*/\1/p')
+out=$("$HAYANAGI" book think "$T/two.db" "$T/re1.db" --nodes $NODES --multipv 2 --rethink-if "engine!=gpsshogi" --quiet 2>&1)
+expect_status "rethink" 0 $?
+again=$(echo "$out" | sed -n 's/.*; \([0-9]*\) positions needed a search.*/\1/p')
+[ "$again" = $((base + NT)) ] || fail "rethink: $base + $NT targets expected, got $again"
+out=$("$HAYANAGI" book think "$T/two.db" "$T/re2.db" --nodes $NODES --multipv 2 --rethink-if "engine=gpsshogi" --quiet 2>&1)
+expect_contains "rethink matches nothing" "$out" "; $base positions needed a search"
+out=$("$HAYANAGI" book think "$T/two.db" "$T/re3.db" --nodes $NODES --multipv 2 --rethink-if "colour=red" 2>&1)
+expect_status "rethink bad condition" 2 $?
+
+# ---- dynamic MultiPV: a margin wider than any score gap takes the maximum ----
+out=$("$HAYANAGI" book think $Y "$T/m1.db" --depth 2 --multipv 1 --multipv-margin 100000 --multipv-max 3 --quiet 2>&1)
+expect_contains "dynamic multipv in-process" "$out" "3 searched now, 9 moves added" # 3 leaves x 3
+out=$("$HAYANAGI" book think $Y "$T/m2.db" --engine "$H" $NOBOOK --depth 2 --multipv 1 --multipv-margin 100000 --multipv-max 3 \
+      --quiet 2>&1)
+expect_contains "dynamic multipv with an engine" "$out" "3 searched now, 9 moves added"
+out=$("$HAYANAGI" book think $Y "$T/m3.db" --engine "$H" $NOBOOK --depth 2 --multipv 2 --quiet 2>&1)
+expect_contains "fixed multipv with an engine" "$out" "5 searched now, 10 moves added"
+
+# ---- SBK output keeps the provenance as the position comment ----
+out=$("$HAYANAGI" book think $Y "$T/p.sbk" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 --quiet 2>&1)
+expect_status "think to SBK" 0 $?
+grep -aq 'think engine=Hayanagi' "$T/p.sbk" || fail "think to SBK: no provenance comment"
+out=$("$HAYANAGI" book lookup "$T/p.sbk" startpos moves 7g7f 2>&1); expect_status "SBK reads back" 0 $?
+
+# ---- expand with an external engine ----
+cp "$(dirname "$0")/../../book/standard_book.db" "$T/ein.db"
+out=$(timeout 300 "$HAYANAGI" book expand "$T/ein.db" "$T/eout.db" --playouts 300 --top 2 --nodes $NODES --tree-mb 32 \
+      --engine "$H" $NOBOOK --quiet 2>&1)
+expect_status "expand with an engine" 0 $?
+expect_contains "expand with an engine: summary" "$out" "(2 positions thought"
+grep -q '^#think engine=Hayanagi [0-9]' "$T/eout.db" || fail "expand with an engine: no provenance"
+finish

@@ -1,0 +1,168 @@
+/* test_searcher.c - the searcher interface's common layer (bookgen/searcher.h): dynamic
+ * MultiPV widening against a scripted searcher whose scores are known, the score scale
+ * of parsed info lines, and think's provenance comments and --rethink-if conditions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bookgen/think.h"
+#include "shogi/game.h"
+#include "shogi/movegen.h"
+
+/* A searcher that answers MultiPV m with the first m legal moves, scored scores[0..m). */
+typedef struct {
+    Searcher base;
+    const int *scores;
+    int n_scores;
+    int calls;
+    int mpv_seen[8];
+} Scripted;
+
+static SearchStatus scripted_analyse(Searcher *s, int slot, Position *pos, const SearchBudget *b, int mpv,
+                                     SearchAnswer *out) {
+    (void)slot;
+    (void)b;
+    Scripted *sc = (Scripted *)s;
+    sc->mpv_seen[sc->calls++ % 8] = mpv;
+    ExtMove moves[MAX_MOVES];
+    int n = generate_moves(pos, GEN_LEGAL, moves);
+    for (int i = 0; i < mpv && i < n && i < sc->n_scores; i++) {
+        out->c[i].move = move_to_move16(moves[i].move);
+        out->c[i].score = sc->scores[i];
+        out->c[i].has_score = true;
+        out->n++;
+    }
+    out->nodes = 100;
+    return SEARCH_OK;
+}
+
+static void scripted_nop(Searcher *s) { (void)s; }
+
+static const SearcherOps SCRIPTED_OPS = {scripted_analyse, scripted_nop, NULL, NULL, scripted_nop};
+
+static void start(Game *g) {
+    game_init(g);
+    assert_true(game_set_from_usi(g, "startpos", NULL, 0));
+}
+
+static void test_widening(void **state) {
+    (void)state;
+    static const int scores[] = {100, 90, 80, 70, 60, 50, 40, 30};
+    Scripted sc = {{&SCRIPTED_OPS, 1, false}, scores, 8, 0, {0}};
+    Game g;
+    start(&g);
+    SearchAnswer a;
+    /* K 2, margin 25, max 8: MultiPV 2 (90 within 25) -> 4 (70 is 30 behind): keep 3 */
+    SearchBudget b = {.nodes = 1, .multipv = 2, .multipv_margin = 25, .multipv_max = 8};
+    assert_int_equal(searcher_analyse(&sc.base, 0, &g.pos, &b, &a), SEARCH_OK);
+    assert_int_equal(sc.calls, 2);
+    assert_int_equal(sc.mpv_seen[0], 2);
+    assert_int_equal(sc.mpv_seen[1], 4);
+    assert_int_equal(a.n, 3);
+    assert_int_equal(a.multipv_used, 4);
+    assert_int_equal(a.nodes, 200); /* both searches count */
+    /* margin 1000: widens to the maximum and keeps everything */
+    sc.calls = 0;
+    b.multipv_margin = 1000;
+    b.multipv_max = 5;
+    assert_int_equal(searcher_analyse(&sc.base, 0, &g.pos, &b, &a), SEARCH_OK);
+    assert_int_equal(sc.calls, 3); /* 2, 4, then 5: the maximum caps the doubling */
+    assert_int_equal(a.multipv_used, 5);
+    assert_int_equal(a.n, 5);
+    sc.calls = 0;
+    b.multipv_max = 8;
+    assert_int_equal(searcher_analyse(&sc.base, 0, &g.pos, &b, &a), SEARCH_OK);
+    assert_int_equal(sc.calls, 3); /* 2, 4, 8 */
+    assert_int_equal(a.n, 8);
+    /* no margin: one search, K kept */
+    sc.calls = 0;
+    b.multipv_margin = 0;
+    assert_int_equal(searcher_analyse(&sc.base, 0, &g.pos, &b, &a), SEARCH_OK);
+    assert_int_equal(sc.calls, 1);
+    assert_int_equal(a.n, 2);
+    /* margin 5: 90 is 10 behind: no widening, K kept */
+    sc.calls = 0;
+    b.multipv_margin = 5;
+    assert_int_equal(searcher_analyse(&sc.base, 0, &g.pos, &b, &a), SEARCH_OK);
+    assert_int_equal(sc.calls, 1);
+    assert_int_equal(a.n, 2);
+    game_free(&g);
+}
+
+static void test_candidate_scale(void **state) {
+    (void)state;
+    Game g;
+    start(&g);
+    UsiInfo in;
+    SearchCandidate c;
+    assert_true(usi_info_parse("info depth 9 score mate 3 pv 7g7f 3c3d", &g.pos, &in, NULL, 0));
+    assert_true(searcher_candidate_from_info(&in, &c));
+    assert_int_equal(c.score, 32000 - 3);
+    assert_int_equal(c.depth, 9);
+    assert_int_not_equal(c.ponder, MOVE_NONE);
+    assert_true(usi_info_parse("info depth 9 score mate -4 pv 7g7f", &g.pos, &in, NULL, 0));
+    assert_true(searcher_candidate_from_info(&in, &c));
+    assert_int_equal(c.score, -32000 + 4);
+    assert_int_equal(c.ponder, MOVE_NONE);
+    assert_true(usi_info_parse("info depth 9 score mate + pv 7g7f", &g.pos, &in, NULL, 0));
+    assert_true(searcher_candidate_from_info(&in, &c));
+    assert_true(c.score > 30000 && c.score < 32000 - 100); /* a mate, of unknown (the longest) length */
+    assert_true(usi_info_parse("info depth 9 score cp 99999 pv 7g7f", &g.pos, &in, NULL, 0));
+    assert_true(searcher_candidate_from_info(&in, &c));
+    assert_int_equal(c.score, 30000); /* centipawns never look like a mate */
+    assert_true(usi_info_parse("info depth 9 score cp 5", &g.pos, &in, NULL, 0));
+    assert_false(searcher_candidate_from_info(&in, &c));
+    game_free(&g);
+}
+
+static void test_provenance_and_rethink(void **state) {
+    (void)state;
+    ThinkProvenance p;
+    const char *comment = "an older note\n"
+                          "think engine=Weak 1.0; budget=nodes 1000; depth=5; nodes=1000; date=2026-01-02T00:00:00Z\n"
+                          "think engine=YaneuraOu NNUE 8.30; budget=go btime 0 wtime 0 byoyomi 1000; depth=22; "
+                          "nodes=123456789; date=2026-12-06T01:02:03Z";
+    assert_true(think_provenance_parse(comment, &p));
+    assert_string_equal(p.engine, "YaneuraOu NNUE 8.30"); /* the last line wins */
+    assert_string_equal(p.budget, "go btime 0 wtime 0 byoyomi 1000");
+    assert_int_equal(p.depth, 22);
+    assert_true(p.nodes == 123456789ULL);
+    assert_string_equal(p.date, "2026-12-06T01:02:03Z");
+    assert_false(think_provenance_parse("no think here; engine=x", &p));
+    ThinkRethink r;
+    char err[256];
+    assert_true(think_rethink_parse("engine!=YaneuraOu NNUE 8.30", &r, err, sizeof err));
+    assert_true(think_provenance_parse(comment, &p));
+    assert_false(think_rethink_matches(&r, &p));
+    assert_true(think_rethink_parse("engine=YaneuraOu NNUE 8.30", &r, err, sizeof err));
+    assert_true(think_rethink_matches(&r, &p));
+    assert_true(think_rethink_parse("depth<23", &r, err, sizeof err));
+    assert_true(think_rethink_matches(&r, &p));
+    assert_true(think_rethink_parse("depth<22", &r, err, sizeof err));
+    assert_false(think_rethink_matches(&r, &p));
+    assert_true(think_rethink_parse("nodes>=123456789", &r, err, sizeof err));
+    assert_true(think_rethink_matches(&r, &p));
+    assert_true(think_rethink_parse("date<2026-12-07", &r, err, sizeof err));
+    assert_true(think_rethink_matches(&r, &p));
+    assert_true(think_rethink_parse("date<2026-12-06", &r, err, sizeof err));
+    assert_false(think_rethink_matches(&r, &p));
+    assert_false(think_rethink_parse("engine<x", &r, err, sizeof err));
+    assert_false(think_rethink_parse("colour=red", &r, err, sizeof err));
+    assert_false(think_rethink_parse("depth<", &r, err, sizeof err));
+    assert_true(strlen(err) > 0);
+}
+
+int main(void) {
+    shogi_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_widening),
+        cmocka_unit_test(test_candidate_scale),
+        cmocka_unit_test(test_provenance_and_rethink),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
