@@ -5,10 +5,9 @@
  *
  * Input: byte 0 holds flags (bit 0: count only ply 1, which makes one-position books;
  * bits 1-2: the side counted; bit 3: winner only; bits 4-5: the merge policy; bits 6-7: 1
- * runs think, 2 runs expand, 0 and 3 neither, so that half the runs stay cheap). The rest is up to four games separated by 0xFF: each byte
- * picks the legal move byte % n from the current position (a game ends early when there
- * is none). Game k's result cycles black win, white win, draw; the players are "us" and
- * "them" in turn.
+ * runs think, 2 runs expand, 0 and 3 neither, so that half the runs stay cheap). The rest is up to four games separated
+ * by 0xFF: each byte picks the legal move byte % n from the current position (a game ends early when there is none).
+ * Game k's result cycles black win, white win, draw; the players are "us" and "them" in turn.
  *
  * Checks beyond "no crash": a merge keeps every position of both books; import-losses
  * rewrites exactly the positions the loser's opponent moved in within its plies; think

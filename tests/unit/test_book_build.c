@@ -79,7 +79,7 @@ static void test_build_counts(void **state) {
     c.o.min_rating = REC_NO_RATING;
     /* 3 games, all 7g7f; results W, B (the server's summary: an illegal kachi), B */
     feed(&c, REF "csa/derived/multi-game-3.csa", add);
-    feed(&c, FLOODGATE, add);                          /* the first game once more */
+    feed(&c, FLOODGATE, add); /* the first game once more */
     assert_int_equal(c.s.games, 4);
     assert_int_equal(c.s.games_used, 4);
     BookMoveList *l = malloc(sizeof *l);
