@@ -15,12 +15,14 @@ struct Search {
     int worker_count; /* workers allocated (their histories persist) */
     pthread_t main_thread;
     bool running;         /* a search thread exists and has not been joined */
+    atomic_bool finished; /* that thread has given its answer (joining it is immediate) */
     pthread_mutex_t lock; /* guards the ponder/stop hand-over with the main thread */
     pthread_cond_t cond;
     SearchReporter reporter;
     SearchResult result;
     DfpnSolver *root_mate; /* a small df-pn solver tried at the root, made on first use */
     bool dirty;            /* a search has run since the last clear */
+    int64_t lag_ms;        /* how late recent replies came after the hard limit (timeman_update_lag) */
 };
 
 void search_options_default(SearchOptions *o) {
@@ -155,19 +157,22 @@ enum { ROOT_MATE_NODES = 5000, ROOT_MATE_TABLE_MB = 2 };
 /* A few thousand df-pn nodes at the root find the mates that the pruned alpha-beta
  * search tends to miss (sacrifices of pieces dropped with check). On success fills *res
  * and reports the mating line. */
-static bool try_root_mate(Search *s, Worker *main, SearchResult *res) {
+static bool try_root_mate(Search *s, Worker *main, SearchResult *res, Move *pv, int *pv_len) {
     if (!s->root_mate && !(s->root_mate = dfpn_create(ROOT_MATE_TABLE_MB)))
         return false;
-    Move pv[MAX_PLY];
     int len = 0;
     uint64_t nodes = 0;
-    DfpnLimits lim = {ROOT_MATE_NODES, 0, &s->shared.stop};
+    /* On a clock, a quarter of the hard limit at most: on a loaded machine 5000 nodes can
+     * take longer than a short byoyomi. */
+    int64_t max_ms = s->shared.budget.maximum_ms;
+    DfpnLimits lim = {ROOT_MATE_NODES, max_ms == INT64_MAX ? 0 : max_ms / 4 + 1, &s->shared.stop};
     if (dfpn_solve(s->root_mate, &main->game.pos, &lim, pv, MAX_PLY, &len, &nodes) != DFPN_MATE)
         return false;
     res->best = pv[0];
     res->ponder = len > 1 ? pv[1] : MOVE_NONE;
     res->score = mate_in(len);
     res->depth = len;
+    *pv_len = len;
     atomic_store(&main->nodes, nodes);
     if (s->reporter.info) {
         char line[4096], *p = line;
@@ -181,6 +186,39 @@ static bool try_root_mate(Search *s, Worker *main, SearchResult *res) {
     return true;
 }
 
+/* The closing info line, written just before every bestmove (also when a time or node
+ * limit cut the search short): depth, seldepth, score, nodes, time and nps of the whole
+ * search and the line played. */
+static void report_final(Search *s, const SearchResult *res, Value score, const char *bound, const Move *pv, int pv_len,
+                         int seldepth) {
+    if (!s->reporter.info)
+        return;
+    char line[8192], *p = line, *end = line + sizeof line;
+    int64_t ms = res->time_ms > 0 ? res->time_ms : 0;
+    p += snprintf(p, (size_t)(end - p), "info depth %d seldepth %d", res->depth,
+                  seldepth > res->depth ? seldepth : res->depth);
+    Value v = score == VALUE_NONE || score == -VALUE_INFINITE ? 0 : score;
+    if (v >= VALUE_MATE_IN_MAX_PLY)
+        p += snprintf(p, (size_t)(end - p), " score mate %d", VALUE_MATE - v);
+    else if (v <= VALUE_MATED_IN_MAX_PLY)
+        p += snprintf(p, (size_t)(end - p), " score mate -%d", VALUE_MATE + v);
+    else
+        p += snprintf(p, (size_t)(end - p), " score cp %d", v);
+    p += snprintf(p, (size_t)(end - p), "%s", bound);
+    if (s->shared.options.multipv > 1)
+        p += snprintf(p, (size_t)(end - p), " multipv 1");
+    p += snprintf(p, (size_t)(end - p), " nodes %llu nps %llu hashfull %d time %lld", (unsigned long long)res->nodes,
+                  (unsigned long long)(res->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1)), tt_hashfull(&s->tt),
+                  (long long)ms);
+    if (move_is_ok(res->best)) {
+        char buf[USI_MOVE_MAX];
+        p += snprintf(p, (size_t)(end - p), " pv %s", move_to_usi(res->best, buf));
+        for (int k = 1; k < pv_len && pv[0] == res->best && end - p > 16; k++)
+            p += snprintf(p, (size_t)(end - p), " %s", move_to_usi(pv[k], buf));
+    }
+    s->reporter.info(s->reporter.ctx, line);
+}
+
 /* The whole search, run on the main search thread. */
 static void run_search(Search *s) {
     SharedSearch *sh = &s->shared;
@@ -189,6 +227,10 @@ static void run_search(Search *s) {
     SearchResult *res = &s->result;
     memset(res, 0, sizeof *res);
     res->best = MOVE_NONE;
+    Move pv[MAX_PLY + 1];
+    int pv_len = 0, seldepth = 0;
+    const char *bound = ""; /* the closing line's score is a bound when an iteration was cut short */
+    Value shown = VALUE_NONE;
 
     Move declaration = position_declaration(pos, sh->options.entering_king_rule);
     int count = root_moves_init(main, &sh->limits);
@@ -201,7 +243,7 @@ static void run_search(Search *s) {
     } else if (count == 1 && !sh->limits.infinite && !atomic_load(&sh->ponder) && sh->limits.depth == 0 &&
                sh->limits.nodes == 0 && sh->budget.maximum_ms != INT64_MAX) {
         res->best = main->root_moves[0].move; /* only one legal move: answer at once */
-    } else if (!sh->limits.infinite && sh->limits.searchmoves_count == 0 && try_root_mate(s, main, res)) {
+    } else if (!sh->limits.infinite && sh->limits.searchmoves_count == 0 && try_root_mate(s, main, res, pv, &pv_len)) {
         /* mated by df-pn: nothing more to search */
     } else {
         tt_new_search(&s->tt);
@@ -229,6 +271,12 @@ static void run_search(Search *s) {
         res->score = rm->score != -VALUE_INFINITE ? rm->score : rm->previous_score;
         res->ponder = ponder_move(s, main, rm);
         res->depth = main->completed_depth;
+        pv_len = rm->pv_length;
+        memcpy(pv, rm->pv, sizeof(Move) * (size_t)pv_len);
+        seldepth = rm->seldepth;
+        bool updated = rm->score != -VALUE_INFINITE; /* searched again in the last, perhaps cut, iteration */
+        shown = updated ? rm->uci_score : rm->previous_score;
+        bound = updated && rm->lowerbound ? " lowerbound" : updated && rm->upperbound ? " upperbound" : "";
         if (res->score != -VALUE_INFINITE && res->score <= -sh->options.resign_value &&
             sh->options.resign_value < 32000)
             res->best = MOVE_RESIGN, res->ponder = MOVE_NONE;
@@ -241,6 +289,10 @@ static void run_search(Search *s) {
     for (int i = 0; i < sh->worker_count; i++)
         res->nodes += atomic_load(&s->workers[i]->nodes);
     res->time_ms = (int64_t)(search_now_ms() - sh->start_ms);
+    report_final(s, res, shown == VALUE_NONE ? res->score : shown, bound, pv, pv_len, seldepth);
+    /* How late this reply came after the hard limit widens the next margins (load). */
+    if (!sh->limits.ponder && !sh->limits.infinite && sh->budget.maximum_ms != INT64_MAX)
+        s->lag_ms = timeman_update_lag(s->lag_ms, res->time_ms - sh->budget.maximum_ms);
     if (s->reporter.bestmove)
         s->reporter.bestmove(s->reporter.ctx, res->best, res->ponder);
 }
@@ -278,6 +330,7 @@ static void *main_thread(void *arg) {
         run_mate(s);
     else
         run_search(s);
+    atomic_store(&s->finished, true);
     return NULL;
 }
 
@@ -320,7 +373,8 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
         memset(&s->reporter, 0, sizeof s->reporter);
     sh->reporter = &s->reporter;
     Color us = g->pos.side;
-    TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi, limits->movetime, g->pos.ply};
+    TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi,        limits->movetime,
+                      g->pos.ply,       limits->timed,   opt->max_moves_to_draw, s->lag_ms};
     sh->budget = timeman_budget(&tc, &opt->time);
     /* The clock runs from the moment go was read: whatever came between (a busy
      * machine, the previous search's join) is already spent. */
@@ -340,6 +394,7 @@ void search_go(Search *s, const Game *g, const SearchLimits *limits, const Searc
             reporter->bestmove(reporter->ctx, MOVE_RESIGN, MOVE_NONE);
         return;
     }
+    atomic_store(&s->finished, false);
     if (pthread_create(&s->main_thread, NULL, main_thread, s) != 0) {
         run_search(s); /* no thread to be had: search here, synchronously */
         return;
@@ -383,7 +438,11 @@ void search_wait(Search *s) {
     }
 }
 
-bool search_is_running(Search *s) { return s->running; }
+bool search_is_running(Search *s) {
+    if (s->running && atomic_load(&s->finished))
+        search_wait(s); /* answered already: join it now */
+    return s->running;
+}
 
 uint64_t search_nodes(Search *s) {
     uint64_t n = 0;
