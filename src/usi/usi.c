@@ -22,6 +22,7 @@
 #include "usi/engine_book.h"
 #include "usi/options.h"
 #include "usi/usi_mcts.h"
+#include "usi/version.h"
 
 enum { LINE_MAX_LEN = 1 << 16 };
 
@@ -453,7 +454,7 @@ int usi_main(FILE *in, FILE *out) {
 
         if (strcmp(cmd, "usi") == 0) {
             pthread_mutex_lock(&e->out_lock);
-            fprintf(out, "id name Hayanagi 0.2\nid author the Hayanagi developers\n");
+            fprintf(out, "id name Hayanagi %s\nid author the Hayanagi developers\n", HAYANAGI_VERSION);
             options_print(&e->options, out);
             fprintf(out, "usiok\n");
             fflush(out);
