@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "search/dfpn.h"
+#include "search/watchdog.h"
 #include "search/worker.h"
 #include "shogi/notation.h"
 
@@ -23,6 +24,18 @@ struct Search {
     DfpnSolver *root_mate; /* a small df-pn solver tried at the root, made on first use */
     bool dirty;            /* a search has run since the last clear */
     int64_t lag_ms;        /* how late recent replies came after the hard limit (timeman_update_lag) */
+    /* The reply of last resort (watchdog.h): armed for a timed search, it answers from the
+     * snapshot of the last completed iteration when the search thread is late. */
+    Watchdog watchdog;
+    atomic_bool answered;   /* the bestmove of this search has been given (by either thread) */
+    SearchReporter wrapped; /* the reporter the workers see: its info takes the snapshot */
+    pthread_mutex_t snap_lock;
+    struct {
+        Move best, ponder, pv[MAX_PLY + 1];
+        Value score;
+        int depth, seldepth, pv_len;
+        const char *bound;
+    } snap;
 };
 
 void search_options_default(SearchOptions *o) {
@@ -48,6 +61,8 @@ Search *search_create(size_t hash_mb) {
     }
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
+    pthread_mutex_init(&s->snap_lock, NULL);
+    watchdog_init(&s->watchdog);
     return s;
 }
 
@@ -70,6 +85,8 @@ void search_destroy(Search *s) {
     free_workers(s);
     tt_free(&s->tt);
     dfpn_destroy(s->root_mate);
+    watchdog_destroy(&s->watchdog);
+    pthread_mutex_destroy(&s->snap_lock);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);
     free(s);
@@ -219,6 +236,49 @@ static void report_final(Search *s, const SearchResult *res, Value score, const 
     s->reporter.info(s->reporter.ctx, line);
 }
 
+/* Records the main worker's best root move for the watchdog. Runs on the main search
+ * thread (the only one that reports), so root_moves is read where it is written. */
+static void take_snapshot(Search *s) {
+    const Worker *main = s->workers[0];
+    const RootMove *rm = &main->root_moves[0];
+    pthread_mutex_lock(&s->snap_lock);
+    bool updated = rm->score != -VALUE_INFINITE;
+    s->snap.best = rm->move;
+    s->snap.pv_len = rm->pv_length;
+    memcpy(s->snap.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_length);
+    s->snap.ponder = rm->pv_length >= 2 ? rm->pv[1] : MOVE_NONE;
+    s->snap.score = updated ? rm->uci_score : rm->previous_score;
+    s->snap.bound = updated && rm->lowerbound ? " lowerbound" : updated && rm->upperbound ? " upperbound" : "";
+    s->snap.depth = main->completed_depth;
+    s->snap.seldepth = rm->seldepth;
+    pthread_mutex_unlock(&s->snap_lock);
+}
+
+/* The workers' info reporter: a PV line of the main worker refreshes the snapshot. */
+static void wrapped_info(void *ctx, const char *line) {
+    Search *s = ctx;
+    if (strncmp(line, "info depth ", 11) == 0 && strstr(line, " pv "))
+        take_snapshot(s);
+    if (s->reporter.info)
+        s->reporter.info(s->reporter.ctx, line);
+}
+
+/* The watchdog fired: unless the search has answered meanwhile, answer from the snapshot
+ * (with its closing info line) and tell the search to stop. */
+static void watchdog_fire(void *ctx) {
+    Search *s = ctx;
+    if (atomic_exchange(&s->answered, true))
+        return;
+    atomic_store(&s->shared.stop, true);
+    pthread_mutex_lock(&s->snap_lock);
+    SearchResult r = {s->snap.best,  s->snap.ponder,  s->snap.score,
+                      s->snap.depth, search_nodes(s), (int64_t)(search_now_ms() - s->shared.start_ms)};
+    report_final(s, &r, r.score, s->snap.bound, s->snap.pv, s->snap.pv_len, s->snap.seldepth);
+    if (s->reporter.bestmove)
+        s->reporter.bestmove(s->reporter.ctx, r.best, r.ponder);
+    pthread_mutex_unlock(&s->snap_lock);
+}
+
 /* The whole search, run on the main search thread. */
 static void run_search(Search *s) {
     SharedSearch *sh = &s->shared;
@@ -289,12 +349,15 @@ static void run_search(Search *s) {
     for (int i = 0; i < sh->worker_count; i++)
         res->nodes += atomic_load(&s->workers[i]->nodes);
     res->time_ms = (int64_t)(search_now_ms() - sh->start_ms);
-    report_final(s, res, shown == VALUE_NONE ? res->score : shown, bound, pv, pv_len, seldepth);
     /* How late this reply came after the hard limit widens the next margins (load). */
     if (!sh->limits.ponder && !sh->limits.infinite && sh->budget.maximum_ms != INT64_MAX)
         s->lag_ms = timeman_update_lag(s->lag_ms, res->time_ms - sh->budget.maximum_ms);
-    if (s->reporter.bestmove)
-        s->reporter.bestmove(s->reporter.ctx, res->best, res->ponder);
+    if (!atomic_exchange(&s->answered, true)) {
+        report_final(s, res, shown == VALUE_NONE ? res->score : shown, bound, pv, pv_len, seldepth);
+        if (s->reporter.bestmove)
+            s->reporter.bestmove(s->reporter.ctx, res->best, res->ponder);
+    }
+    watchdog_cancel(&s->watchdog);
 }
 
 /* go mate: df-pn on the main search thread, stoppable like a search. */
@@ -371,7 +434,18 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
         s->reporter = *reporter;
     else
         memset(&s->reporter, 0, sizeof s->reporter);
-    sh->reporter = &s->reporter;
+    s->wrapped = s->reporter;
+    s->wrapped.info = wrapped_info;
+    s->wrapped.ctx = s;
+    sh->reporter = &s->wrapped;
+    atomic_store(&s->answered, false);
+    /* Until an iteration completes, the watchdog would play the first legal move. */
+    s->snap.best = root_moves_init(s->workers[0], limits) > 0 ? s->workers[0]->root_moves[0].move : MOVE_NONE;
+    s->snap.ponder = MOVE_NONE;
+    s->snap.pv_len = 0;
+    s->snap.score = VALUE_NONE;
+    s->snap.bound = "";
+    s->snap.depth = s->snap.seldepth = 0;
     Color us = g->pos.side;
     TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi,        limits->movetime,
                       g->pos.ply,       limits->timed,   opt->max_moves_to_draw, s->lag_ms};
@@ -395,6 +469,14 @@ void search_go(Search *s, const Game *g, const SearchLimits *limits, const Searc
         return;
     }
     atomic_store(&s->finished, false);
+    /* A timed search gets its watchdog, a little after the hard limit (see watchdog.h). */
+    const SharedSearch *sh = &s->shared;
+    int64_t max_ms = sh->budget.maximum_ms;
+    if (!limits->ponder && !limits->infinite && !limits->mate && max_ms != INT64_MAX && s->snap.best != MOVE_NONE &&
+        position_declaration(&g->pos, opt->entering_king_rule) == MOVE_NONE) {
+        int64_t slack = max_ms / 8 < 5 ? 5 : max_ms / 8 > 25 ? 25 : max_ms / 8;
+        watchdog_arm(&s->watchdog, sh->start_ms + (double)(max_ms + slack), watchdog_fire, s);
+    }
     if (pthread_create(&s->main_thread, NULL, main_thread, s) != 0) {
         run_search(s); /* no thread to be had: search here, synchronously */
         return;
