@@ -28,6 +28,7 @@ struct Search {
      * snapshot of the last completed iteration when the search thread is late. */
     Watchdog watchdog;
     atomic_bool answered;   /* the bestmove of this search has been given (by either thread) */
+    int64_t answer_ms;      /* when it was given, from the search's start (written by whoever gave it) */
     SearchReporter wrapped; /* the reporter the workers see: its info takes the snapshot */
     pthread_mutex_t snap_lock;
     struct {
@@ -276,6 +277,7 @@ static void watchdog_fire(void *ctx) {
     report_final(s, &r, r.score, s->snap.bound, s->snap.pv, s->snap.pv_len, s->snap.seldepth);
     if (s->reporter.bestmove)
         s->reporter.bestmove(s->reporter.ctx, r.best, r.ponder);
+    s->answer_ms = r.time_ms; /* read by the main thread after it has joined this one */
     pthread_mutex_unlock(&s->snap_lock);
 }
 
@@ -349,15 +351,16 @@ static void run_search(Search *s) {
     for (int i = 0; i < sh->worker_count; i++)
         res->nodes += atomic_load(&s->workers[i]->nodes);
     res->time_ms = (int64_t)(search_now_ms() - sh->start_ms);
-    /* How late this reply came after the hard limit widens the next margins (load). */
-    if (!sh->limits.ponder && !sh->limits.infinite && sh->budget.maximum_ms != INT64_MAX)
-        s->lag_ms = timeman_update_lag(s->lag_ms, res->time_ms - sh->budget.maximum_ms);
     if (!atomic_exchange(&s->answered, true)) {
         report_final(s, res, shown == VALUE_NONE ? res->score : shown, bound, pv, pv_len, seldepth);
         if (s->reporter.bestmove)
             s->reporter.bestmove(s->reporter.ctx, res->best, res->ponder);
+        s->answer_ms = res->time_ms;
     }
-    watchdog_cancel(&s->watchdog);
+    watchdog_cancel(&s->watchdog); /* joined: answer_ms is final */
+    /* How late the answer came after the hard limit widens the next margins (load). */
+    if (!sh->limits.ponder && !sh->limits.infinite && sh->budget.maximum_ms != INT64_MAX)
+        s->lag_ms = timeman_update_lag(s->lag_ms, s->answer_ms - sh->budget.maximum_ms);
 }
 
 /* go mate: df-pn on the main search thread, stoppable like a search. */
