@@ -339,6 +339,18 @@ static void run_search(Search *s) {
         bool updated = rm->score != -VALUE_INFINITE; /* searched again in the last, perhaps cut, iteration */
         shown = updated ? rm->uci_score : rm->previous_score;
         bound = updated && rm->lowerbound ? " lowerbound" : updated && rm->upperbound ? " upperbound" : "";
+        /* A bound from a cut iteration on the move already reported as best: the closing
+         * line repeats that report's exact score and PV (tools read the last line). */
+        pthread_mutex_lock(&s->snap_lock);
+        if (bound[0] && s->snap.best == rm->move && s->snap.pv_len > 0 && !s->snap.bound[0] &&
+            s->snap.score != VALUE_NONE && s->snap.score != -VALUE_INFINITE) {
+            shown = s->snap.score;
+            bound = "";
+            pv_len = s->snap.pv_len;
+            memcpy(pv, s->snap.pv, sizeof(Move) * (size_t)pv_len);
+            seldepth = s->snap.seldepth;
+        }
+        pthread_mutex_unlock(&s->snap_lock);
         if (res->score != -VALUE_INFINITE && res->score <= -sh->options.resign_value &&
             sh->options.resign_value < 32000)
             res->best = MOVE_RESIGN, res->ponder = MOVE_NONE;
