@@ -1,7 +1,8 @@
 # Hayanagi - one Makefile for the whole tree, with automatic header dependencies.
 #
 #   make          optimised engine at build/hayanagi
-#   make run      build and start the engine (USI on stdin/stdout)
+#   make run      build and start the engine (USI on stdin/stdout; make's own output goes to stderr)
+#   make install  PREFIX=/usr/local (and DESTDIR): the engine and its book, see below
 #   make test     install missing Debian packages, build, run every test (also under ASan+UBSan)
 #   make bench    benchmarks (never part of make test)
 #   make lint     include layers (tests/lint/layers.sh), clang-format check and cppcheck
@@ -58,7 +59,7 @@ ASAN_TESTS   := $(TEST_SRC:tests/unit/%.c=build/asan/tests/%)
 BENCHES      := $(BENCH_SRC:bench/%.c=build/rel/bench/%)
 
 .SECONDARY:
-.PHONY: all run test test-port test-rel test-asan bench lint format fuzz deps clean
+.PHONY: all run install uninstall test test-port test-rel test-asan bench lint format fuzz deps clean
 all: build/hayanagi build/book/standard_book.db
 
 # The engine finds its default book through BookDir "book" next to the executable.
@@ -111,18 +112,35 @@ build/rel/bench/%: build/rel/bench/%.o build/rel/bench/common.o $(REL_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(LDLIBS)
 
-run: deps
-	@$(MAKE) --no-print-directory build/hayanagi build/book/standard_book.db
-	./build/hayanagi
+# stdout belongs to the engine (a GUI may run `make run`): everything make says goes to
+# stderr, and the engine is started without an echo of its command line.
+run:
+	@$(MAKE) --no-print-directory deps build/hayanagi build/book/standard_book.db >&2
+	@exec ./build/hayanagi
+
+# The engine finds its book (BookDir "book") and its net (EvalDir "eval") beside its real
+# executable (/proc/self/exe), so both go to $(PREFIX)/lib/hayanagi and bin/hayanagi is a
+# relative symlink to it: the installed engine finds its book from any directory.
+PREFIX  ?= /usr/local
+LIBDIR_HY := $(DESTDIR)$(PREFIX)/lib/hayanagi
+install: build/hayanagi build/book/standard_book.db
+	install -d $(LIBDIR_HY)/book $(DESTDIR)$(PREFIX)/bin
+	install -m 755 build/hayanagi $(LIBDIR_HY)/hayanagi
+	install -m 644 build/book/standard_book.db $(LIBDIR_HY)/book/standard_book.db
+	ln -sfn ../lib/hayanagi/hayanagi $(DESTDIR)$(PREFIX)/bin/hayanagi
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/hayanagi $(LIBDIR_HY)/hayanagi $(LIBDIR_HY)/book/standard_book.db
+	-rmdir $(LIBDIR_HY)/book $(LIBDIR_HY) 2>/dev/null
 
 # Missing Debian packages are installed when we are root; otherwise we say what to install.
 deps:
 	@missing=""; for p in $(PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
+	    echo "installing:$$missing" >&2; \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 1; \
-	  else echo "please install:$$missing (sudo apt-get install -y$$missing)"; exit 1; fi; \
+	  else echo "please install:$$missing (sudo apt-get install -y$$missing)" >&2; exit 1; fi; \
 	fi
 
 test: deps

@@ -28,7 +28,10 @@ run_one() { # $1 = log name, rest = command
     if [ "$status" -ne 0 ]; then failures+=("$log"); cat "$log"; fi
 }
 for t in "$@"; do run_one "$(basename "$t")" "$t"; done
-[ "$e2e" = 1 ] && for t in tests/e2e/*.sh; do [ -e "$t" ] && run_one "$(basename "$t" .sh)" bash "$t"; done
+# lib.sh holds the scripts' shared helpers: it is no test.
+[ "$e2e" = 1 ] && for t in tests/e2e/*.sh; do
+    [ -e "$t" ] && [ "$(basename "$t")" != lib.sh ] && run_one "$(basename "$t" .sh)" bash "$t"
+done
 for f in "${failures[@]+"${failures[@]}"}"; do echo "FAILED (log: $f)"; done
 echo "$label: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -11,10 +11,12 @@
 #include "usi/usi.h"
 #include "util/clock.h"
 #include "util/parse.h"
+#include "usi/version.h"
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: hayanagi [usi]\n"
+            "usage: hayanagi [usi]                 (the USI engine: commands on stdin, answers on stdout)\n"
+            "       hayanagi --version\n"
             "       hayanagi perft [--divide] [--stats] (startpos | sfen <SFEN>) <depth>\n"
             "       hayanagi book (info | lookup | sort | check | convert) ...   (hayanagi book help)\n"
             "       hayanagi book (build | merge | minimax | think | expand | import-losses | records | openings) ...\n"
@@ -114,6 +116,14 @@ int main(int argc, char **argv) {
         return cmd_perft(argc - 2, argv + 2);
     if (strcmp(argv[1], "bench") == 0)
         return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("hayanagi %s\n"
+               "Copyright (C) the Hayanagi developers. License GPLv3+: GNU GPL version 3 or later\n"
+               "<https://gnu.org/licenses/gpl.html>. This is free software: you are free to change\n"
+               "and redistribute it. There is NO WARRANTY, to the extent permitted by law.\n",
+               HAYANAGI_VERSION);
+        return 0;
+    }
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return 0;

@@ -473,7 +473,8 @@ static bool prepare(MctsSearch *m, const Game *g, const SearchLimits *limits, co
     else
         memset(&m->reporter, 0, sizeof m->reporter);
     Color us = g->pos.side;
-    TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi, limits->movetime, g->pos.ply};
+    TimeControl tc = {
+        limits->time[us], limits->inc[us], limits->byoyomi, limits->movetime, g->pos.ply, limits->timed, 0, 0};
     m->budget = timeman_budget(&tc, &o->time);
     atomic_store(&m->playouts, 0);
     atomic_store(&m->evaluated, 0);

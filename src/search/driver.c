@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "search/dfpn.h"
+#include "search/watchdog.h"
 #include "search/worker.h"
 #include "shogi/notation.h"
 
@@ -15,12 +16,27 @@ struct Search {
     int worker_count; /* workers allocated (their histories persist) */
     pthread_t main_thread;
     bool running;         /* a search thread exists and has not been joined */
+    atomic_bool finished; /* that thread has given its answer (joining it is immediate) */
     pthread_mutex_t lock; /* guards the ponder/stop hand-over with the main thread */
     pthread_cond_t cond;
     SearchReporter reporter;
     SearchResult result;
     DfpnSolver *root_mate; /* a small df-pn solver tried at the root, made on first use */
     bool dirty;            /* a search has run since the last clear */
+    int64_t lag_ms;        /* how late recent replies came after the hard limit (timeman_update_lag) */
+    /* The reply of last resort (watchdog.h): armed for a timed search, it answers from the
+     * snapshot of the last completed iteration when the search thread is late. */
+    Watchdog watchdog;
+    atomic_bool answered;   /* the bestmove of this search has been given (by either thread) */
+    int64_t answer_ms;      /* when it was given, from the search's start (written by whoever gave it) */
+    SearchReporter wrapped; /* the reporter the workers see: its info takes the snapshot */
+    pthread_mutex_t snap_lock;
+    struct {
+        Move best, ponder, pv[MAX_PLY + 1];
+        Value score;
+        int depth, seldepth, pv_len;
+        const char *bound;
+    } snap;
 };
 
 void search_options_default(SearchOptions *o) {
@@ -46,6 +62,8 @@ Search *search_create(size_t hash_mb) {
     }
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
+    pthread_mutex_init(&s->snap_lock, NULL);
+    watchdog_init(&s->watchdog);
     return s;
 }
 
@@ -68,6 +86,8 @@ void search_destroy(Search *s) {
     free_workers(s);
     tt_free(&s->tt);
     dfpn_destroy(s->root_mate);
+    watchdog_destroy(&s->watchdog);
+    pthread_mutex_destroy(&s->snap_lock);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);
     free(s);
@@ -155,19 +175,22 @@ enum { ROOT_MATE_NODES = 5000, ROOT_MATE_TABLE_MB = 2 };
 /* A few thousand df-pn nodes at the root find the mates that the pruned alpha-beta
  * search tends to miss (sacrifices of pieces dropped with check). On success fills *res
  * and reports the mating line. */
-static bool try_root_mate(Search *s, Worker *main, SearchResult *res) {
+static bool try_root_mate(Search *s, Worker *main, SearchResult *res, Move *pv, int *pv_len) {
     if (!s->root_mate && !(s->root_mate = dfpn_create(ROOT_MATE_TABLE_MB)))
         return false;
-    Move pv[MAX_PLY];
     int len = 0;
     uint64_t nodes = 0;
-    DfpnLimits lim = {ROOT_MATE_NODES, 0, &s->shared.stop};
+    /* On a clock, a quarter of the hard limit at most: on a loaded machine 5000 nodes can
+     * take longer than a short byoyomi. */
+    int64_t max_ms = s->shared.budget.maximum_ms;
+    DfpnLimits lim = {ROOT_MATE_NODES, max_ms == INT64_MAX ? 0 : max_ms / 4 + 1, &s->shared.stop};
     if (dfpn_solve(s->root_mate, &main->game.pos, &lim, pv, MAX_PLY, &len, &nodes) != DFPN_MATE)
         return false;
     res->best = pv[0];
     res->ponder = len > 1 ? pv[1] : MOVE_NONE;
     res->score = mate_in(len);
     res->depth = len;
+    *pv_len = len;
     atomic_store(&main->nodes, nodes);
     if (s->reporter.info) {
         char line[4096], *p = line;
@@ -181,6 +204,83 @@ static bool try_root_mate(Search *s, Worker *main, SearchResult *res) {
     return true;
 }
 
+/* The closing info line, written just before every bestmove (also when a time or node
+ * limit cut the search short): depth, seldepth, score, nodes, time and nps of the whole
+ * search and the line played. */
+static void report_final(Search *s, const SearchResult *res, Value score, const char *bound, const Move *pv, int pv_len,
+                         int seldepth) {
+    if (!s->reporter.info)
+        return;
+    char line[8192], *p = line, *end = line + sizeof line;
+    int64_t ms = res->time_ms > 0 ? res->time_ms : 0;
+    p += snprintf(p, (size_t)(end - p), "info depth %d seldepth %d", res->depth,
+                  seldepth > res->depth ? seldepth : res->depth);
+    Value v = score == VALUE_NONE || score == -VALUE_INFINITE ? 0 : score;
+    if (v >= VALUE_MATE_IN_MAX_PLY)
+        p += snprintf(p, (size_t)(end - p), " score mate %d", VALUE_MATE - v);
+    else if (v <= VALUE_MATED_IN_MAX_PLY)
+        p += snprintf(p, (size_t)(end - p), " score mate -%d", VALUE_MATE + v);
+    else
+        p += snprintf(p, (size_t)(end - p), " score cp %d", v);
+    p += snprintf(p, (size_t)(end - p), "%s", bound);
+    if (s->shared.options.multipv > 1)
+        p += snprintf(p, (size_t)(end - p), " multipv 1");
+    p += snprintf(p, (size_t)(end - p), " nodes %llu nps %llu hashfull %d time %lld", (unsigned long long)res->nodes,
+                  (unsigned long long)(res->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1)), tt_hashfull(&s->tt),
+                  (long long)ms);
+    if (move_is_ok(res->best)) {
+        char buf[USI_MOVE_MAX];
+        p += snprintf(p, (size_t)(end - p), " pv %s", move_to_usi(res->best, buf));
+        for (int k = 1; k < pv_len && pv[0] == res->best && end - p > 16; k++)
+            p += snprintf(p, (size_t)(end - p), " %s", move_to_usi(pv[k], buf));
+    }
+    s->reporter.info(s->reporter.ctx, line);
+}
+
+/* Records the main worker's best root move for the watchdog. Runs on the main search
+ * thread (the only one that reports), so root_moves is read where it is written. */
+static void take_snapshot(Search *s) {
+    const Worker *main = s->workers[0];
+    const RootMove *rm = &main->root_moves[0];
+    pthread_mutex_lock(&s->snap_lock);
+    bool updated = rm->score != -VALUE_INFINITE;
+    s->snap.best = rm->move;
+    s->snap.pv_len = rm->pv_length;
+    memcpy(s->snap.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_length);
+    s->snap.ponder = rm->pv_length >= 2 ? rm->pv[1] : MOVE_NONE;
+    s->snap.score = updated ? rm->uci_score : rm->previous_score;
+    s->snap.bound = updated && rm->lowerbound ? " lowerbound" : updated && rm->upperbound ? " upperbound" : "";
+    s->snap.depth = main->completed_depth;
+    s->snap.seldepth = rm->seldepth;
+    pthread_mutex_unlock(&s->snap_lock);
+}
+
+/* The workers' info reporter: a PV line of the main worker refreshes the snapshot. */
+static void wrapped_info(void *ctx, const char *line) {
+    Search *s = ctx;
+    if (strncmp(line, "info depth ", 11) == 0 && strstr(line, " pv "))
+        take_snapshot(s);
+    if (s->reporter.info)
+        s->reporter.info(s->reporter.ctx, line);
+}
+
+/* The watchdog fired: unless the search has answered meanwhile, answer from the snapshot
+ * (with its closing info line) and tell the search to stop. */
+static void watchdog_fire(void *ctx) {
+    Search *s = ctx;
+    if (atomic_exchange(&s->answered, true))
+        return;
+    atomic_store(&s->shared.stop, true);
+    pthread_mutex_lock(&s->snap_lock);
+    SearchResult r = {s->snap.best,  s->snap.ponder,  s->snap.score,
+                      s->snap.depth, search_nodes(s), (int64_t)(search_now_ms() - s->shared.start_ms)};
+    report_final(s, &r, r.score, s->snap.bound, s->snap.pv, s->snap.pv_len, s->snap.seldepth);
+    if (s->reporter.bestmove)
+        s->reporter.bestmove(s->reporter.ctx, r.best, r.ponder);
+    s->answer_ms = r.time_ms; /* read by the main thread after it has joined this one */
+    pthread_mutex_unlock(&s->snap_lock);
+}
+
 /* The whole search, run on the main search thread. */
 static void run_search(Search *s) {
     SharedSearch *sh = &s->shared;
@@ -189,6 +289,10 @@ static void run_search(Search *s) {
     SearchResult *res = &s->result;
     memset(res, 0, sizeof *res);
     res->best = MOVE_NONE;
+    Move pv[MAX_PLY + 1];
+    int pv_len = 0, seldepth = 0;
+    const char *bound = ""; /* the closing line's score is a bound when an iteration was cut short */
+    Value shown = VALUE_NONE;
 
     Move declaration = position_declaration(pos, sh->options.entering_king_rule);
     int count = root_moves_init(main, &sh->limits);
@@ -201,7 +305,7 @@ static void run_search(Search *s) {
     } else if (count == 1 && !sh->limits.infinite && !atomic_load(&sh->ponder) && sh->limits.depth == 0 &&
                sh->limits.nodes == 0 && sh->budget.maximum_ms != INT64_MAX) {
         res->best = main->root_moves[0].move; /* only one legal move: answer at once */
-    } else if (!sh->limits.infinite && sh->limits.searchmoves_count == 0 && try_root_mate(s, main, res)) {
+    } else if (!sh->limits.infinite && sh->limits.searchmoves_count == 0 && try_root_mate(s, main, res, pv, &pv_len)) {
         /* mated by df-pn: nothing more to search */
     } else {
         tt_new_search(&s->tt);
@@ -229,6 +333,24 @@ static void run_search(Search *s) {
         res->score = rm->score != -VALUE_INFINITE ? rm->score : rm->previous_score;
         res->ponder = ponder_move(s, main, rm);
         res->depth = main->completed_depth;
+        pv_len = rm->pv_length;
+        memcpy(pv, rm->pv, sizeof(Move) * (size_t)pv_len);
+        seldepth = rm->seldepth;
+        bool updated = rm->score != -VALUE_INFINITE; /* searched again in the last, perhaps cut, iteration */
+        shown = updated ? rm->uci_score : rm->previous_score;
+        bound = updated && rm->lowerbound ? " lowerbound" : updated && rm->upperbound ? " upperbound" : "";
+        /* A bound from a cut iteration on the move already reported as best: the closing
+         * line repeats that report's exact score and PV (tools read the last line). */
+        pthread_mutex_lock(&s->snap_lock);
+        if (bound[0] && s->snap.best == rm->move && s->snap.pv_len > 0 && !s->snap.bound[0] &&
+            s->snap.score != VALUE_NONE && s->snap.score != -VALUE_INFINITE) {
+            shown = s->snap.score;
+            bound = "";
+            pv_len = s->snap.pv_len;
+            memcpy(pv, s->snap.pv, sizeof(Move) * (size_t)pv_len);
+            seldepth = s->snap.seldepth;
+        }
+        pthread_mutex_unlock(&s->snap_lock);
         if (res->score != -VALUE_INFINITE && res->score <= -sh->options.resign_value &&
             sh->options.resign_value < 32000)
             res->best = MOVE_RESIGN, res->ponder = MOVE_NONE;
@@ -241,8 +363,16 @@ static void run_search(Search *s) {
     for (int i = 0; i < sh->worker_count; i++)
         res->nodes += atomic_load(&s->workers[i]->nodes);
     res->time_ms = (int64_t)(search_now_ms() - sh->start_ms);
-    if (s->reporter.bestmove)
-        s->reporter.bestmove(s->reporter.ctx, res->best, res->ponder);
+    if (!atomic_exchange(&s->answered, true)) {
+        report_final(s, res, shown == VALUE_NONE ? res->score : shown, bound, pv, pv_len, seldepth);
+        if (s->reporter.bestmove)
+            s->reporter.bestmove(s->reporter.ctx, res->best, res->ponder);
+        s->answer_ms = res->time_ms;
+    }
+    watchdog_cancel(&s->watchdog); /* joined: answer_ms is final */
+    /* How late the answer came after the hard limit widens the next margins (load). */
+    if (!sh->limits.ponder && !sh->limits.infinite && sh->budget.maximum_ms != INT64_MAX)
+        s->lag_ms = timeman_update_lag(s->lag_ms, s->answer_ms - sh->budget.maximum_ms);
 }
 
 /* go mate: df-pn on the main search thread, stoppable like a search. */
@@ -278,6 +408,7 @@ static void *main_thread(void *arg) {
         run_mate(s);
     else
         run_search(s);
+    atomic_store(&s->finished, true);
     return NULL;
 }
 
@@ -318,9 +449,21 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
         s->reporter = *reporter;
     else
         memset(&s->reporter, 0, sizeof s->reporter);
-    sh->reporter = &s->reporter;
+    s->wrapped = s->reporter;
+    s->wrapped.info = wrapped_info;
+    s->wrapped.ctx = s;
+    sh->reporter = &s->wrapped;
+    atomic_store(&s->answered, false);
+    /* Until an iteration completes, the watchdog would play the first legal move. */
+    s->snap.best = root_moves_init(s->workers[0], limits) > 0 ? s->workers[0]->root_moves[0].move : MOVE_NONE;
+    s->snap.ponder = MOVE_NONE;
+    s->snap.pv_len = 0;
+    s->snap.score = VALUE_NONE;
+    s->snap.bound = "";
+    s->snap.depth = s->snap.seldepth = 0;
     Color us = g->pos.side;
-    TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi, limits->movetime, g->pos.ply};
+    TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi,        limits->movetime,
+                      g->pos.ply,       limits->timed,   opt->max_moves_to_draw, s->lag_ms};
     sh->budget = timeman_budget(&tc, &opt->time);
     /* The clock runs from the moment go was read: whatever came between (a busy
      * machine, the previous search's join) is already spent. */
@@ -339,6 +482,15 @@ void search_go(Search *s, const Game *g, const SearchLimits *limits, const Searc
         if (reporter && reporter->bestmove)
             reporter->bestmove(reporter->ctx, MOVE_RESIGN, MOVE_NONE);
         return;
+    }
+    atomic_store(&s->finished, false);
+    /* A timed search gets its watchdog, a little after the hard limit (see watchdog.h). */
+    const SharedSearch *sh = &s->shared;
+    int64_t max_ms = sh->budget.maximum_ms;
+    if (!limits->ponder && !limits->infinite && !limits->mate && max_ms != INT64_MAX && s->snap.best != MOVE_NONE &&
+        position_declaration(&g->pos, opt->entering_king_rule) == MOVE_NONE) {
+        int64_t slack = max_ms / 8 < 5 ? 5 : max_ms / 8 > 25 ? 25 : max_ms / 8;
+        watchdog_arm(&s->watchdog, sh->start_ms + (double)(max_ms + slack), watchdog_fire, s);
     }
     if (pthread_create(&s->main_thread, NULL, main_thread, s) != 0) {
         run_search(s); /* no thread to be had: search here, synchronously */
@@ -383,7 +535,11 @@ void search_wait(Search *s) {
     }
 }
 
-bool search_is_running(Search *s) { return s->running; }
+bool search_is_running(Search *s) {
+    if (s->running && atomic_load(&s->finished))
+        search_wait(s); /* answered already: join it now */
+    return s->running;
+}
 
 uint64_t search_nodes(Search *s) {
     uint64_t n = 0;

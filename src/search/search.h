@@ -38,6 +38,8 @@ typedef struct {
     bool mate;          /* go mate: solve with df-pn instead of searching */
     int64_t mate_ms;    /* its time limit; 0 = until stop (go mate infinite) */
     double received_ms; /* search_now_ms() when the go command was read; 0 = when the search starts */
+    bool timed;         /* a time field (btime, wtime, binc, winc, byoyomi, movetime) was given: zero
+                           values then mean the least time, not no limit */
 } SearchLimits;
 
 typedef struct {
@@ -95,6 +97,8 @@ void search_stop(Search *s);
 void search_ponderhit(Search *s);
 /* Waits until the running search has reported its bestmove. */
 void search_wait(Search *s);
+/* True while a search has not yet given its bestmove; one that has answered is joined
+ * here and no longer counts as running. Call from the thread that calls search_go. */
 bool search_is_running(Search *s);
 
 /* Searches synchronously (no bestmove held back) and returns the result; reporter may

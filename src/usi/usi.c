@@ -22,6 +22,7 @@
 #include "usi/engine_book.h"
 #include "usi/options.h"
 #include "usi/usi_mcts.h"
+#include "usi/version.h"
 
 enum { LINE_MAX_LEN = 1 << 16 };
 
@@ -34,9 +35,10 @@ typedef struct {
     atomic_bool suppress_bestmove; /* gameover/quit during a search: no bestmove wanted */
     bool ponder_enabled;           /* USI_Ponder, copied at go */
     EngineBook *book;
-    bool unbounded;    /* the last go was infinite, ponder or mate infinite: it ends on stop only */
-    uint64_t book_rng; /* BookSeed, or the clock when it is 0 */
-    MctsSearch *mcts;  /* UseMCTS: go searches with it */
+    bool unbounded;          /* the last go was infinite, ponder or mate infinite: it ends on stop only */
+    uint64_t book_rng;       /* BookSeed, or the clock when it is 0 */
+    MctsSearch *mcts;        /* UseMCTS: go searches with it */
+    int64_t pending_hash_mb; /* Hash set during a search: resized when it has ended (0 = none) */
     UsiMctsProviders mcts_providers;
 } UsiEngine;
 
@@ -49,6 +51,9 @@ static void engine_wait(UsiEngine *e) {
     search_wait(e->search);
     mcts_wait(e->mcts);
 }
+/* Applies a Hash value set while a search ran, once no search runs. */
+static void apply_pending_hash(UsiEngine *e);
+
 static void engine_ponderhit(UsiEngine *e) {
     search_ponderhit(e->search);
     mcts_ponderhit(e->mcts);
@@ -95,7 +100,7 @@ static void search_options_from(UsiEngine *e, SearchOptions *o) {
         o->entering_king_rule = r;
 }
 
-/* Parses a non-negative integer token; false for anything else. */
+/* Parses a non-negative integer token (clamped to 10^12); false for anything else. */
 static bool parse_count(const char *tok, int64_t *out) {
     if (!tok || !isdigit((unsigned char)tok[0]))
         return false;
@@ -103,7 +108,7 @@ static bool parse_count(const char *tok, int64_t *out) {
     long long v = strtoll(tok, &end, 10);
     if (*end || v < 0)
         return false;
-    *out = v;
+    *out = v > 1000000000000LL ? 1000000000000LL : v;
     return true;
 }
 
@@ -170,6 +175,7 @@ static void cmd_isready(UsiEngine *e) {
     char nnue_msg[9000];
     /* The net is swapped only while no search runs (a ponder may be under way). */
     if (!search_is_running(e->search)) {
+        apply_pending_hash(e);
         search_clear(e->search); /* the hash is cleared before the game, not at usinewgame */
         nnue_load_and_select(options_string(t, OPTION_EvalDir), options_string(t, OPTION_EvalFile),
                              (int)options_int(t, OPTION_FV_SCALE), nnue_msg, sizeof nnue_msg);
@@ -193,77 +199,118 @@ static bool try_book(UsiEngine *e, const SearchLimits *lim) {
     char m[USI_MOVE_MAX], p[USI_MOVE_MAX];
     usi_write(e, "info string book hit %s score %d depth %d count %llu", move_to_usi(c.move, m), c.entry.score,
               c.entry.depth, (unsigned long long)c.entry.count);
+    /* The closing info line every bestmove gets: nothing was searched. */
+    usi_write(e, "info depth 0 seldepth 0 score cp %d nodes 0 nps 0 hashfull 0 time 0 pv %s%s%s", c.entry.score, m,
+              c.ponder ? " " : "", c.ponder ? move_to_usi(c.ponder, p) : "");
     if (options_bool(&e->options, OPTION_USI_Ponder) && c.ponder)
-        usi_write(e, "bestmove %s ponder %s", m, move_to_usi(c.ponder, p));
+        usi_write(e, "bestmove %s ponder %s", m, p);
     else
         usi_write(e, "bestmove %s", m);
     return true;
+}
+
+enum { GO_TOKENS_MAX = 1024 };
+
+static bool is_go_keyword(const char *t) {
+    static const char *const KEYWORDS[] = {"ponder", "infinite",  "btime",       "wtime", "binc",
+                                           "winc",   "byoyomi",   "movetime",    "depth", "nodes",
+                                           "mate",   "movestogo", "searchmoves", NULL};
+    for (int i = 0; KEYWORDS[i]; i++)
+        if (strcmp(t, KEYWORDS[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Reads the number after field tok[*i]. A missing, malformed or negative value is named
+ * in an info string and gives least (the field's least value: 0 ms of time, one ply, one
+ * node), so that every go still gets its answer; a value that is really the next keyword
+ * is left for it. */
+static int64_t go_value(UsiEngine *e, char **tok, int n, int *i, int64_t least, const char *meaning) {
+    const char *field = tok[*i];
+    int64_t v;
+    if (*i + 1 < n && parse_count(tok[*i + 1], &v)) {
+        ++*i;
+        return v;
+    }
+    if (*i + 1 < n && !is_go_keyword(tok[*i + 1])) {
+        ++*i;
+        usi_write(e, "info string go: %s: '%.32s' is not a non-negative number; using %s", field, tok[*i], meaning);
+    } else {
+        usi_write(e, "info string go: %s needs a number; using %s", field, meaning);
+    }
+    return least;
+}
+
+/* Parses go's fields into lim. Never refuses: a bad field is reported and replaced by
+ * its least value, zero time is the least time and only infinite, ponder and mate
+ * infinite wait for stop. */
+static void parse_go(UsiEngine *e, char *args, SearchLimits *lim) {
+    char *tok[GO_TOKENS_MAX], *save = NULL;
+    int n = 0;
+    for (char *t = strtok_r(args, " \t", &save); t && n < GO_TOKENS_MAX; t = strtok_r(NULL, " \t", &save))
+        tok[n++] = t;
+    for (int i = 0; i < n; i++) {
+        const char *t = tok[i];
+        int64_t *slot = NULL;
+        if (strcmp(t, "ponder") == 0)
+            lim->ponder = true;
+        else if (strcmp(t, "infinite") == 0)
+            lim->infinite = true;
+        else if (strcmp(t, "btime") == 0)
+            slot = &lim->time[BLACK];
+        else if (strcmp(t, "wtime") == 0)
+            slot = &lim->time[WHITE];
+        else if (strcmp(t, "binc") == 0)
+            slot = &lim->inc[BLACK];
+        else if (strcmp(t, "winc") == 0)
+            slot = &lim->inc[WHITE];
+        else if (strcmp(t, "byoyomi") == 0)
+            slot = &lim->byoyomi;
+        else if (strcmp(t, "movetime") == 0)
+            slot = &lim->movetime;
+        else if (strcmp(t, "movestogo") == 0)
+            (void)go_value(e, tok, n, &i, 0, "nothing (ignored)");
+        else if (strcmp(t, "depth") == 0) {
+            int64_t v = go_value(e, tok, n, &i, 1, "depth 1");
+            lim->depth = v < 1 ? 1 : v > MAX_PLY - 1 ? MAX_PLY - 1 : (int)v; /* depth 0: the least search */
+        } else if (strcmp(t, "nodes") == 0) {
+            int64_t v = go_value(e, tok, n, &i, 1, "1 node");
+            lim->nodes = v < 1 ? 1 : (uint64_t)v; /* nodes 0: the least search */
+        } else if (strcmp(t, "mate") == 0) {
+            lim->mate = true;
+            if (i + 1 < n && strcmp(tok[i + 1], "infinite") == 0) {
+                i++;
+                lim->mate_ms = 0; /* until stop */
+            } else {
+                int64_t v = go_value(e, tok, n, &i, 1, "1 ms");
+                lim->mate_ms = v < 1 ? 1 : v; /* mate 0: the least time, not infinite */
+            }
+        } else if (strcmp(t, "searchmoves") == 0) {
+            for (; i + 1 < n && !is_go_keyword(tok[i + 1]); i++) {
+                Move mv = position_parse_usi_move(&e->game.pos, tok[i + 1]);
+                if (mv && lim->searchmoves_count < MAX_MOVES)
+                    lim->searchmoves[lim->searchmoves_count++] = (Move16)mv;
+                else
+                    usi_write(e, "info string go: searchmoves: '%.32s' is not a legal move here", tok[i + 1]);
+            }
+        } else {
+            usi_write(e, "info string go: unknown token '%.32s' ignored", t);
+        }
+        if (slot) {
+            lim->timed = true;
+            *slot = go_value(e, tok, n, &i, 0, "0 ms (the least time)");
+        }
+    }
 }
 
 static void cmd_go(UsiEngine *e, char *args) {
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
     lim.received_ms = search_now_ms();
-    char *save = NULL;
-    for (char *tok = strtok_r(args, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        int64_t v = 0;
-        int64_t *slot = NULL;
-        if (strcmp(tok, "ponder") == 0)
-            lim.ponder = true;
-        else if (strcmp(tok, "infinite") == 0)
-            lim.infinite = true;
-        else if (strcmp(tok, "btime") == 0)
-            slot = &lim.time[BLACK];
-        else if (strcmp(tok, "wtime") == 0)
-            slot = &lim.time[WHITE];
-        else if (strcmp(tok, "binc") == 0)
-            slot = &lim.inc[BLACK];
-        else if (strcmp(tok, "winc") == 0)
-            slot = &lim.inc[WHITE];
-        else if (strcmp(tok, "byoyomi") == 0 || strcmp(tok, "movestogo") == 0)
-            slot = tok[0] == 'b' ? &lim.byoyomi : &v;
-        else if (strcmp(tok, "movetime") == 0)
-            slot = &lim.movetime;
-        else if (strcmp(tok, "depth") == 0 || strcmp(tok, "nodes") == 0) {
-            char *n = strtok_r(NULL, " \t", &save);
-            if (!parse_count(n, &v)) {
-                usi_write(e, "info string go: '%s' needs a number", tok);
-                return;
-            }
-            if (tok[0] == 'd')
-                lim.depth = v > MAX_PLY - 1 ? MAX_PLY - 1 : (int)v;
-            else
-                lim.nodes = (uint64_t)v;
-        } else if (strcmp(tok, "mate") == 0) {
-            char *n = strtok_r(NULL, " \t", &save);
-            lim.mate = true;
-            if (n && strcmp(n, "infinite") == 0)
-                lim.mate_ms = 0;
-            else if (!parse_count(n, &lim.mate_ms) || lim.mate_ms == 0) {
-                usi_write(e, "info string go mate: expected a time in ms or 'infinite'");
-                return;
-            }
-        } else if (strcmp(tok, "searchmoves") == 0) {
-            for (char *m; (m = strtok_r(NULL, " \t", &save));) {
-                Move mv = position_parse_usi_move(&e->game.pos, m);
-                if (mv && lim.searchmoves_count < MAX_MOVES)
-                    lim.searchmoves[lim.searchmoves_count++] = (Move16)mv;
-                else
-                    usi_write(e, "info string go: searchmoves: '%s' is not a legal move here", m);
-            }
-        } else {
-            usi_write(e, "info string go: unknown token '%.32s' ignored", tok);
-        }
-        if (slot) {
-            char *n = strtok_r(NULL, " \t", &save);
-            if (!parse_count(n, slot)) {
-                usi_write(e, "info string go: '%s' needs a non-negative number", tok);
-                return;
-            }
-        }
-    }
+    parse_go(e, args, &lim);
     engine_stop(e);
     engine_wait(e);
+    apply_pending_hash(e);
     e->unbounded = lim.infinite || lim.ponder || (lim.mate && lim.mate_ms == 0);
     if (try_book(e, &lim))
         return;
@@ -317,15 +364,43 @@ static void cmd_setoption(UsiEngine *e, const char *args) {
     if (o->id == OPTION_BookSeed && options_int(&e->options, OPTION_BookSeed) != 0)
         e->book_rng = (uint64_t)options_int(&e->options, OPTION_BookSeed);
     if (o->id == OPTION_USI_Hash || o->id == OPTION_Hash) {
-        /* Both names set one table; resizing stops a running search first. */
+        /* Both names set one table. A running search is never cut short for it (its GUI
+         * waits for the bestmove of its go): the table is resized once it has ended. */
         Option *twin = options_get(&e->options, o->id == OPTION_USI_Hash ? OPTION_Hash : OPTION_USI_Hash);
         memcpy(twin->value, o->value, sizeof twin->value);
-        if (!search_set_hash(e->search, (size_t)options_int(&e->options, OPTION_Hash)))
-            usi_write(e, "info string hash: cannot allocate %s MB, keeping the old table", o->value);
+        e->pending_hash_mb = options_int(&e->options, OPTION_Hash);
+        if (search_is_running(e->search))
+            usi_write(e, "info string hash: %s MB once the running search has ended", o->value);
+        else
+            apply_pending_hash(e);
     }
 }
 
+static void apply_pending_hash(UsiEngine *e) {
+    if (!e->pending_hash_mb || search_is_running(e->search))
+        return;
+    if (!search_set_hash(e->search, (size_t)e->pending_hash_mb))
+        usi_write(e, "info string hash: cannot allocate %lld MB, keeping the old table", (long long)e->pending_hash_mb);
+    e->pending_hash_mb = 0;
+}
+
 static void bench_write(void *ctx, const char *line) { usi_write(ctx, "%s", line); }
+
+/* eval: the active evaluation of the current position from the side to move's view.
+ * With an NNUE net: "nnue <N>", the static value at FV_SCALE as YaneuraOu's `e` prints
+ * it (eval = N); otherwise the embedded evaluation with its terms. */
+static void cmd_eval(UsiEngine *e) {
+    const NnueNet *net = nnue_current();
+    const Position *pos = &e->game.pos;
+    if (net && eval_current() == &eval_nnue && pos->king_sq[BLACK] != SQ_NONE && pos->king_sq[WHITE] != SQ_NONE) {
+        int fv = nnue_current_fv_scale();
+        usi_write(e, "info string eval nnue %d (FV_SCALE %d)", (int)nnue_evaluate_full(net, pos, fv), fv);
+        return;
+    }
+    char buf[1024];
+    eval_classic_explain(pos, buf, sizeof buf);
+    usi_write(e, "info string eval %s", buf);
+}
 
 int usi_main(FILE *in, FILE *out) {
     UsiEngine *e = calloc(1, sizeof *e);
@@ -379,7 +454,7 @@ int usi_main(FILE *in, FILE *out) {
 
         if (strcmp(cmd, "usi") == 0) {
             pthread_mutex_lock(&e->out_lock);
-            fprintf(out, "id name Hayanagi 0.2\nid author the Hayanagi developers\n");
+            fprintf(out, "id name Hayanagi %s\nid author the Hayanagi developers\n", HAYANAGI_VERSION);
             options_print(&e->options, out);
             fprintf(out, "usiok\n");
             fflush(out);
@@ -405,6 +480,7 @@ int usi_main(FILE *in, FILE *out) {
             atomic_store(&e->suppress_bestmove, true);
             engine_stop(e);
             engine_wait(e);
+            apply_pending_hash(e);
             search_clear(e->search); /* now, not at usinewgame, where the next clock may run */
         } else if (strcmp(cmd, "quit") == 0) {
             engine_stop(e);
@@ -433,9 +509,7 @@ int usi_main(FILE *in, FILE *out) {
             char buf[SFEN_MAX];
             usi_write(e, "sfen %s", position_to_sfen(&e->game.pos, buf, true));
         } else if (strcmp(cmd, "eval") == 0) {
-            char buf[1024];
-            eval_classic_explain(&e->game.pos, buf, sizeof buf);
-            usi_write(e, "info string eval %s", buf);
+            cmd_eval(e);
         } else {
             usi_write(e, "info string unknown command '%.64s'", cmd);
         }

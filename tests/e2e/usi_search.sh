@@ -61,7 +61,7 @@ expect_contains "range" "$out" "Threads must be within 1..128"
 expect_contains "integer" "$out" "MultiPV expects an integer"
 expect_contains "unknown option" "$out" "unknown option 'NoSuchOption'"
 expect_contains "combo" "$out" "'Nonsense' is not a value of EnteringKingRule"
-expect_contains "go needs number" "$out" "'depth' needs a number"
+expect_contains "go needs number" "$out" "go: depth: 'x' is not a non-negative number"
 expect_contains "still alive" "$out" "readyok"
 
 # Entering-king declaration: bestmove win.

@@ -12,14 +12,121 @@
 static const TimeOptions DEFAULTS = {1000, 120, 1120, 100};
 
 static TimeBudget budget(int64_t left, int64_t inc, int64_t byoyomi, int64_t movetime, int ply, const TimeOptions *o) {
-    TimeControl tc = {left, inc, byoyomi, movetime, ply};
+    TimeControl tc = {left, inc, byoyomi, movetime, ply, true, 0, 0};
     return timeman_budget(&tc, o);
 }
 
 static void test_no_clock_is_unlimited(void **state) {
     (void)state;
-    TimeBudget b = budget(0, 0, 0, 0, 1, &DEFAULTS);
+    TimeControl tc = {0, 0, 0, 0, 1, false, 0, 0}; /* go, go depth N, go nodes N */
+    TimeBudget b = timeman_budget(&tc, &DEFAULTS);
     assert_true(b.maximum_ms == INT64_MAX && b.optimum_ms == INT64_MAX);
+}
+
+/* Zero time is the least time (issue 31 item 11): go btime 0 wtime 0, byoyomi 0 and
+ * movetime 0 are timed, and their limit is 1 ms, not "until stop". */
+static void test_zero_time_is_least(void **state) {
+    (void)state;
+    TimeBudget b = budget(0, 0, 0, 0, 1, &DEFAULTS);
+    assert_int_equal(b.maximum_ms, 1);
+    assert_int_equal(b.optimum_ms, 1);
+    b = budget(-1000, 0, 0, 0, 30, &DEFAULTS); /* a negative clock is no time at all */
+    assert_int_equal(b.maximum_ms, 1);
+    /* A few milliseconds are less than any margin: still the least time. */
+    b = budget(5, 0, 0, 0, 30, &DEFAULTS);
+    assert_int_equal(b.maximum_ms, 1);
+    b = budget(0, 0, 5, 0, 30, &DEFAULTS);
+    assert_int_equal(b.maximum_ms, 1);
+}
+
+/* The lag of recent replies (a loaded machine) widens the byoyomi margin, up to half of
+ * what the move may use (issue 31 item 14). */
+static void test_lag_widens_margin(void **state) {
+    (void)state;
+    TimeControl tc = {0, 0, 200, 0, 40, true, 0, 0};
+    assert_int_equal(timeman_budget(&tc, &DEFAULTS).maximum_ms, 140);
+    tc.lag_ms = 20;
+    assert_int_equal(timeman_budget(&tc, &DEFAULTS).maximum_ms, 120); /* 60 + 20 kept back */
+    tc.lag_ms = 1000;
+    assert_int_equal(timeman_budget(&tc, &DEFAULTS).maximum_ms, 100); /* never more than half */
+    tc.byoyomi_ms = 10000;
+    tc.lag_ms = 300;
+    assert_int_equal(timeman_budget(&tc, &DEFAULTS).maximum_ms, 10000 - 1000 - 300);
+    tc.byoyomi_ms = 0;
+    tc.movetime_ms = 1000;
+    tc.lag_ms = 100;
+    assert_int_equal(timeman_budget(&tc, &DEFAULTS).maximum_ms, 1000 - 100 - 100);
+    /* The estimate follows the latest late reply and decays by a quarter a move. */
+    assert_int_equal(timeman_update_lag(0, 80), 80);
+    assert_int_equal(timeman_update_lag(80, -5), 60);
+    assert_int_equal(timeman_update_lag(60, 0), 45);
+    assert_int_equal(timeman_update_lag(45, 100), 100);
+    assert_int_equal(timeman_update_lag(0, -50), 0);
+}
+
+/* Main time plus byoyomi, 30 s + 5 s (issue 31 item 14: the whole main time went on the
+ * first 8 moves). Each of our moves uses its optimum, or 1.5 optima (an unstable best
+ * move) within the hard limit every third move: the main time must last well past the
+ * opening, yet be used up in the middle game, and the clock must never fall. */
+/* Sets *main_gone_at to the move that used up the main time (0 if it never ran out). */
+static void play_main_and_byoyomi(int64_t main_ms, int64_t byoyomi, double unstable, int *main_gone_at) {
+    int64_t main_left = main_ms;
+    *main_gone_at = 0;
+    for (int move = 1; move <= 100; move++) {
+        int ply = 2 * move - 1;
+        TimeBudget b = budget(main_left, 0, byoyomi, 0, ply, &DEFAULTS);
+        assert_true(b.optimum_ms <= b.maximum_ms);
+        assert_true(b.maximum_ms <= main_left + byoyomi);
+        int64_t used = b.optimum_ms;
+        if (move % 3 == 0 && (int64_t)(used * unstable) < b.maximum_ms)
+            used = (int64_t)(used * unstable);
+        if (used <= main_left) {
+            main_left -= used;
+        } else {
+            if (used - main_left > byoyomi)
+                fail_msg("lost on time at move %d", move);
+            main_left = 0;
+        }
+        if (main_left == 0 && !*main_gone_at)
+            *main_gone_at = move;
+    }
+}
+
+static void test_main_time_spread(void **state) {
+    (void)state;
+    int gone;
+    /* After 8 moves most of the main time is still there. */
+    int64_t left = 30000;
+    for (int move = 1; move <= 8; move++)
+        left -= budget(left, 0, 5000, 0, 2 * move - 1, &DEFAULTS).optimum_ms;
+    assert_true(left >= 30000 / 2);
+    /* The first move thinks about 1.5 s, not byoyomi + a share (5.75 s). */
+    TimeBudget first = budget(30000, 0, 5000, 0, 1, &DEFAULTS);
+    assert_true(first.optimum_ms >= 1000 && first.optimum_ms <= 2500);
+    play_main_and_byoyomi(30000, 5000, 1.0, &gone);
+    assert_true(gone >= 12 && gone <= 40);
+    play_main_and_byoyomi(30000, 5000, 1.5, &gone);
+    assert_true(gone >= 10 && gone <= 40);
+    /* 10 minutes + 10 s: about 600 s / 40 a move at first. */
+    first = budget(600000, 0, 10000, 0, 1, &DEFAULTS);
+    assert_true(first.optimum_ms >= 14000 && first.optimum_ms <= 17000);
+    play_main_and_byoyomi(600000, 10000, 1.5, &gone);
+    assert_true(gone >= 25 && gone <= 80); /* gone by ply 160 */
+    /* Less than one byoyomi of main time left: use it all now, with the byoyomi. */
+    TimeBudget b = budget(3000, 0, 5000, 0, 61, &DEFAULTS);
+    assert_int_equal(b.maximum_ms, 8000 - 800);
+    assert_int_equal(b.optimum_ms, b.maximum_ms);
+}
+
+/* MaxMovesToDraw shortens the horizon: near the end the main time is spent faster. */
+static void test_horizon_ends_with_the_game(void **state) {
+    (void)state;
+    TimeControl tc = {60000, 0, 0, 0, 250, true, 0, 0};
+    TimeBudget open = timeman_budget(&tc, &DEFAULTS);
+    tc.max_ply = 256; /* 4 moves of ours left */
+    TimeBudget end = timeman_budget(&tc, &DEFAULTS);
+    assert_true(end.optimum_ms > open.optimum_ms * 5);
+    assert_true(end.maximum_ms <= 60000 - 50);
 }
 
 static void test_movetime(void **state) {
@@ -117,6 +224,10 @@ static void test_never_loses_on_time(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_clock_is_unlimited),
+        cmocka_unit_test(test_zero_time_is_least),
+        cmocka_unit_test(test_lag_widens_margin),
+        cmocka_unit_test(test_main_time_spread),
+        cmocka_unit_test(test_horizon_ends_with_the_game),
         cmocka_unit_test(test_movetime),
         cmocka_unit_test(test_byoyomi),
         cmocka_unit_test(test_sudden_death),
