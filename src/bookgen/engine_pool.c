@@ -295,6 +295,11 @@ static void pool_failures(Searcher *base, char *buf, size_t len) {
 
 static void pool_destroy(Searcher *base) {
     Pool *p = (Pool *)base;
+    /* `quit` to every engine first, so that they all wind down at once: ending them one
+     * by one would add up their waits */
+    for (int i = 0; i < base->slots; i++)
+        if (p->slots[i].e.pid > 0)
+            engine_send(&p->slots[i].e, "quit");
     for (int i = 0; i < base->slots; i++) {
         p->slots[i].e.abort_flag = NULL;
         engine_close(&p->slots[i].e, ENGINE_QUIT_WAIT_MS);

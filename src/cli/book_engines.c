@@ -6,11 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book/db2016.h"
-#include "book/sbk.h"
+#include "book/open.h"
 #include "cli/commands.h"
 #include "match/match.h"
-#include "util/progress.h"
+#include "record/reader.h"
 
 static bool push_cmd(CliEngines *ce, const char *cmd, size_t len) {
     char **c = realloc(ce->cmds, (size_t)(ce->n_cmds + 1) * sizeof *c);
@@ -145,21 +144,26 @@ void cli_engines_free(CliEngines *ce) {
 
 bool cli_write_thought_book(const char *path, const Book *b, bool quiet) {
     char err[512];
-    size_t len = strlen(path);
-    bool ok;
-    if (len >= 4 && !strcmp(path + len - 4, ".sbk")) {
-        SbkWriteOptions so;
-        memset(&so, 0, sizeof so);
-        SbkWriteReport rep;
-        ok = sbk_write_file(path, b, &so, &rep, err, sizeof err);
-    } else {
-        Progress pr;
-        progress_start(&pr, stderr, "writing book", book_position_count(b), quiet);
-        Db2016WriteOptions wo = {.write_comments = true, .progress = &pr};
-        ok = db2016_write_file(path, b, &wo, err, sizeof err);
-        progress_finish(&pr);
-    }
+    BookWriteOptions wo = {.write_comments = true, .log = stderr, .quiet = quiet};
+    bool ok = book_write(path, NULL, b, &wo, NULL, err, sizeof err);
     if (!ok)
-        fprintf(stderr, "hayanagi book: %s\n", err);
+        fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, path);
     return ok;
+}
+
+Book *cli_read_thought_book(const char *path, bool quiet) {
+    char err[512];
+    BookReadOptions ro = {.keep_comments = true, .log = stderr, .quiet = quiet};
+    BookReadReport rep;
+    Book *b = book_open_read(path, NULL, &ro, &rep, err, sizeof err);
+    if (!b) {
+        fprintf(stderr, "hayanagi book: %s\n", err);
+        if (record_format_from_path(path) != REC_FMT_AUTO)
+            fprintf(stderr, "hayanagi book: %s looks like a game record, not a book: is the BOOK argument missing?\n",
+                    path);
+        return NULL;
+    }
+    if (rep.note[0] && !quiet)
+        fprintf(stderr, "%s\n", rep.note);
+    return b;
 }

@@ -53,8 +53,12 @@ Searcher *cli_engines_pool(CliEngines *ce, bool quiet, const char *verb, bool *n
 /* Frees everything the options hold. */
 void cli_engines_free(CliEngines *ce);
 
-/* Writes a thought book to path: SBK when the name ends in .sbk, else DB2016 with the
- * comments (the provenance) as "#" lines. Atomic; false with a message printed. */
+/* Writes a thought book to path in the format its name asks for (book/open.h), DB2016
+ * with the comments (the provenance) as "#" lines. Atomic; false with a message printed. */
 bool cli_write_thought_book(const char *path, const Book *b, bool quiet);
+
+/* Reads a book of any format with its comments (the provenance --rethink-if reads); NULL
+ * with a message printed. The caller frees the book. */
+Book *cli_read_thought_book(const char *path, bool quiet);
 
 #endif

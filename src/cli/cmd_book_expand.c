@@ -213,7 +213,7 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
     bool resume = done > 0 && stat(out, &sb) == 0;
     if (resume && !quiet)
         fprintf(stderr, "hayanagi book expand: resuming after round %d from %s\n", done, out);
-    Book *b = cli_read_book(resume ? out : paths[0], quiet);
+    Book *b = cli_read_thought_book(resume ? out : paths[0], quiet);
     if (!b)
         return 1;
     if (!resume)

@@ -233,7 +233,7 @@ int cmd_book_think(int argc, char **argv) {
     to.starts = starts.keys;
     to.start_plies = starts.plies;
     to.n_starts = starts.n;
-    Book *b = cli_read_book(in, quiet);
+    Book *b = cli_read_thought_book(in, quiet);
     if (!b) {
         rc = 1;
         goto done;
