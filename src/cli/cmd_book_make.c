@@ -14,6 +14,7 @@
 #include "bookgen/make.h"
 #include "bookgen/minimax.h"
 #include "bookgen/think.h"
+#include "cli/book_engines.h"
 #include "cli/commands.h"
 #include "match/match.h"
 #include "record/reader.h"
@@ -465,7 +466,8 @@ static int verb_minimax(int argc, char **argv) {
     }
     if (!cli_check_output("minimax", paths[1]))
         return 2;
-    Book *in = cli_read_book(paths[0], quiet);
+    /* comments in and out: the provenance `think` writes survives the usual think-minimax round */
+    Book *in = cli_read_thought_book(paths[0], quiet);
     if (!in)
         return 1;
     Progress pr;
@@ -480,7 +482,7 @@ static int verb_minimax(int argc, char **argv) {
         book_free(out);
         return 1;
     }
-    bool ok = cli_write_book(paths[1], out, quiet);
+    bool ok = cli_write_thought_book(paths[1], out, quiet);
     if (ok)
         printf("wrote %s: %llu positions, %llu settled without cycles, %llu on perpetual-check loops, "
                "%llu converging moves added, %llu propagation rounds\n",

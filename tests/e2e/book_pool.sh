@@ -104,6 +104,9 @@ expect_contains "two engines progress names both" "$(cat "$T/two.err")" " #2 "
 prov=$(grep -c '^#think engine=Hayanagi [0-9.]*; budget=nodes 3000; depth=[0-9]*; nodes=[0-9]*; date=20' "$T/two.db")
 [ "$prov" = "$NT" ] || fail "two engines: $NT provenance comments expected, got $prov"
 [ -e "$T/two.db.journal" ] && fail "two engines: journal left behind"
+# minimax keeps the provenance (the usual think-minimax round)
+out=$("$HAYANAGI" book minimax "$T/two.db" "$T/two_mm.db" --quiet 2>&1); expect_status "minimax after think" 0 $?
+[ "$(grep -c '^#think engine=Hayanagi' "$T/two_mm.db")" = "$NT" ] || fail "minimax dropped the provenance comments"
 # the book reads back (readers that do not know the comment skip it)
 out=$("$HAYANAGI" book lookup "$T/two.db" startpos moves 7g7f 2>&1); expect_status "two engines lookup" 0 $?
 
