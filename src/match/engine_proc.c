@@ -487,11 +487,17 @@ static bool parse_bestmove(const char *line, char *move, size_t cap) {
 void engine_think(EngineProc *e, const char *position_line, const char *go_line, int64_t limit_us, ThinkResult *out) {
     memset(out, 0, sizeof *out);
     engine_drain(e); /* a late bestmove from an earlier stop must not answer this go */
-    if (!engine_send(e, position_line) || !engine_send(e, go_line)) {
+    /* the clock starts before `go` is written: once written, the engine may already be
+     * thinking (and a fake that sleeps 400 ms must never be measured at 399.9) */
+    if (!engine_send(e, position_line)) {
         out->status = THINK_EOF;
         return;
     }
     int64_t t0 = engine_now_us();
+    if (!engine_send(e, go_line)) {
+        out->status = THINK_EOF;
+        return;
+    }
     int64_t deadline_us = t0 + limit_us;
     char line[ENGINE_LINE_MAX];
     for (;;) {

@@ -134,7 +134,7 @@ typedef enum {
 
 typedef struct {
     ThinkStatus status;
-    int64_t elapsed_us;  /* from the moment `go` was written to the bestmove line */
+    int64_t elapsed_us;  /* from just before `go` was written to the bestmove line */
     char bestmove[32];   /* the word after `bestmove` ("7g7f", "resign", "win", ...) */
     bool hung;           /* THINK_TIMEOUT and still no bestmove after `stop`: kill it */
     bool has_score;      /* the last `info ... score` seen */
