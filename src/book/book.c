@@ -75,6 +75,13 @@ void book_key_after_move(Position *pos, Move m, BookKey *key) {
     position_undo_move(pos, m);
 }
 
+void book_key_flipped_after_move(Position *pos, Move m, BookKey *key) {
+    StateInfo st;
+    position_do_move(pos, m, &st);
+    packed_sfen_encode_flipped(pos, key);
+    position_undo_move(pos, m);
+}
+
 bool book_key_to_position(const BookKey *key, Position *pos, StateInfo *st, int ply) {
     return packed_sfen_decode(key, pos, st, ply, NULL, 0);
 }

@@ -101,6 +101,11 @@ void book_key_from_position(const Position *pos, BookKey *key);
 /* The key of the position legal move m leads to from pos; pos is as it was on return. */
 void book_key_after_move(Position *pos, Move m, BookKey *key);
 
+/* The key of the colour-flipped twin of the position legal move m leads to from pos
+ * (book_key_flip() of book_key_after_move()'s key, without decoding); pos is as it was on
+ * return. */
+void book_key_flipped_after_move(Position *pos, Move m, BookKey *key);
+
 /* Parses sfen ("board side hands [ply]") and fills *key and, when ply is non-null, the
  * move number (1 when absent). Returns false with the reason in err for anything
  * position_from_sfen() rejects. */

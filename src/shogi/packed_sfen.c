@@ -152,6 +152,25 @@ static void encode_parts(const Piece *board, int hand[COLOR_NB][PIECE_TYPE_NB], 
         out->data[i] = (uint8_t)(w.word[i >> 3] >> ((i & 7) * 8));
 }
 
+void packed_sfen_encode_flipped(const Position *pos, PackedSfen *out) {
+    Piece board[SQ_NB];
+    Square king_sq[COLOR_NB] = {SQ_NONE, SQ_NONE};
+    for (Square sq = 0; sq < SQ_NB; sq++) {
+        Piece pc = pos->board[SQ_NB - 1 - sq];
+        if (pc != NO_PIECE) {
+            pc = piece_make(color_flip(piece_color(pc)), piece_type(pc));
+            if (piece_type(pc) == KING)
+                king_sq[piece_color(pc)] = sq;
+        }
+        board[sq] = pc;
+    }
+    int hand[COLOR_NB][PIECE_TYPE_NB] = {{0}};
+    for (Color c = BLACK; c <= WHITE; c++)
+        for (int i = 0; i < PACK_ORDER_NB; i++)
+            hand[color_flip(c)][PACK_ORDER[i]] = hand_count(pos->hand[c], PACK_ORDER[i]);
+    encode_parts(board, hand, king_sq, color_flip(pos->side), out);
+}
+
 void packed_sfen_encode(const Position *pos, PackedSfen *out) {
     int hand[COLOR_NB][PIECE_TYPE_NB] = {{0}};
     for (Color c = BLACK; c <= WHITE; c++)

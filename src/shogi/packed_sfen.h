@@ -42,6 +42,11 @@ typedef struct {
  * position, e.g. one from position_from_sfen() or reached by legal moves. */
 void packed_sfen_encode(const Position *pos, PackedSfen *out);
 
+/* Encodes the colour-flipped position of pos (board rotated 180 degrees, colours and hands
+ * swapped, the other side to move) into *out, as packed_sfen_encode() would encode that
+ * position: the same bytes as packed_sfen_flip() of pos's encoding, without decoding. */
+void packed_sfen_encode_flipped(const Position *pos, PackedSfen *out);
+
 /* Decodes *in, which may be hostile, into *pos and *st (caller-owned, as for
  * position_from_sfen()). ply is the SFEN move number to give the position, as the format
  * stores none; values below 1 become 1, values above 1000000 are refused like in

@@ -363,7 +363,8 @@ static bool flip_via_sfen_text(const BookKey *key, BookKey *flipped) {
     return book_key_from_sfen(out, flipped, NULL, NULL, 0);
 }
 
-/* book_key_flip() flips the PackedSfen directly; on every position of random games
+/* book_key_flip() flips the PackedSfen directly (and packed_sfen_encode_flipped() encodes
+ * the flip from the position); on every position of random games
  * (drops, promotions, captures, full hands late in the games) it must give the bytes the
  * SFEN-text route gives, and twice flipped the key itself; on random bytes it must refuse
  * exactly what the text route refuses. */
@@ -382,6 +383,9 @@ static void test_flip_matches_sfen_text(void **state) {
             assert_true(book_key_flip(&k, &direct));
             assert_true(flip_via_sfen_text(&k, &text));
             assert_memory_equal(direct.data, text.data, sizeof direct.data);
+            PackedSfen from_position; /* the flip encoded straight from the position */
+            packed_sfen_encode_flipped(&pos, &from_position);
+            assert_memory_equal(from_position.data, text.data, sizeof text.data);
             assert_true(book_key_flip(&direct, &back));
             assert_memory_equal(back.data, k.data, sizeof k.data);
             checked++;
