@@ -35,7 +35,7 @@ struct Search {
         Move best, ponder, pv[MAX_PLY + 1];
         Value score;
         int depth, seldepth, pv_len;
-        const char *bound;
+        InfoBound bound;
     } snap;
 };
 
@@ -193,13 +193,13 @@ static bool try_root_mate(Search *s, Worker *main, SearchResult *res, Move *pv, 
     *pv_len = len;
     atomic_store(&main->nodes, nodes);
     if (s->reporter.info) {
-        char line[4096], *p = line;
-        p += snprintf(p, sizeof line, "info depth %d score mate %d nodes %llu pv", len, len, (unsigned long long)nodes);
-        for (int i = 0; i < len && p - line < (long)sizeof line - 16; i++) {
-            char buf[USI_MOVE_MAX];
-            p += snprintf(p, 16, " %s", move_to_usi(pv[i], buf));
-        }
-        s->reporter.info(s->reporter.ctx, line);
+        SearchInfo in = search_info_empty();
+        in.depth = len;
+        search_info_set_value(&in, mate_in(len));
+        in.nodes = nodes;
+        in.pv = pv;
+        in.pv_length = len;
+        s->reporter.info(s->reporter.ctx, &in);
     }
     return true;
 }
@@ -207,34 +207,32 @@ static bool try_root_mate(Search *s, Worker *main, SearchResult *res, Move *pv, 
 /* The closing info line, written just before every bestmove (also when a time or node
  * limit cut the search short): depth, seldepth, score, nodes, time and nps of the whole
  * search and the line played. */
-static void report_final(Search *s, const SearchResult *res, Value score, const char *bound, const Move *pv, int pv_len,
+static void report_final(Search *s, const SearchResult *res, Value score, InfoBound bound, const Move *pv, int pv_len,
                          int seldepth) {
     if (!s->reporter.info)
         return;
-    char line[8192], *p = line, *end = line + sizeof line;
     int64_t ms = res->time_ms > 0 ? res->time_ms : 0;
-    p += snprintf(p, (size_t)(end - p), "info depth %d seldepth %d", res->depth,
-                  seldepth > res->depth ? seldepth : res->depth);
-    Value v = score == VALUE_NONE || score == -VALUE_INFINITE ? 0 : score;
-    if (v >= VALUE_MATE_IN_MAX_PLY)
-        p += snprintf(p, (size_t)(end - p), " score mate %d", VALUE_MATE - v);
-    else if (v <= VALUE_MATED_IN_MAX_PLY)
-        p += snprintf(p, (size_t)(end - p), " score mate -%d", VALUE_MATE + v);
-    else
-        p += snprintf(p, (size_t)(end - p), " score cp %d", v);
-    p += snprintf(p, (size_t)(end - p), "%s", bound);
-    if (s->shared.options.multipv > 1)
-        p += snprintf(p, (size_t)(end - p), " multipv 1");
-    p += snprintf(p, (size_t)(end - p), " nodes %llu nps %llu hashfull %d time %lld", (unsigned long long)res->nodes,
-                  (unsigned long long)(res->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1)), tt_hashfull(&s->tt),
-                  (long long)ms);
+    SearchInfo in = search_info_empty();
+    in.depth = res->depth;
+    in.seldepth = seldepth > res->depth ? seldepth : res->depth;
+    search_info_set_value(&in, score == VALUE_NONE || score == -VALUE_INFINITE ? 0 : score);
+    in.bound = bound;
+    in.multipv = s->shared.options.multipv > 1 ? 1 : 0;
+    in.nodes = res->nodes;
+    in.nps = (int64_t)(res->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1));
+    in.hashfull = tt_hashfull(&s->tt);
+    in.time_ms = ms;
+    /* The line played: the best move, then the rest of pv when it starts with it. */
+    Move line[MAX_PLY + 1];
+    int n = 0;
     if (move_is_ok(res->best)) {
-        char buf[USI_MOVE_MAX];
-        p += snprintf(p, (size_t)(end - p), " pv %s", move_to_usi(res->best, buf));
-        for (int k = 1; k < pv_len && pv[0] == res->best && end - p > 16; k++)
-            p += snprintf(p, (size_t)(end - p), " %s", move_to_usi(pv[k], buf));
+        line[n++] = res->best;
+        for (int k = 1; k < pv_len && pv[0] == res->best && n < MAX_PLY + 1; k++)
+            line[n++] = pv[k];
+        in.pv = line;
+        in.pv_length = n;
     }
-    s->reporter.info(s->reporter.ctx, line);
+    s->reporter.info(s->reporter.ctx, &in);
 }
 
 /* Records the main worker's best root move for the watchdog. Runs on the main search
@@ -249,19 +247,21 @@ static void take_snapshot(Search *s) {
     memcpy(s->snap.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_length);
     s->snap.ponder = rm->pv_length >= 2 ? rm->pv[1] : MOVE_NONE;
     s->snap.score = updated ? rm->uci_score : rm->previous_score;
-    s->snap.bound = updated && rm->lowerbound ? " lowerbound" : updated && rm->upperbound ? " upperbound" : "";
+    s->snap.bound = updated && rm->lowerbound   ? INFO_BOUND_LOWER
+                    : updated && rm->upperbound ? INFO_BOUND_UPPER
+                                                : INFO_BOUND_EXACT;
     s->snap.depth = main->completed_depth;
     s->snap.seldepth = rm->seldepth;
     pthread_mutex_unlock(&s->snap_lock);
 }
 
-/* The workers' info reporter: a PV line of the main worker refreshes the snapshot. */
-static void wrapped_info(void *ctx, const char *line) {
+/* The workers' info reporter: a PV report of the main worker refreshes the snapshot. */
+static void wrapped_info(void *ctx, const SearchInfo *in) {
     Search *s = ctx;
-    if (strncmp(line, "info depth ", 11) == 0 && strstr(line, " pv "))
+    if (!in->text && in->pv && in->pv_length > 0)
         take_snapshot(s);
     if (s->reporter.info)
-        s->reporter.info(s->reporter.ctx, line);
+        s->reporter.info(s->reporter.ctx, in);
 }
 
 /* The watchdog fired: unless the search has answered meanwhile, answer from the snapshot
@@ -291,7 +291,7 @@ static void run_search(Search *s) {
     res->best = MOVE_NONE;
     Move pv[MAX_PLY + 1];
     int pv_len = 0, seldepth = 0;
-    const char *bound = ""; /* the closing line's score is a bound when an iteration was cut short */
+    InfoBound bound = INFO_BOUND_EXACT; /* the closing line's score is a bound when an iteration was cut short */
     Value shown = VALUE_NONE;
 
     Move declaration = position_declaration(pos, sh->options.entering_king_rule);
@@ -338,14 +338,16 @@ static void run_search(Search *s) {
         seldepth = rm->seldepth;
         bool updated = rm->score != -VALUE_INFINITE; /* searched again in the last, perhaps cut, iteration */
         shown = updated ? rm->uci_score : rm->previous_score;
-        bound = updated && rm->lowerbound ? " lowerbound" : updated && rm->upperbound ? " upperbound" : "";
+        bound = updated && rm->lowerbound   ? INFO_BOUND_LOWER
+                : updated && rm->upperbound ? INFO_BOUND_UPPER
+                                            : INFO_BOUND_EXACT;
         /* A bound from a cut iteration on the move already reported as best: the closing
          * line repeats that report's exact score and PV (tools read the last line). */
         pthread_mutex_lock(&s->snap_lock);
-        if (bound[0] && s->snap.best == rm->move && s->snap.pv_len > 0 && !s->snap.bound[0] &&
-            s->snap.score != VALUE_NONE && s->snap.score != -VALUE_INFINITE) {
+        if (bound != INFO_BOUND_EXACT && s->snap.best == rm->move && s->snap.pv_len > 0 &&
+            s->snap.bound == INFO_BOUND_EXACT && s->snap.score != VALUE_NONE && s->snap.score != -VALUE_INFINITE) {
             shown = s->snap.score;
-            bound = "";
+            bound = INFO_BOUND_EXACT;
             pv_len = s->snap.pv_len;
             memcpy(pv, s->snap.pv, sizeof(Move) * (size_t)pv_len);
             seldepth = s->snap.seldepth;
@@ -459,7 +461,7 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
     s->snap.ponder = MOVE_NONE;
     s->snap.pv_len = 0;
     s->snap.score = VALUE_NONE;
-    s->snap.bound = "";
+    s->snap.bound = INFO_BOUND_EXACT;
     s->snap.depth = s->snap.seldepth = 0;
     Color us = g->pos.side;
     TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi,        limits->movetime,
@@ -477,8 +479,10 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
 void search_go(Search *s, const Game *g, const SearchLimits *limits, const SearchOptions *opt,
                const SearchReporter *reporter) {
     if (!prepare(s, g, limits, opt, reporter)) {
-        if (reporter && reporter->info)
-            reporter->info(reporter->ctx, "info string out of memory: search not started");
+        if (reporter && reporter->info) {
+            SearchInfo in = search_info_text("out of memory: search not started");
+            reporter->info(reporter->ctx, &in);
+        }
         if (reporter && reporter->bestmove)
             reporter->bestmove(reporter->ctx, MOVE_RESIGN, MOVE_NONE);
         return;
