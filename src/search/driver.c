@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "search/dfpn.h"
+#include "search/root.h"
 #include "search/watchdog.h"
 #include "search/worker.h"
 #include "shogi/notation.h"
@@ -13,12 +14,9 @@ struct Search {
     TranspositionTable tt;
     SharedSearch shared;
     Worker *workers[MAX_THREADS];
-    int worker_count; /* workers allocated (their histories persist) */
-    pthread_t main_thread;
-    bool running;         /* a search thread exists and has not been joined */
-    atomic_bool finished; /* that thread has given its answer (joining it is immediate) */
-    pthread_mutex_t lock; /* guards the ponder/stop hand-over with the main thread */
-    pthread_cond_t cond;
+    int worker_count;     /* workers allocated (their histories persist) */
+    RootControl control;  /* thread, stop/ponderhit/wait, holding the answer (search/root.h) */
+    atomic_bool finished; /* the search thread has given its answer (joining it is immediate) */
     SearchReporter reporter;
     SearchResult result;
     DfpnSolver *root_mate; /* a small df-pn solver tried at the root, made on first use */
@@ -60,8 +58,7 @@ Search *search_create(size_t hash_mb) {
         free(s);
         return NULL;
     }
-    pthread_mutex_init(&s->lock, NULL);
-    pthread_cond_init(&s->cond, NULL);
+    root_control_init(&s->control, &s->shared.stop, &s->shared.ponder, &s->shared.start_ms);
     pthread_mutex_init(&s->snap_lock, NULL);
     watchdog_init(&s->watchdog);
     return s;
@@ -88,8 +85,7 @@ void search_destroy(Search *s) {
     dfpn_destroy(s->root_mate);
     watchdog_destroy(&s->watchdog);
     pthread_mutex_destroy(&s->snap_lock);
-    pthread_mutex_destroy(&s->lock);
-    pthread_cond_destroy(&s->cond);
+    root_control_destroy(&s->control);
     free(s);
 }
 
@@ -294,16 +290,13 @@ static void run_search(Search *s) {
     InfoBound bound = INFO_BOUND_EXACT; /* the closing line's score is a bound when an iteration was cut short */
     Value shown = VALUE_NONE;
 
-    Move declaration = position_declaration(pos, sh->options.entering_king_rule);
     int count = root_moves_init(main, &sh->limits);
-    if (declaration != MOVE_NONE) {
-        res->best = declaration; /* MOVE_WIN, or the winning king move of the Try rule */
-        res->score = mate_in(1);
-    } else if (count == 0) {
-        res->best = MOVE_RESIGN;
-        res->score = mated_in(0);
-    } else if (count == 1 && !sh->limits.infinite && !atomic_load(&sh->ponder) && sh->limits.depth == 0 &&
-               sh->limits.nodes == 0 && sh->budget.maximum_ms != INT64_MAX) {
+    /* The root rules both searchers share (search/root.h). */
+    Move rule_answer = root_rule_answer(pos, sh->options.entering_king_rule, count);
+    if (rule_answer != MOVE_NONE) {
+        res->best = rule_answer; /* MOVE_WIN, the Try rule's king move, or MOVE_RESIGN */
+        res->score = rule_answer == MOVE_RESIGN ? mated_in(0) : mate_in(1);
+    } else if (root_forced_move(count, &sh->limits, &sh->budget, atomic_load(&sh->ponder))) {
         res->best = main->root_moves[0].move; /* only one legal move: answer at once */
     } else if (!sh->limits.infinite && sh->limits.searchmoves_count == 0 && try_root_mate(s, main, res, pv, &pv_len)) {
         /* mated by df-pn: nothing more to search */
@@ -321,10 +314,7 @@ static void run_search(Search *s) {
                 started++;
         worker_iterate(main);
         /* In ponder or infinite mode the answer waits for stop or ponderhit. */
-        pthread_mutex_lock(&s->lock);
-        while (!atomic_load(&sh->stop) && (atomic_load(&sh->ponder) || sh->limits.infinite))
-            pthread_cond_wait(&s->cond, &s->lock);
-        pthread_mutex_unlock(&s->lock);
+        root_control_hold(&s->control);
         atomic_store(&sh->stop, true);
         for (int i = 0; i < started; i++)
             pthread_join(helpers[i], NULL);
@@ -353,15 +343,11 @@ static void run_search(Search *s) {
             seldepth = s->snap.seldepth;
         }
         pthread_mutex_unlock(&s->snap_lock);
-        if (res->score != -VALUE_INFINITE && res->score <= -sh->options.resign_value &&
-            sh->options.resign_value < 32000)
+        if (res->score != -VALUE_INFINITE && root_should_resign(res->score, sh->options.resign_value))
             res->best = MOVE_RESIGN, res->ponder = MOVE_NONE;
     }
     /* Held answers (declarations, resignations, forced moves) also wait in ponder mode. */
-    pthread_mutex_lock(&s->lock);
-    while (!atomic_load(&sh->stop) && (atomic_load(&sh->ponder) || sh->limits.infinite))
-        pthread_cond_wait(&s->cond, &s->lock);
-    pthread_mutex_unlock(&s->lock);
+    root_control_hold(&s->control);
     for (int i = 0; i < sh->worker_count; i++)
         res->nodes += atomic_load(&s->workers[i]->nodes);
     res->time_ms = (int64_t)(search_now_ms() - sh->start_ms);
@@ -395,10 +381,7 @@ static void run_mate(Search *s) {
     }
     if (status == 2 && sh->limits.mate_ms == 0) {
         /* go mate infinite answers only when stopped. */
-        pthread_mutex_lock(&s->lock);
-        while (!atomic_load(&sh->stop))
-            pthread_cond_wait(&s->cond, &s->lock);
-        pthread_mutex_unlock(&s->lock);
+        root_control_hold_until_stop(&s->control);
     }
     if (s->reporter.checkmate)
         s->reporter.checkmate(s->reporter.ctx, pv, len, status);
@@ -467,12 +450,7 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
     TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi,        limits->movetime,
                       g->pos.ply,       limits->timed,   opt->max_moves_to_draw, s->lag_ms};
     sh->budget = timeman_budget(&tc, &opt->time);
-    /* The clock runs from the moment go was read: whatever came between (a busy
-     * machine, the previous search's join) is already spent. */
-    double now = search_now_ms();
-    sh->start_ms = limits->received_ms > 0 && limits->received_ms <= now ? limits->received_ms : now;
-    atomic_store(&sh->stop, false);
-    atomic_store(&sh->ponder, limits->ponder);
+    root_control_arm(&s->control, limits); /* stop, ponder, the clock from go */
     return true;
 }
 
@@ -496,11 +474,7 @@ void search_go(Search *s, const Game *g, const SearchLimits *limits, const Searc
         int64_t slack = max_ms / 8 < 5 ? 5 : max_ms / 8 > 25 ? 25 : max_ms / 8;
         watchdog_arm(&s->watchdog, sh->start_ms + (double)(max_ms + slack), watchdog_fire, s);
     }
-    if (pthread_create(&s->main_thread, NULL, main_thread, s) != 0) {
-        run_search(s); /* no thread to be had: search here, synchronously */
-        return;
-    }
-    s->running = true;
+    root_control_start(&s->control, main_thread, s);
 }
 
 SearchResult search_run(Search *s, const Game *g, const SearchLimits *limits, const SearchOptions *opt,
@@ -515,34 +489,16 @@ SearchResult search_run(Search *s, const Game *g, const SearchLimits *limits, co
     return s->result;
 }
 
-void search_stop(Search *s) {
-    pthread_mutex_lock(&s->lock);
-    atomic_store(&s->shared.stop, true);
-    pthread_cond_broadcast(&s->cond);
-    pthread_mutex_unlock(&s->lock);
-}
+void search_stop(Search *s) { root_control_stop(&s->control); }
 
-void search_ponderhit(Search *s) {
-    pthread_mutex_lock(&s->lock);
-    if (atomic_load(&s->shared.ponder)) {
-        s->shared.start_ms = search_now_ms();
-        atomic_store(&s->shared.ponder, false);
-    }
-    pthread_cond_broadcast(&s->cond);
-    pthread_mutex_unlock(&s->lock);
-}
+void search_ponderhit(Search *s) { root_control_ponderhit(&s->control); }
 
-void search_wait(Search *s) {
-    if (s->running) {
-        pthread_join(s->main_thread, NULL);
-        s->running = false;
-    }
-}
+void search_wait(Search *s) { root_control_wait(&s->control); }
 
 bool search_is_running(Search *s) {
-    if (s->running && atomic_load(&s->finished))
+    if (root_control_running(&s->control) && atomic_load(&s->finished))
         search_wait(s); /* answered already: join it now */
-    return s->running;
+    return root_control_running(&s->control);
 }
 
 uint64_t search_nodes(Search *s) {
