@@ -3,8 +3,9 @@
  *
  * Each slot owns a Search and searches single-threaded with the hash cleared before every
  * position, so an answer depends only on the position and the budget (a resumed run
- * repeats an uninterrupted one). The search reports through USI info lines, which are
- * read with the same parser as an external engine's (match/usi_info.h). */
+ * repeats an uninterrupted one). The search reports SearchInfo structs (search/info.h),
+ * no text; each is put into the parsed form an external engine's line takes
+ * (match/usi_info.h), so both kinds of searcher share one path to a candidate. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,22 +23,45 @@ typedef struct {
 } Inproc;
 
 typedef struct {
-    Position *pos;
     UsiInfo last[SEARCHER_MAX_PV]; /* the last complete line per multipv index */
     bool have[SEARCHER_MAX_PV];
     int mpv;
     int warnings;
 } Collect;
 
-static void on_info(void *ctx, const char *line) {
+/* The search's report in the parsed form of an engine's info line (legal 32-bit PV moves,
+ * as usi_info_parse gives when it checks a PV against the position). */
+static void info_from_search(const SearchInfo *si, UsiInfo *in) {
+    memset(in, 0, sizeof *in);
+    in->is_string = si->text != NULL;
+    in->has_multipv = si->multipv > 0;
+    in->multipv = si->multipv > 0 ? si->multipv : 1;
+    in->has_score = si->score_kind != INFO_SCORE_NONE;
+    in->score_mate = si->score_kind == INFO_SCORE_MATE || si->score_kind == INFO_SCORE_MATED;
+    in->mated = si->score_kind == INFO_SCORE_MATED;
+    in->score = in->mated ? -si->score : si->score;
+    in->bound = si->bound == INFO_BOUND_LOWER   ? USI_BOUND_LOWER
+                : si->bound == INFO_BOUND_UPPER ? USI_BOUND_UPPER
+                                                : USI_BOUND_EXACT;
+    in->has_depth = true;
+    in->depth = si->depth;
+    in->has_seldepth = si->seldepth >= 0;
+    in->seldepth = si->seldepth;
+    in->has_nodes = true;
+    in->nodes = si->nodes;
+    in->has_pv = si->pv != NULL;
+    in->pv_len = si->pv ? (si->pv_length < USI_INFO_PV_MAX ? si->pv_length : USI_INFO_PV_MAX) : 0;
+    in->pv_truncated = si->pv && si->pv_length > USI_INFO_PV_MAX;
+    for (int i = 0; i < in->pv_len; i++)
+        in->pv[i] = si->pv[i];
+}
+
+static void on_info(void *ctx, const SearchInfo *si) {
     Collect *c = ctx;
-    UsiInfo in;
-    if (!usi_info_parse(line, c->pos, &in, NULL, 0)) {
-        c->warnings++;
+    if (si->text)
         return;
-    }
-    if (in.pv_illegal)
-        c->warnings++;
+    UsiInfo in;
+    info_from_search(si, &in);
     if (!usi_info_is_complete(&in) || in.multipv > c->mpv)
         return;
     c->last[in.multipv - 1] = in;
@@ -86,7 +110,6 @@ static SearchStatus inproc_analyse(Searcher *s, int slot, Position *pos, const S
         game_free(&g);
         return SEARCH_RETRY;
     }
-    c->pos = pos;
     c->mpv = mpv;
     SearchReporter rep = {on_info, on_bestmove, on_checkmate, c};
     search_clear(ip->search[slot]);

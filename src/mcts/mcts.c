@@ -285,20 +285,22 @@ static void report_info(MctsSearch *m) {
     int64_t ms = (int64_t)(clock_now_ms() - m->start_ms);
     uint64_t n = atomic_load(&m->playouts);
     uint64_t hashfull = (uint64_t)atomic_load(&t->node_used) * 1000 / t->node_cap;
-    char line[8192];
-    int at = snprintf(line, sizeof line,
-                      "info depth %d seldepth %d score cp %d nodes %llu nps %llu time %lld hashfull %llu pv", len,
-                      atomic_load(&m->max_depth), shown_score(t, best), (unsigned long long)n,
-                      (unsigned long long)(ms > 0 ? n * 1000 / (uint64_t)ms : n), (long long)ms,
-                      (unsigned long long)(hashfull > 1000 ? 1000 : hashfull));
-    for (int i = 0; i < len && at < (int)sizeof line - 16; i++) {
-        char buf[USI_MOVE_MAX];
-        at += snprintf(line + at, sizeof line - (size_t)at, " %s", move_to_usi(pv[i], buf));
-    }
-    m->reporter.info(m->reporter.ctx, line);
-    snprintf(line, sizeof line, "info string mcts visits %u winrate %.4f", (unsigned)atomic_load(&best->visits),
-             mcts_edge_q(best));
-    m->reporter.info(m->reporter.ctx, line);
+    SearchInfo in = search_info_empty();
+    in.depth = len;
+    in.seldepth = atomic_load(&m->max_depth);
+    in.score_kind = INFO_SCORE_CP; /* a winrate shown as centipawns, never a mate */
+    in.score = shown_score(t, best);
+    in.nodes = n;
+    in.nps = (int64_t)(ms > 0 ? n * 1000 / (uint64_t)ms : n);
+    in.time_ms = ms;
+    in.hashfull = (int)(hashfull > 1000 ? 1000 : hashfull);
+    in.pv = pv;
+    in.pv_length = len;
+    m->reporter.info(m->reporter.ctx, &in);
+    char text[128];
+    snprintf(text, sizeof text, "mcts visits %u winrate %.4f", (unsigned)atomic_load(&best->visits), mcts_edge_q(best));
+    SearchInfo msg = search_info_text(text);
+    m->reporter.info(m->reporter.ctx, &msg);
 }
 
 /* ---- threads ---- */
@@ -379,8 +381,10 @@ static void run_search(MctsSearch *m) {
         res->best = rule_answer;
         res->root_proof = rule_answer == MOVE_RESIGN ? MCTS_PROVEN_LOSS : MCTS_PROVEN_WIN;
     } else if (!th || !prepare_tree(m) || !thread_init(&th[0], m)) {
-        if (m->reporter.info)
-            m->reporter.info(m->reporter.ctx, "info string mcts: out of memory, search not started");
+        if (m->reporter.info) {
+            SearchInfo msg = search_info_text("mcts: out of memory, search not started");
+            m->reporter.info(m->reporter.ctx, &msg);
+        }
         res->best = MOVE_RESIGN;
     } else {
         ready = 1;

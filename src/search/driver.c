@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "search/dfpn.h"
+#include "search/root.h"
 #include "search/watchdog.h"
 #include "search/worker.h"
 #include "shogi/notation.h"
@@ -13,12 +14,9 @@ struct Search {
     TranspositionTable tt;
     SharedSearch shared;
     Worker *workers[MAX_THREADS];
-    int worker_count; /* workers allocated (their histories persist) */
-    pthread_t main_thread;
-    bool running;         /* a search thread exists and has not been joined */
-    atomic_bool finished; /* that thread has given its answer (joining it is immediate) */
-    pthread_mutex_t lock; /* guards the ponder/stop hand-over with the main thread */
-    pthread_cond_t cond;
+    int worker_count;     /* workers allocated (their histories persist) */
+    RootControl control;  /* thread, stop/ponderhit/wait, holding the answer (search/root.h) */
+    atomic_bool finished; /* the search thread has given its answer (joining it is immediate) */
     SearchReporter reporter;
     SearchResult result;
     DfpnSolver *root_mate; /* a small df-pn solver tried at the root, made on first use */
@@ -35,7 +33,7 @@ struct Search {
         Move best, ponder, pv[MAX_PLY + 1];
         Value score;
         int depth, seldepth, pv_len;
-        const char *bound;
+        InfoBound bound;
     } snap;
 };
 
@@ -60,8 +58,7 @@ Search *search_create(size_t hash_mb) {
         free(s);
         return NULL;
     }
-    pthread_mutex_init(&s->lock, NULL);
-    pthread_cond_init(&s->cond, NULL);
+    root_control_init(&s->control, &s->shared.stop, &s->shared.ponder, &s->shared.start_ms);
     pthread_mutex_init(&s->snap_lock, NULL);
     watchdog_init(&s->watchdog);
     return s;
@@ -88,8 +85,7 @@ void search_destroy(Search *s) {
     dfpn_destroy(s->root_mate);
     watchdog_destroy(&s->watchdog);
     pthread_mutex_destroy(&s->snap_lock);
-    pthread_mutex_destroy(&s->lock);
-    pthread_cond_destroy(&s->cond);
+    root_control_destroy(&s->control);
     free(s);
 }
 
@@ -193,13 +189,13 @@ static bool try_root_mate(Search *s, Worker *main, SearchResult *res, Move *pv, 
     *pv_len = len;
     atomic_store(&main->nodes, nodes);
     if (s->reporter.info) {
-        char line[4096], *p = line;
-        p += snprintf(p, sizeof line, "info depth %d score mate %d nodes %llu pv", len, len, (unsigned long long)nodes);
-        for (int i = 0; i < len && p - line < (long)sizeof line - 16; i++) {
-            char buf[USI_MOVE_MAX];
-            p += snprintf(p, 16, " %s", move_to_usi(pv[i], buf));
-        }
-        s->reporter.info(s->reporter.ctx, line);
+        SearchInfo in = search_info_empty();
+        in.depth = len;
+        search_info_set_value(&in, mate_in(len));
+        in.nodes = nodes;
+        in.pv = pv;
+        in.pv_length = len;
+        s->reporter.info(s->reporter.ctx, &in);
     }
     return true;
 }
@@ -207,34 +203,32 @@ static bool try_root_mate(Search *s, Worker *main, SearchResult *res, Move *pv, 
 /* The closing info line, written just before every bestmove (also when a time or node
  * limit cut the search short): depth, seldepth, score, nodes, time and nps of the whole
  * search and the line played. */
-static void report_final(Search *s, const SearchResult *res, Value score, const char *bound, const Move *pv, int pv_len,
+static void report_final(Search *s, const SearchResult *res, Value score, InfoBound bound, const Move *pv, int pv_len,
                          int seldepth) {
     if (!s->reporter.info)
         return;
-    char line[8192], *p = line, *end = line + sizeof line;
     int64_t ms = res->time_ms > 0 ? res->time_ms : 0;
-    p += snprintf(p, (size_t)(end - p), "info depth %d seldepth %d", res->depth,
-                  seldepth > res->depth ? seldepth : res->depth);
-    Value v = score == VALUE_NONE || score == -VALUE_INFINITE ? 0 : score;
-    if (v >= VALUE_MATE_IN_MAX_PLY)
-        p += snprintf(p, (size_t)(end - p), " score mate %d", VALUE_MATE - v);
-    else if (v <= VALUE_MATED_IN_MAX_PLY)
-        p += snprintf(p, (size_t)(end - p), " score mate -%d", VALUE_MATE + v);
-    else
-        p += snprintf(p, (size_t)(end - p), " score cp %d", v);
-    p += snprintf(p, (size_t)(end - p), "%s", bound);
-    if (s->shared.options.multipv > 1)
-        p += snprintf(p, (size_t)(end - p), " multipv 1");
-    p += snprintf(p, (size_t)(end - p), " nodes %llu nps %llu hashfull %d time %lld", (unsigned long long)res->nodes,
-                  (unsigned long long)(res->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1)), tt_hashfull(&s->tt),
-                  (long long)ms);
+    SearchInfo in = search_info_empty();
+    in.depth = res->depth;
+    in.seldepth = seldepth > res->depth ? seldepth : res->depth;
+    search_info_set_value(&in, score == VALUE_NONE || score == -VALUE_INFINITE ? 0 : score);
+    in.bound = bound;
+    in.multipv = s->shared.options.multipv > 1 ? 1 : 0;
+    in.nodes = res->nodes;
+    in.nps = (int64_t)(res->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1));
+    in.hashfull = tt_hashfull(&s->tt);
+    in.time_ms = ms;
+    /* The line played: the best move, then the rest of pv when it starts with it. */
+    Move line[MAX_PLY + 1];
+    int n = 0;
     if (move_is_ok(res->best)) {
-        char buf[USI_MOVE_MAX];
-        p += snprintf(p, (size_t)(end - p), " pv %s", move_to_usi(res->best, buf));
-        for (int k = 1; k < pv_len && pv[0] == res->best && end - p > 16; k++)
-            p += snprintf(p, (size_t)(end - p), " %s", move_to_usi(pv[k], buf));
+        line[n++] = res->best;
+        for (int k = 1; k < pv_len && pv[0] == res->best && n < MAX_PLY + 1; k++)
+            line[n++] = pv[k];
+        in.pv = line;
+        in.pv_length = n;
     }
-    s->reporter.info(s->reporter.ctx, line);
+    s->reporter.info(s->reporter.ctx, &in);
 }
 
 /* Records the main worker's best root move for the watchdog. Runs on the main search
@@ -249,19 +243,21 @@ static void take_snapshot(Search *s) {
     memcpy(s->snap.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_length);
     s->snap.ponder = rm->pv_length >= 2 ? rm->pv[1] : MOVE_NONE;
     s->snap.score = updated ? rm->uci_score : rm->previous_score;
-    s->snap.bound = updated && rm->lowerbound ? " lowerbound" : updated && rm->upperbound ? " upperbound" : "";
+    s->snap.bound = updated && rm->lowerbound   ? INFO_BOUND_LOWER
+                    : updated && rm->upperbound ? INFO_BOUND_UPPER
+                                                : INFO_BOUND_EXACT;
     s->snap.depth = main->completed_depth;
     s->snap.seldepth = rm->seldepth;
     pthread_mutex_unlock(&s->snap_lock);
 }
 
-/* The workers' info reporter: a PV line of the main worker refreshes the snapshot. */
-static void wrapped_info(void *ctx, const char *line) {
+/* The workers' info reporter: a PV report of the main worker refreshes the snapshot. */
+static void wrapped_info(void *ctx, const SearchInfo *in) {
     Search *s = ctx;
-    if (strncmp(line, "info depth ", 11) == 0 && strstr(line, " pv "))
+    if (!in->text && in->pv && in->pv_length > 0)
         take_snapshot(s);
     if (s->reporter.info)
-        s->reporter.info(s->reporter.ctx, line);
+        s->reporter.info(s->reporter.ctx, in);
 }
 
 /* The watchdog fired: unless the search has answered meanwhile, answer from the snapshot
@@ -291,19 +287,16 @@ static void run_search(Search *s) {
     res->best = MOVE_NONE;
     Move pv[MAX_PLY + 1];
     int pv_len = 0, seldepth = 0;
-    const char *bound = ""; /* the closing line's score is a bound when an iteration was cut short */
+    InfoBound bound = INFO_BOUND_EXACT; /* the closing line's score is a bound when an iteration was cut short */
     Value shown = VALUE_NONE;
 
-    Move declaration = position_declaration(pos, sh->options.entering_king_rule);
     int count = root_moves_init(main, &sh->limits);
-    if (declaration != MOVE_NONE) {
-        res->best = declaration; /* MOVE_WIN, or the winning king move of the Try rule */
-        res->score = mate_in(1);
-    } else if (count == 0) {
-        res->best = MOVE_RESIGN;
-        res->score = mated_in(0);
-    } else if (count == 1 && !sh->limits.infinite && !atomic_load(&sh->ponder) && sh->limits.depth == 0 &&
-               sh->limits.nodes == 0 && sh->budget.maximum_ms != INT64_MAX) {
+    /* The root rules both searchers share (search/root.h). */
+    Move rule_answer = root_rule_answer(pos, sh->options.entering_king_rule, count);
+    if (rule_answer != MOVE_NONE) {
+        res->best = rule_answer; /* MOVE_WIN, the Try rule's king move, or MOVE_RESIGN */
+        res->score = rule_answer == MOVE_RESIGN ? mated_in(0) : mate_in(1);
+    } else if (root_forced_move(count, &sh->limits, &sh->budget, atomic_load(&sh->ponder))) {
         res->best = main->root_moves[0].move; /* only one legal move: answer at once */
     } else if (!sh->limits.infinite && sh->limits.searchmoves_count == 0 && try_root_mate(s, main, res, pv, &pv_len)) {
         /* mated by df-pn: nothing more to search */
@@ -321,10 +314,7 @@ static void run_search(Search *s) {
                 started++;
         worker_iterate(main);
         /* In ponder or infinite mode the answer waits for stop or ponderhit. */
-        pthread_mutex_lock(&s->lock);
-        while (!atomic_load(&sh->stop) && (atomic_load(&sh->ponder) || sh->limits.infinite))
-            pthread_cond_wait(&s->cond, &s->lock);
-        pthread_mutex_unlock(&s->lock);
+        root_control_hold(&s->control);
         atomic_store(&sh->stop, true);
         for (int i = 0; i < started; i++)
             pthread_join(helpers[i], NULL);
@@ -338,28 +328,26 @@ static void run_search(Search *s) {
         seldepth = rm->seldepth;
         bool updated = rm->score != -VALUE_INFINITE; /* searched again in the last, perhaps cut, iteration */
         shown = updated ? rm->uci_score : rm->previous_score;
-        bound = updated && rm->lowerbound ? " lowerbound" : updated && rm->upperbound ? " upperbound" : "";
+        bound = updated && rm->lowerbound   ? INFO_BOUND_LOWER
+                : updated && rm->upperbound ? INFO_BOUND_UPPER
+                                            : INFO_BOUND_EXACT;
         /* A bound from a cut iteration on the move already reported as best: the closing
          * line repeats that report's exact score and PV (tools read the last line). */
         pthread_mutex_lock(&s->snap_lock);
-        if (bound[0] && s->snap.best == rm->move && s->snap.pv_len > 0 && !s->snap.bound[0] &&
-            s->snap.score != VALUE_NONE && s->snap.score != -VALUE_INFINITE) {
+        if (bound != INFO_BOUND_EXACT && s->snap.best == rm->move && s->snap.pv_len > 0 &&
+            s->snap.bound == INFO_BOUND_EXACT && s->snap.score != VALUE_NONE && s->snap.score != -VALUE_INFINITE) {
             shown = s->snap.score;
-            bound = "";
+            bound = INFO_BOUND_EXACT;
             pv_len = s->snap.pv_len;
             memcpy(pv, s->snap.pv, sizeof(Move) * (size_t)pv_len);
             seldepth = s->snap.seldepth;
         }
         pthread_mutex_unlock(&s->snap_lock);
-        if (res->score != -VALUE_INFINITE && res->score <= -sh->options.resign_value &&
-            sh->options.resign_value < 32000)
+        if (res->score != -VALUE_INFINITE && root_should_resign(res->score, sh->options.resign_value))
             res->best = MOVE_RESIGN, res->ponder = MOVE_NONE;
     }
     /* Held answers (declarations, resignations, forced moves) also wait in ponder mode. */
-    pthread_mutex_lock(&s->lock);
-    while (!atomic_load(&sh->stop) && (atomic_load(&sh->ponder) || sh->limits.infinite))
-        pthread_cond_wait(&s->cond, &s->lock);
-    pthread_mutex_unlock(&s->lock);
+    root_control_hold(&s->control);
     for (int i = 0; i < sh->worker_count; i++)
         res->nodes += atomic_load(&s->workers[i]->nodes);
     res->time_ms = (int64_t)(search_now_ms() - sh->start_ms);
@@ -393,10 +381,7 @@ static void run_mate(Search *s) {
     }
     if (status == 2 && sh->limits.mate_ms == 0) {
         /* go mate infinite answers only when stopped. */
-        pthread_mutex_lock(&s->lock);
-        while (!atomic_load(&sh->stop))
-            pthread_cond_wait(&s->cond, &s->lock);
-        pthread_mutex_unlock(&s->lock);
+        root_control_hold_until_stop(&s->control);
     }
     if (s->reporter.checkmate)
         s->reporter.checkmate(s->reporter.ctx, pv, len, status);
@@ -459,26 +444,23 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
     s->snap.ponder = MOVE_NONE;
     s->snap.pv_len = 0;
     s->snap.score = VALUE_NONE;
-    s->snap.bound = "";
+    s->snap.bound = INFO_BOUND_EXACT;
     s->snap.depth = s->snap.seldepth = 0;
     Color us = g->pos.side;
     TimeControl tc = {limits->time[us], limits->inc[us], limits->byoyomi,        limits->movetime,
                       g->pos.ply,       limits->timed,   opt->max_moves_to_draw, s->lag_ms};
     sh->budget = timeman_budget(&tc, &opt->time);
-    /* The clock runs from the moment go was read: whatever came between (a busy
-     * machine, the previous search's join) is already spent. */
-    double now = search_now_ms();
-    sh->start_ms = limits->received_ms > 0 && limits->received_ms <= now ? limits->received_ms : now;
-    atomic_store(&sh->stop, false);
-    atomic_store(&sh->ponder, limits->ponder);
+    root_control_arm(&s->control, limits); /* stop, ponder, the clock from go */
     return true;
 }
 
 void search_go(Search *s, const Game *g, const SearchLimits *limits, const SearchOptions *opt,
                const SearchReporter *reporter) {
     if (!prepare(s, g, limits, opt, reporter)) {
-        if (reporter && reporter->info)
-            reporter->info(reporter->ctx, "info string out of memory: search not started");
+        if (reporter && reporter->info) {
+            SearchInfo in = search_info_text("out of memory: search not started");
+            reporter->info(reporter->ctx, &in);
+        }
         if (reporter && reporter->bestmove)
             reporter->bestmove(reporter->ctx, MOVE_RESIGN, MOVE_NONE);
         return;
@@ -492,11 +474,7 @@ void search_go(Search *s, const Game *g, const SearchLimits *limits, const Searc
         int64_t slack = max_ms / 8 < 5 ? 5 : max_ms / 8 > 25 ? 25 : max_ms / 8;
         watchdog_arm(&s->watchdog, sh->start_ms + (double)(max_ms + slack), watchdog_fire, s);
     }
-    if (pthread_create(&s->main_thread, NULL, main_thread, s) != 0) {
-        run_search(s); /* no thread to be had: search here, synchronously */
-        return;
-    }
-    s->running = true;
+    root_control_start(&s->control, main_thread, s);
 }
 
 SearchResult search_run(Search *s, const Game *g, const SearchLimits *limits, const SearchOptions *opt,
@@ -511,34 +489,16 @@ SearchResult search_run(Search *s, const Game *g, const SearchLimits *limits, co
     return s->result;
 }
 
-void search_stop(Search *s) {
-    pthread_mutex_lock(&s->lock);
-    atomic_store(&s->shared.stop, true);
-    pthread_cond_broadcast(&s->cond);
-    pthread_mutex_unlock(&s->lock);
-}
+void search_stop(Search *s) { root_control_stop(&s->control); }
 
-void search_ponderhit(Search *s) {
-    pthread_mutex_lock(&s->lock);
-    if (atomic_load(&s->shared.ponder)) {
-        s->shared.start_ms = search_now_ms();
-        atomic_store(&s->shared.ponder, false);
-    }
-    pthread_cond_broadcast(&s->cond);
-    pthread_mutex_unlock(&s->lock);
-}
+void search_ponderhit(Search *s) { root_control_ponderhit(&s->control); }
 
-void search_wait(Search *s) {
-    if (s->running) {
-        pthread_join(s->main_thread, NULL);
-        s->running = false;
-    }
-}
+void search_wait(Search *s) { root_control_wait(&s->control); }
 
 bool search_is_running(Search *s) {
-    if (s->running && atomic_load(&s->finished))
+    if (root_control_running(&s->control) && atomic_load(&s->finished))
         search_wait(s); /* answered already: join it now */
-    return s->running;
+    return root_control_running(&s->control);
 }
 
 uint64_t search_nodes(Search *s) {

@@ -68,6 +68,13 @@ void root_control_hold(RootControl *c) {
     pthread_mutex_unlock(&c->lock);
 }
 
+void root_control_hold_until_stop(RootControl *c) {
+    pthread_mutex_lock(&c->lock);
+    while (!atomic_load(c->stop))
+        pthread_cond_wait(&c->cond, &c->lock);
+    pthread_mutex_unlock(&c->lock);
+}
+
 Move root_rule_answer(const Position *pos, EnteringKingRule ekr, int legal_count) {
     Move declaration = position_declaration(pos, ekr);
     if (declaration != MOVE_NONE)

@@ -52,6 +52,10 @@ bool root_control_running(const RootControl *c);
  * until stop or ponderhit. */
 void root_control_hold(RootControl *c);
 
+/* On the search thread: waits until stop (for `go mate infinite`, whose answer waits for
+ * stop whatever ponderhit says). */
+void root_control_hold_until_stop(RootControl *c);
+
 /* The answer the rules give at the root before any search: the declaration under ekr
  * (MOVE_WIN, or the Try rule's winning king move), else MOVE_RESIGN when there is no legal
  * move (legal_count 0), else MOVE_NONE (search). */

@@ -728,26 +728,21 @@ void report_pv(Worker *w, int depth) {
         Value v = updated ? rm->uci_score : rm->previous_score;
         if (v == -VALUE_INFINITE)
             continue;
-        char line[8192], *p = line, *end = line + sizeof line;
-        p += snprintf(p, (size_t)(end - p), "info depth %d seldepth %d", updated ? depth : depth - 1, rm->seldepth);
-        if (v >= VALUE_MATE_IN_MAX_PLY)
-            p += snprintf(p, (size_t)(end - p), " score mate %d", VALUE_MATE - v);
-        else if (v <= VALUE_MATED_IN_MAX_PLY)
-            p += snprintf(p, (size_t)(end - p), " score mate -%d", VALUE_MATE + v);
-        else
-            p += snprintf(p, (size_t)(end - p), " score cp %d", v);
+        SearchInfo in = search_info_empty();
+        in.depth = updated ? depth : depth - 1;
+        in.seldepth = rm->seldepth;
+        search_info_set_value(&in, v);
         if (updated && i == w->pv_index && rm->lowerbound)
-            p += snprintf(p, (size_t)(end - p), " lowerbound");
+            in.bound = INFO_BOUND_LOWER;
         else if (updated && i == w->pv_index && rm->upperbound)
-            p += snprintf(p, (size_t)(end - p), " upperbound");
-        if (sh->options.multipv > 1)
-            p += snprintf(p, (size_t)(end - p), " multipv %d", i + 1);
-        p += snprintf(p, (size_t)(end - p), " nodes %llu nps %llu hashfull %d time %lld pv", (unsigned long long)nodes,
-                      (unsigned long long)(nodes * 1000.0 / elapsed), tt_hashfull(sh->tt), (long long)elapsed);
-        for (int k = 0; k < rm->pv_length && end - p > 16; k++) {
-            char buf[USI_MOVE_MAX];
-            p += snprintf(p, (size_t)(end - p), " %s", move_to_usi(rm->pv[k], buf));
-        }
-        sh->reporter->info(sh->reporter->ctx, line);
+            in.bound = INFO_BOUND_UPPER;
+        in.multipv = sh->options.multipv > 1 ? i + 1 : 0;
+        in.nodes = nodes;
+        in.nps = (int64_t)(nodes * 1000.0 / elapsed);
+        in.hashfull = tt_hashfull(sh->tt);
+        in.time_ms = (int64_t)elapsed;
+        in.pv = rm->pv;
+        in.pv_length = rm->pv_length;
+        sh->reporter->info(sh->reporter->ctx, &in);
     }
 }

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "search/info.h"
 #include "search/timeman.h"
 #include "shogi/game.h"
 #include "shogi/movegen.h"
@@ -55,8 +56,9 @@ typedef struct {
 void search_options_default(SearchOptions *o);
 
 typedef struct {
-    /* One complete USI line without the newline ("info depth ..."). */
-    void (*info)(void *ctx, const char *line);
+    /* One report of progress (search/info.h): a PV line, a MultiPV line or a message.
+     * The searcher writes no protocol text; the USI layer formats it (usi/info_text.h). */
+    void (*info)(void *ctx, const SearchInfo *info);
     /* The final answer: best is a legal move, MOVE_RESIGN or MOVE_WIN; ponder is a
      * legal reply to best or MOVE_NONE. */
     void (*bestmove)(void *ctx, Move best, Move ponder);

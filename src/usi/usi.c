@@ -18,6 +18,7 @@
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/perft.h"
+#include "usi/info_text.h"
 #include "usi/bench.h"
 #include "usi/engine_book.h"
 #include "usi/options.h"
@@ -70,7 +71,11 @@ static void usi_write(UsiEngine *e, const char *fmt, ...) {
     va_end(ap);
 }
 
-static void on_info(void *ctx, const char *line) { usi_write(ctx, "%s", line); }
+/* Every searcher report reaches the GUI through the one formatter (usi/info_text.h). */
+static void on_info(void *ctx, const SearchInfo *info) {
+    char line[USI_INFO_TEXT_MAX];
+    usi_write(ctx, "%s", usi_info_text(info, line, sizeof line));
+}
 
 static void on_bestmove(void *ctx, Move best, Move ponder) {
     UsiEngine *e = ctx;

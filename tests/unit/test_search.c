@@ -127,17 +127,12 @@ static void test_bestmove_always_legal(void **state) {
 
 static int info_lines, multipv_seen[4];
 static char last_pv_move[4][8];
-static void count_info(void *ctx, const char *line) {
+static void count_info(void *ctx, const SearchInfo *in) {
     (void)ctx;
     info_lines++;
-    const char *m = strstr(line, " multipv ");
-    const char *pv = strstr(line, " pv ");
-    if (m && pv) {
-        int k = m[9] - '0';
-        if (k >= 1 && k <= 3) {
-            multipv_seen[k] = 1;
-            sscanf(pv + 4, "%7s", last_pv_move[k]);
-        }
+    if (in->multipv >= 1 && in->multipv <= 3 && in->pv && in->pv_length > 0) {
+        multipv_seen[in->multipv] = 1;
+        move_to_usi(in->pv[0], last_pv_move[in->multipv]);
     }
 }
 

@@ -17,6 +17,7 @@
 
 #include "search/search.h"
 #include "shogi/notation.h"
+#include "usi/info_text.h"
 
 typedef struct {
     pthread_mutex_t lock;
@@ -30,8 +31,10 @@ typedef struct {
     char last_info[4096]; /* the last info line before the bestmove */
 } Probe;
 
-static void on_info(void *ctx, const char *line) {
+static void on_info(void *ctx, const SearchInfo *in) {
     Probe *p = ctx;
+    char line[4096]; /* the text the engine writes for this report (PVs here are short) */
+    usi_info_text(in, line, sizeof line);
     pthread_mutex_lock(&p->lock);
     snprintf(p->last_info, sizeof p->last_info, "%s", line);
     if (strncmp(line, "info depth ", 11) == 0 && ++p->infos == p->hold_at) {
