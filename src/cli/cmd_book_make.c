@@ -569,5 +569,7 @@ int cmd_book_make(int argc, char **argv) {
         return cmd_book_expand(argc - 1, argv + 1);
     if (!strcmp(verb, "import-losses"))
         return verb_import_losses(argc - 1, argv + 1);
+    if (!strcmp(verb, "prune"))
+        return cmd_book_prune(argc, argv);
     return -1;
 }
