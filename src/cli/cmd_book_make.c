@@ -571,5 +571,7 @@ int cmd_book_make(int argc, char **argv) {
         return verb_import_losses(argc - 1, argv + 1);
     if (!strcmp(verb, "prune"))
         return cmd_book_prune(argc, argv);
+    if (!strcmp(verb, "report"))
+        return cmd_book_report(argc, argv);
     return -1;
 }
