@@ -35,7 +35,7 @@ Book *book_prune(const Book *in, const PruneOptions *opt, PruneStats *stats, cha
     for (size_t i = 0; ok && i < n; i++)
         dist[i] = -1;
     BookKey start;
-    if (ok && !opt->roots) {
+    {
         Position pos;
         StateInfo s;
         position_set_startpos(&pos, &s);
