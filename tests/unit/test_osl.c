@@ -11,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "book/db2016.h"
 #include "book/osl.h"
+#include "book/sbk.h"
 #include "shogi/game.h"
 #include "shogi/notation.h"
 
@@ -408,6 +410,25 @@ static void test_joseki_dat(void **state) {
     free(text);
     free(l);
     free(l2);
+    book_free(c);
+
+    /* SBK keeps the win counts: games, wonBlack, wonWhite of the start position */
+    char path[] = "/tmp/test_osl_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_true(sbk_write_file(path, b, &(SbkWriteOptions){0}, NULL, err, sizeof err));
+    SbkBook *sb = sbk_open(path, NULL, NULL, err, sizeof err);
+    assert_non_null(sb);
+    c = book_create();
+    assert_true(sbk_to_book(sb, c, NULL, NULL, err, sizeof err));
+    assert_true(book_find(c, &k, &id));
+    assert_true(book_get_stats(c, id, MOVE_NONE, &s));
+    assert_int_equal(s.games, 13669 + 11368);
+    assert_int_equal(s.black_wins, 13669);
+    assert_int_equal(s.white_wins, 11368);
+    sbk_close(sb);
+    unlink(path);
     book_free(c);
     book_free(b);
 
