@@ -9,6 +9,7 @@
 
 #include "book/apery.h"
 #include "book/db2016.h"
+#include "book/osl.h"
 #include "book/sbk.h"
 #include "book/ybb.h"
 #include "shogi/movegen.h"
@@ -341,6 +342,23 @@ static int apery_probe(void *ctx, const Position *pos, BookMoveList *out, char *
 
 static void apery_probe_close(void *ctx) { apery_free(ctx); }
 
+/* ---- OSL WeightedBook (GPS Shogi's joseki.dat): counts that give the exact file size ---- */
+
+static bool osl_sniff(const uint8_t *h, size_t len, uint64_t size) { return osl_probe_header(h, len, size); }
+
+static bool osl_read(const char *path, Book *b, const BookReadOptions *o, BookReadReport *r, char *err,
+                     size_t err_len) {
+    OslStats st;
+    if (!osl_read_file(path, b, &(OslReadOptions){.keep_zero = o->keep_zero}, &st, err, err_len))
+        return false;
+    snprintf(r->note, sizeof r->note,
+             "osl: %u states, %u moves; %llu positions, %llu moves kept (%llu weight-0 moves and %llu positions "
+             "without a weighted move left out)",
+             st.states, st.moves, (unsigned long long)st.positions, (unsigned long long)st.book_moves,
+             (unsigned long long)st.zero_moves_dropped, (unsigned long long)st.positions_dropped);
+    return true;
+}
+
 /* ---- the table: one row per format, strongest evidence first ----
  * To add a format (e.g. GPS Shogi's joseki.dat from book/osl.h): write its evidence
  * (SniffFn: true only on the format's own marks, never on the name) and a reader into the
@@ -350,6 +368,17 @@ static void apery_probe_close(void *ctx) { apery_free(ctx); }
 
 static const BookFormat FORMATS[] = {
     {"ybb", NULL, "YBB (YANE-BINBOOK-V1)", {".ybb"}, ybb_sniff, ybb_read, NULL, NULL, NULL, false, NULL},
+    {"osl",
+     NULL,
+     "OSL WeightedBook (GPS Shogi joseki.dat)",
+     {".dat"},
+     osl_sniff,
+     osl_read,
+     NULL,
+     NULL,
+     NULL,
+     false,
+     NULL},
     {"db",
      "db2016",
      "YaneuraOu DB2016 (text)",

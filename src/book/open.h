@@ -1,7 +1,8 @@
 /* open.h - the one way in and out of book files: which format a file is, reading it into
  * the book IR or opening it for lookups, and writing a book in the format its name says.
  * The engine and every `hayanagi book` verb go through here, so every verb reads every
- * format we read (YaneuraOu DB2016, ShogiGUI/ShogiHome SBK, YBB, Apery book.bin).
+ * format we read (YaneuraOu DB2016, ShogiGUI/ShogiHome SBK, YBB, Apery book.bin, OSL's
+ * WeightedBook as GPS Shogi's joseki.dat).
  *
  * Detection is by content and positive: each format has its own evidence (the DB2016
  * header or a first "sfen" line in text, the YBB magic, a walk over SBK's top-level
@@ -37,6 +38,7 @@ typedef struct {
     bool keep_comments;     /* DB2016: "#" lines in entries become comments */
     bool shogihome_columns; /* DB2016: read "m p   n" as ShogiHome does (db2016.h) */
     int unreg_depth;        /* Apery: plies the walk may go outside the book (0 means 1) */
+    bool keep_zero;         /* OSL: keep weight-0 moves (count 0) and positions without moves */
     FILE *log;              /* warnings and the progress bar go here; NULL: silent */
     bool quiet;             /* no progress bar even when log is set */
 } BookReadOptions;

@@ -6,6 +6,94 @@
 #include "bookgen/make.h"
 #include "shogi/game.h"
 
+/* ---- scores from comments: an open-addressing map (position id, move) -> sum, n ---- */
+
+typedef struct {
+    uint64_t key; /* id << 16 | move, + 1 so that 0 means empty */
+    int64_t sum;
+    uint32_t n;
+} ScoreSlot;
+
+struct BuildScores {
+    ScoreSlot *slot;
+    size_t cap, used; /* cap a power of two */
+};
+
+BuildScores *build_scores_create(void) { return calloc(1, sizeof(BuildScores)); }
+
+void build_scores_free(BuildScores *s) {
+    if (s)
+        free(s->slot);
+    free(s);
+}
+
+static ScoreSlot *score_slot(ScoreSlot *slot, size_t cap, uint64_t key) {
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+    while (slot[i].key && slot[i].key != key)
+        i = (i + 1) & (cap - 1);
+    return &slot[i];
+}
+
+static bool build_scores_add(BuildScores *s, uint32_t id, Move16 move, int32_t score) {
+    if (2 * (s->used + 1) > s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        ScoreSlot *n = calloc(cap, sizeof *n);
+        if (!n)
+            return false;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slot[i].key)
+                *score_slot(n, cap, s->slot[i].key) = s->slot[i];
+        free(s->slot);
+        s->slot = n, s->cap = cap;
+    }
+    uint64_t key = ((uint64_t)id << 16 | move) + 1;
+    ScoreSlot *e = score_slot(s->slot, s->cap, key);
+    if (!e->key) {
+        e->key = key;
+        s->used++;
+    }
+    e->sum += score;
+    e->n++;
+    return true;
+}
+
+bool build_scores_apply(const BuildScores *s, Book *b, uint64_t *moves, uint64_t *samples) {
+    uint64_t nm = 0, ns = 0;
+    BookMoveList *list = malloc(sizeof *list);
+    if (!list)
+        return false;
+    for (size_t i = 0; i < s->cap; i++) {
+        const ScoreSlot *e = &s->slot[i];
+        if (!e->key)
+            continue;
+        uint32_t id = (uint32_t)((e->key - 1) >> 16);
+        Move16 move = (Move16)((e->key - 1) & 0xffff);
+        int n = book_position_moves(b, id, list);
+        for (int k = 0; k < n; k++) {
+            if (list->moves[k].move != move)
+                continue;
+            double mean = (double)e->sum / e->n;
+            list->moves[k].score = (int32_t)(mean < 0 ? mean - 0.5 : mean + 0.5);
+            list->moves[k].has_score = true;
+            char line[64];
+            int len = snprintf(line, sizeof line, "scores from comments: %u samples", e->n);
+            if (!book_set_moves(b, id, list->moves, n) || !book_append_comment(b, id, move, line, (size_t)len)) {
+                free(list);
+                return false;
+            }
+            nm++;
+            ns += e->n;
+            break;
+        }
+    }
+    free(list);
+    if (moves)
+        *moves = nm;
+    if (samples)
+        *samples = ns;
+    return true;
+}
+
 /* Replays g into pos with states from *st; returns false when the root does not parse
  * (the reader never hands out such a game) or memory runs out. */
 static bool start_replay(const RecordGame *g, Position *pos, StateInfo **st, size_t *cap) {
@@ -76,6 +164,9 @@ bool book_build_add_game(Book *b, const RecordGame *g, const BookBuildOptions *o
             if (i + 1 < g->n_moves)
                 bm.ponder = move_to_move16(g->moves[i + 1]);
             if (!book_add_move(b, id, &bm, NULL))
+                return false;
+            if (o->scores && g->scores && g->scores[i] != REC_NO_SCORE &&
+                !build_scores_add(o->scores, id, bm.move, us == BLACK ? g->scores[i] : -g->scores[i]))
                 return false;
             stats->moves_counted++;
             used = true;

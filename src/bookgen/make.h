@@ -14,12 +14,29 @@
 
 typedef enum { BUILD_SIDE_BOTH, BUILD_SIDE_BLACK, BUILD_SIDE_WHITE } BuildSide;
 
+/* Scores gathered from record comments (--scores-from-comments): per (position, move),
+ * the sum and number of the evaluations the records give after that move. */
+typedef struct BuildScores BuildScores;
+
+/* A new empty collection (the caller frees it with build_scores_free()); NULL when
+ * memory runs out. */
+BuildScores *build_scores_create(void);
+void build_scores_free(BuildScores *s);
+
+/* Sets, on every (position, move) of b that has samples, the score to their mean
+ * (rounded, the mover's view) and appends "scores from comments: N samples" to the move's
+ * comment. *moves and *samples (when non-null) get how many moves were scored and from how
+ * many samples. Returns false when memory runs out. */
+bool build_scores_apply(const BuildScores *s, Book *b, uint64_t *moves, uint64_t *samples);
+
 typedef struct {
-    int max_ply;        /* moves at game plies 1..max_ply are counted; 0 = no limit */
-    BuildSide side;     /* whose moves are counted */
-    bool winner_only;   /* only the winner's moves (games without a winner add none) */
-    int32_t min_rating; /* only moves by a player rated at least this; REC_NO_RATING = off */
-    const char *player; /* only moves by the player of this exact name; NULL = off */
+    int max_ply;         /* moves at game plies 1..max_ply are counted; 0 = no limit */
+    BuildSide side;      /* whose moves are counted */
+    bool winner_only;    /* only the winner's moves (games without a winner add none) */
+    int32_t min_rating;  /* only moves by a player rated at least this; REC_NO_RATING = off */
+    const char *player;  /* only moves by the player of this exact name; NULL = off */
+    BuildScores *scores; /* when non-NULL: the comment scores (RecordGame.scores) of counted
+                            moves are gathered here, turned to the mover's view */
 } BookBuildOptions;
 
 typedef struct {

@@ -39,6 +39,7 @@ static void print_error(void *ctx, const char *file, uint64_t line, const char *
 typedef struct {
     bool keep_comments;
     bool shogihome_columns;
+    bool keep_zero;
     bool quiet;
     int unreg_depth;
 } LoadOptions;
@@ -47,6 +48,7 @@ static BookReadOptions read_options(const LoadOptions *lo) {
     return (BookReadOptions){.keep_comments = lo->keep_comments,
                              .shogihome_columns = lo->shogihome_columns,
                              .unreg_depth = lo->unreg_depth,
+                             .keep_zero = lo->keep_zero,
                              .log = stderr,
                              .quiet = lo->quiet};
 }
@@ -79,6 +81,8 @@ static int parse_flags(int argc, char **argv, LoadOptions *lo, const BookFormat 
             lo->keep_comments = false;
         else if (!strcmp(a, "--shogihome-columns"))
             lo->shogihome_columns = true;
+        else if (!strcmp(a, "--keep-zero"))
+            lo->keep_zero = true;
         else if (!strcmp(a, "--quiet"))
             lo->quiet = true;
         else if (!strcmp(a, "--on-the-fly") && otf)
@@ -117,7 +121,7 @@ static void book_usage(FILE *f) {
             "       hayanagi book lookup [--from FMT] [--on-the-fly] FILE (startpos | sfen <SFEN>) [moves <m>...]\n"
             "       hayanagi book sort IN OUT\n"
             "       hayanagi book check [--shogihome-columns] FILE\n"
-            "       hayanagi book convert [--from FMT] [--to db|sbk] [--no-comments] IN OUT\n"
+            "       hayanagi book convert [--from FMT] [--to db|sbk] [--no-comments] [--keep-zero] IN OUT\n"
             "Book making (docs/book_making.md, docs/mcts.md; each verb prints its options when run without them):\n"
             "       hayanagi book build --from RECORDS... [--max-ply N] [--min-count K] ... OUT\n"
             "       hayanagi book merge A B ... [--weights w1,w2,...] [--policy sum|prefer-deeper|prefer-first] OUT\n"
@@ -127,7 +131,10 @@ static void book_usage(FILE *f) {
             "       hayanagi book import-losses --opponent NAME [--max-ply N] RECORDS... BOOK\n"
             "       hayanagi book records [--moves] [--variations] FILES...\n"
             "       hayanagi book openings --count N [--plies MIN-MAX] [--seed S] OUT\n"
-            "FMT is db (YaneuraOu DB2016), ybb (YANE-BINBOOK-V1), apery (book.bin) or sbk (ShogiGUI/ShogiHome);\n"
+            "       hayanagi book prune [--max-ply N] [--min-share PCT] [--through-legal] IN OUT\n"
+            "       hayanagi book report BOOK --records FILES... [--plies-at 10,20,30] [--top N]\n"
+            "FMT is db (YaneuraOu DB2016), ybb (YANE-BINBOOK-V1), apery (book.bin), sbk (ShogiGUI/ShogiHome)\n"
+            "or osl (GPS Shogi's joseki.dat; --keep-zero keeps its weight-0 moves as count 0);\n"
             "every verb reads every format, recognised by its content (a file that is no book we know is\n"
             "refused). Outputs are written in the format their name says: .sbk SBK, anything else DB2016.\n"
             "Long jobs show progress on stderr.\n");

@@ -93,13 +93,20 @@ bool cli_check_output(const char *verb, const char *path) {
     return true;
 }
 
-bool cli_write_book(const char *path, const Book *b, bool quiet) {
+static bool write_book(const char *path, const Book *b, bool quiet, bool comments) {
     char err[512];
-    BookWriteOptions wo = {.log = stderr, .quiet = quiet};
+    BookWriteOptions wo = {.log = stderr, .quiet = quiet, .write_comments = comments};
     bool ok = book_write(path, NULL, b, &wo, NULL, err, sizeof err);
     if (!ok)
         fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, path);
     return ok;
+}
+
+bool cli_write_book(const char *path, const Book *b, bool quiet) { return write_book(path, b, quiet, false); }
+
+/* cli_write_book() with the comments as "#" lines. */
+static bool cli_write_book_comments(const char *path, const Book *b, bool quiet) {
+    return write_book(path, b, quiet, true);
 }
 
 /* ---- records: read the files, print one line per game ---- */
@@ -232,7 +239,13 @@ static int verb_build(int argc, char **argv) {
             c.bo.min_rating = (int32_t)v, i++;
         else if (!strcmp(a, "--player") && has)
             c.bo.player = argv[++i];
-        else if (!strncmp(a, "--", 2)) {
+        else if (!strcmp(a, "--scores-from-comments") && !c.bo.scores) {
+            c.bo.scores = build_scores_create();
+            if (!c.bo.scores) {
+                rc = 1;
+                goto done;
+            }
+        } else if (!strncmp(a, "--", 2)) {
             fprintf(stderr, "hayanagi book build: bad option %s\n", a);
             goto done;
         } else if (from)
@@ -245,7 +258,7 @@ static int verb_build(int argc, char **argv) {
     if (nfiles < 2) {
         fprintf(stderr, "usage: hayanagi book build --from FILES... [--max-ply N] [--min-count K] "
                         "[--side black|white|both] [--winner-only] [--min-rating R] [--player NAME] "
-                        "[--variations] [--quiet] OUT\n");
+                        "[--scores-from-comments] [--variations] [--quiet] OUT\n");
         goto done;
     }
     out = files[--nfiles];
@@ -262,6 +275,12 @@ static int verb_build(int argc, char **argv) {
         rc = 1;
         goto done;
     }
+    uint64_t scored = 0, samples = 0;
+    if (c.bo.scores && !build_scores_apply(c.bo.scores, c.book, &scored, &samples)) {
+        fprintf(stderr, "hayanagi book build: out of memory\n");
+        rc = 1;
+        goto done;
+    }
     if (min_count > 1) {
         Book *f = book_filter_min_count(c.book, (uint64_t)min_count);
         if (!f) {
@@ -272,17 +291,21 @@ static int verb_build(int argc, char **argv) {
         book_free(c.book);
         c.book = f;
     }
-    if (!cli_write_book(out, c.book, c.quiet)) {
+    if (!(c.bo.scores ? cli_write_book_comments(out, c.book, c.quiet) : cli_write_book(out, c.book, c.quiet))) {
         rc = 1;
         goto done;
     }
     printf("wrote %s: %zu positions, %zu moves from %llu games (%llu used, %llu moves counted)\n", out,
            book_position_count(c.book), book_move_count(c.book), (unsigned long long)c.bs.games,
            (unsigned long long)c.bs.games_used, (unsigned long long)c.bs.moves_counted);
+    if (c.bo.scores)
+        printf("scores from comments: %llu moves scored from %llu samples\n", (unsigned long long)scored,
+               (unsigned long long)samples);
 done:
     free(files);
     free(c.st);
     book_free(c.book);
+    build_scores_free(c.bo.scores);
     return rc;
 }
 
@@ -571,5 +594,9 @@ int cmd_book_make(int argc, char **argv) {
         return cmd_book_expand(argc - 1, argv + 1);
     if (!strcmp(verb, "import-losses"))
         return verb_import_losses(argc - 1, argv + 1);
+    if (!strcmp(verb, "prune"))
+        return cmd_book_prune(argc, argv);
+    if (!strcmp(verb, "report"))
+        return cmd_book_report(argc, argv);
     return -1;
 }

@@ -23,6 +23,12 @@ int cmd_book_expand(int argc, char **argv);
  * when interrupted. */
 int cmd_book_think(int argc, char **argv);
 
+/* `hayanagi book prune` (cmd_book_prune.c); argv[0] is the verb. Exit status as cmd_book(). */
+int cmd_book_prune(int argc, char **argv);
+
+/* `hayanagi book report` (cmd_book_report.c); argv[0] is the verb. Exit status as cmd_book(). */
+int cmd_book_report(int argc, char **argv);
+
 /* Helpers shared by the book-making verbs (cmd_book_make.c). */
 /* Parses a decimal integer in [lo, hi]; false for anything else. */
 bool cli_parse_int(const char *s, long lo, long hi, long *out);

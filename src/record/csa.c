@@ -260,7 +260,7 @@ static void csa_move(GameBuilder *b, const char *t, size_t n, uint64_t line) {
         gb_error(b, line, "illegal move '%.7s'", t);
         return;
     }
-    if (!game_push(&b->g, m))
+    if (!gb_push(b, m))
         gb_error(b, line, "too many moves");
 }
 
@@ -291,6 +291,8 @@ bool csa_read(LineSrc *src, GameBuilder *b) {
                 b->white_rating = parse_rate(line);
             else if (!strncmp(line, "'summary:", 9) && b->active && b->end[0])
                 apply_summary(b, line + 9);
+            else if (line[1] == '*')
+                gb_comment(b, line + 2);
             continue;
         }
         if (line[0] == 'N' && (line[1] == '+' || line[1] == '-')) {

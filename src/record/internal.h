@@ -42,6 +42,9 @@ typedef struct {
     RecordResult result;
     char end[48];
     int variation;
+    int32_t *scores; /* per move of g, REC_NO_SCORE when none */
+    int scores_cap;
+    int scores_n; /* moves whose score slot gb_push() set (0 after a reset) */
 } GameBuilder;
 
 void gb_init(GameBuilder *b, const char *file, const RecordReadOptions *opt, RecordStats *st);
@@ -52,6 +55,10 @@ void gb_error(GameBuilder *b, uint64_t line, const char *fmt, ...) __attribute__
 bool gb_set_root(GameBuilder *b, const char *sfen, uint64_t line);
 /* Hands the game to the callback unless it is bad or has no root. */
 void gb_emit(GameBuilder *b);
+/* Plays legal move m (game_push) and clears its score; false when memory runs out. */
+bool gb_push(GameBuilder *b, Move m);
+/* A comment (without the record's marker) after the last move: keeps its score, if any. */
+void gb_comment(GameBuilder *b, const char *text);
 /* Forgets moves, result and the root (names stay unless clear_names). */
 void gb_reset(GameBuilder *b, bool clear_names);
 

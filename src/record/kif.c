@@ -390,7 +390,7 @@ static int ja_move(GameBuilder *b, const char *s, uint64_t ln, Square *last_to) 
         gb_error(b, ln, nb ? "ambiguous move '%s'" : "illegal move '%s'", start);
         return -1;
     }
-    if (!game_push(&b->g, cand[0])) {
+    if (!gb_push(b, cand[0])) {
         gb_error(b, ln, "too many moves");
         return -1;
     }
@@ -434,6 +434,8 @@ bool kif_read(LineSrc *src, GameBuilder *b, bool ki2) {
         char *line = src->line;
         uint64_t ln = src->lineno;
         const char *t = skip_sp(line);
+        if (*t == '*' && in_moves)
+            gb_comment(b, t + 1);
         if (!*t || *t == '#' || *t == '*' || *t == '&')
             continue;
         if (starts(t, "変化：") || starts(t, "変化:")) {

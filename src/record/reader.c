@@ -268,7 +268,73 @@ void gb_init(GameBuilder *b, const char *file, const RecordReadOptions *opt, Rec
     b->black_rating = b->white_rating = REC_NO_RATING;
 }
 
-void gb_free(GameBuilder *b) { game_free(&b->g); }
+void gb_free(GameBuilder *b) {
+    game_free(&b->g);
+    free(b->scores);
+}
+
+bool gb_push(GameBuilder *b, Move m) {
+    if (b->g.count >= b->scores_cap) {
+        int cap = b->scores_cap ? b->scores_cap * 2 : 256;
+        int32_t *p = realloc(b->scores, (size_t)cap * sizeof *p);
+        if (!p)
+            return false;
+        b->scores = p, b->scores_cap = cap;
+    }
+    if (!game_push(&b->g, m))
+        return false;
+    b->scores[b->g.count - 1] = REC_NO_SCORE;
+    b->scores_n = b->g.count;
+    return true;
+}
+
+void gb_comment(GameBuilder *b, const char *text) {
+    int32_t v;
+    if (b->active && b->g.count > 0 && record_comment_score(text, &v))
+        b->scores[b->g.count - 1] = v;
+}
+
+static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+/* A number as ShogiHome's [+-]?[.0-9]+ reads it, rounded; false when there is none. */
+static bool comment_number(const char *s, double *out) {
+    char *end;
+    if (!((*s >= '0' && *s <= '9') || *s == '.' ||
+          ((*s == '+' || *s == '-') && (s[1] == '.' || (s[1] >= '0' && s[1] <= '9')))))
+        return false;
+    *out = strtod(s, &end);
+    return end != s;
+}
+
+bool record_comment_score(const char *text, int32_t *black_view) {
+    double v;
+    const char *p = NULL;
+    if (starts_with(text, "*評価値=") || starts_with(text, "#評価値="))
+        p = text + strlen("*評価値=");
+    else if (starts_with(text, "*詰み=") || starts_with(text, "#詰み=")) {
+        const char *q = text + strlen("*詰み=");
+        int sign = starts_with(q, "先手勝ち") ? 1 : starts_with(q, "後手勝ち") ? -1 : 0;
+        if (!sign)
+            return false;
+        q += strlen("先手勝ち");
+        long n = 0;
+        if (*q == ':')
+            n = strtol(q + 1, NULL, 10);
+        if (n < 0 || n > 32000)
+            n = 0;
+        *black_view = sign * (int32_t)(32000 - n);
+        return true;
+    } else if (text[0] == '*') {
+        p = text + 1;
+        while (*p == ' ')
+            p++;
+    }
+    if (!p || !comment_number(p, &v))
+        return false;
+    v = v > 32000 ? 32000 : v < -32000 ? -32000 : v;
+    *black_view = (int32_t)(v < 0 ? v - 0.5 : v + 0.5);
+    return true;
+}
 
 void gb_error(GameBuilder *b, uint64_t line, const char *fmt, ...) {
     char msg[512];
@@ -312,7 +378,8 @@ void gb_emit(GameBuilder *b) {
                      .white = b->white,
                      .black_rating = b->black_rating,
                      .white_rating = b->white_rating,
-                     .variation = b->variation};
+                     .variation = b->variation,
+                     .scores = b->scores_n >= b->g.count && b->g.count ? b->scores : NULL};
     if (!b->opt->on_game(b->opt->ctx, &rg))
         b->stop = true;
 }
@@ -322,6 +389,7 @@ void gb_reset(GameBuilder *b, bool clear_names) {
     b->result = REC_RESULT_UNKNOWN;
     b->end[0] = 0;
     b->variation = 0;
+    b->scores_n = 0;
     game_set_sfen(&b->g, STARTPOS_SFEN, NULL, 0);
     if (clear_names) {
         b->black[0] = b->white[0] = 0;

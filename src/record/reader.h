@@ -30,7 +30,7 @@ typedef enum { REC_FMT_AUTO, REC_FMT_CSA, REC_FMT_KIF, REC_FMT_KI2, REC_FMT_USI 
 
 typedef enum { REC_RESULT_UNKNOWN, REC_BLACK_WIN, REC_WHITE_WIN, REC_DRAW } RecordResult;
 
-enum { REC_NAME_MAX = 128, REC_NO_RATING = INT32_MIN };
+enum { REC_NAME_MAX = 128, REC_NO_RATING = INT32_MIN, REC_NO_SCORE = INT32_MIN };
 
 /* One game as the callback sees it. Everything points into the reader and is valid only
  * during the callback. */
@@ -47,6 +47,10 @@ typedef struct {
     int32_t black_rating; /* REC_NO_RATING when the record has none (floodgate "'black_rate:") */
     int32_t white_rating;
     int variation; /* 0 for the main line, 1, 2, ... for KIF/KI2 variations (変化) */
+    /* scores[i]: the evaluation a comment after moves[i] gives, in centipawns from black's
+     * view (see record_comment_score()), REC_NO_SCORE when there is none; NULL when the
+     * format carries no comments (USI) */
+    const int32_t *scores;
 } RecordGame;
 
 /* Returns false to stop reading (the read then returns true: stopping is not an error). */
@@ -86,5 +90,17 @@ bool record_read_memory(const char *name, const char *data, size_t len, RecordFo
                         RecordStats *stats, char *err, size_t err_len);
 
 const char *record_result_name(RecordResult r);
+
+/* The evaluation a record comment carries, text being the comment without the record's
+ * own marker (CSA "'*", KIF/KI2 "*"). Recognised, as ShogiHome reads them
+ * (src/renderer/store/record.ts: restoreCustomData):
+ *   "* <score> [pv]"  floodgate's engine comment (CSA "'** <score> <pv>"),
+ *   "*評価値=<score>"  the player's evaluation as ShogiHome writes it,
+ *   "#評価値=<score>"  ShogiHome's analysis (research) evaluation,
+ *   "*詰み=先手勝ち[:N手]", "#詰み=後手勝ち[:N手]"  a mate found (black / white wins).
+ * All of them are from black's view (ShogiHome: "先手から見た評価値"; floodgate's lines
+ * of both engines turn negative together when white wins). Returns true and the score,
+ * clamped to +-32000 (a mate in N is +-(32000 - N), +-32000 without N), or false. */
+bool record_comment_score(const char *text, int32_t *black_view);
 
 #endif

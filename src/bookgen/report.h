@@ -1,0 +1,64 @@
+/* report.h - `book report`: how far real games stay in a book.
+ *
+ * Each game is replayed from its root. A move is "in the book" while the position before
+ * it is found in the book (as the engine finds it: book_probe(), so FlippedBook and the
+ * legality filter apply) and the move played is one of its candidates. A game's plies in
+ * book are its leading moves in the book; its exit is the position after them, either a
+ * book position where the side to move played something else (a deviation) or a position
+ * the book does not hold (the book line ended). The book's score at the exit, from
+ * black's view, is the best candidate's score at a deviation, and the last book move's
+ * score at an end of line; exits without a score are not counted for it.
+ *
+ * The report keeps one small record per game (for the median) and one per distinct exit
+ * position; memory grows with the games, not with their length.
+ */
+#ifndef HAYANAGI_BOOKGEN_REPORT_H
+#define HAYANAGI_BOOKGEN_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "book/book.h"
+#include "book/select.h"
+
+enum { REPORT_MAX_AT = 8 };
+
+typedef struct BookReport BookReport;
+
+/* A new report over the book behind src (which must outlive the report), probing with
+ * opt (NULL: the engine's defaults). plies_at[0..n_at) are the plies at which the share
+ * of games still in the book is counted (at most REPORT_MAX_AT). Returns NULL when memory
+ * runs out; the caller frees it with book_report_free(). */
+BookReport *book_report_create(const BookSource *src, const BookSelectOptions *opt, const int *plies_at, int n_at);
+
+void book_report_free(BookReport *r);
+
+/* Replays one game (root SFEN, legal moves from it). Returns false with the reason in
+ * err when the root does not parse, a move is illegal or memory runs out. */
+bool book_report_add_game(BookReport *r, const char *root_sfen, const Move *moves, int n, char *err, size_t err_len);
+
+typedef struct {
+    uint64_t games;
+    double mean_plies;
+    double median_plies;
+    uint64_t book_moves[2];           /* book moves played by black, by white */
+    uint64_t still_in[REPORT_MAX_AT]; /* games with at least plies_at[i] plies in book */
+    uint64_t deviations[2];           /* exits where black / white, to move, left the book */
+    uint64_t line_ends[2];            /* exits at the end of a book line, black / white to move */
+    uint64_t not_in_book;             /* games whose root is not in the book */
+    uint64_t scored_exits;            /* exits with a book score */
+    double mean_exit_score;           /* black's view, over scored exits */
+    double median_exit_score;
+    uint64_t bad_exits[2]; /* scored exits at -100 or worse for black / for white */
+} BookReportSummary;
+
+/* Fills *s from the games added so far. */
+void book_report_summary(const BookReport *r, BookReportSummary *s);
+
+/* Prints the summary and the top most common exit positions (SFEN, count, how the games
+ * left, the book's best move and score there) to f. */
+void book_report_print(const BookReport *r, FILE *f, int top);
+
+#endif

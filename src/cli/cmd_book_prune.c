@@ -1,0 +1,70 @@
+/* cmd_book_prune.c - `hayanagi book prune` (bookgen/prune.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bookgen/prune.h"
+#include "cli/commands.h"
+
+static void prune_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book prune [--max-ply N] [--min-share PCT] [--through-legal] [--quiet] IN OUT\n"
+               "Keeps the positions a walk from the start position reaches through the book's moves,\n"
+               "up to ply N (1 = the start position), following only moves whose count is at least\n"
+               "PCT percent of their position's total; moves into positions left out stay as leaves.\n"
+               "--through-legal also follows legal moves the book lacks into positions it holds\n"
+               "(the opponent's deviations, when the book dropped the moves its owner never plays).\n");
+}
+
+int cmd_book_prune(int argc, char **argv) {
+    static const struct option longopts[] = {
+        {"max-ply", required_argument, NULL, 'p'}, {"min-share", required_argument, NULL, 's'},
+        {"through-legal", no_argument, NULL, 'l'}, {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    PruneOptions po = {0};
+    bool quiet = false;
+    long v;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        if (c == 'p' && cli_parse_int(optarg, 1, 10000, &v))
+            po.max_ply = (int)v;
+        else if (c == 's' && cli_parse_int(optarg, 0, 100, &v))
+            po.min_share = (int)v;
+        else if (c == 'l')
+            po.through_legal = true;
+        else if (c == 'q')
+            quiet = true;
+        else if (c == 'h') {
+            prune_usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "hayanagi book prune: bad option %s\n", argv[optind - 1]);
+            prune_usage(stderr);
+            return 2;
+        }
+    }
+    if (argc - optind != 2) {
+        prune_usage(stderr);
+        return 2;
+    }
+    Book *in = cli_read_book(argv[optind], quiet);
+    if (!in)
+        return 1;
+    PruneStats st;
+    char err[256];
+    Book *out = book_prune(in, &po, &st, err, sizeof err);
+    book_free(in);
+    if (!out) {
+        fprintf(stderr, "hayanagi book prune: %s\n", err);
+        return 1;
+    }
+    bool ok = cli_write_book(argv[optind + 1], out, quiet);
+    if (ok)
+        printf("wrote %s: %llu positions, %llu moves; %llu rare moves and %llu positions left out\n", argv[optind + 1],
+               (unsigned long long)st.positions, (unsigned long long)st.moves, (unsigned long long)st.rare_moves,
+               (unsigned long long)st.unreached);
+    book_free(out);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,130 @@
+/* cmd_book_report.c - `hayanagi book report BOOK --records FILES...` (bookgen/report.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bookgen/report.h"
+#include "cli/commands.h"
+#include "record/reader.h"
+
+static void report_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book report BOOK --records FILE [FILE...] [--plies-at 10,20,30] [--top N]\n"
+               "                            [--no-flipped] [--variations]\n"
+               "Replays every game of the records (CSA, KIF, KI2, USI) through the book as the engine\n"
+               "probes it and prints how far the games stay in it: plies in book (mean, median), book\n"
+               "moves for each side, the share of games still in the book at the given plies, who left\n"
+               "it and how, the book's score at the exit (black's view) and the N most common exits.\n");
+}
+
+typedef struct {
+    BookReport *r;
+    uint64_t errors;
+} Ctx;
+
+static bool on_game(void *ctx, const RecordGame *g) {
+    Ctx *c = ctx;
+    char err[256];
+    if (!book_report_add_game(c->r, g->root_sfen, g->moves, g->n_moves, err, sizeof err)) {
+        fprintf(stderr, "%s:%llu: %s\n", g->file, (unsigned long long)g->line, err);
+        c->errors++;
+    }
+    return true;
+}
+
+static void on_error(void *ctx, const char *file, uint64_t line, const char *reason) {
+    Ctx *c = ctx;
+    c->errors++;
+    fprintf(stderr, "warning: %s:%llu: %s\n", file, (unsigned long long)line, reason);
+}
+
+/* Parses "10,20,30" into at[]; returns the count, -1 when malformed. */
+static int parse_plies(const char *s, int *at) {
+    int n = 0;
+    while (*s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 0 || v > 10000 || n == REPORT_MAX_AT || (*end && *end != ','))
+            return -1;
+        at[n++] = (int)v;
+        s = *end ? end + 1 : end;
+    }
+    return n;
+}
+
+int cmd_book_report(int argc, char **argv) {
+    static const struct option longopts[] = {{"records", required_argument, NULL, 'r'},
+                                             {"plies-at", required_argument, NULL, 'p'},
+                                             {"top", required_argument, NULL, 't'},
+                                             {"no-flipped", no_argument, NULL, 'f'},
+                                             {"variations", no_argument, NULL, 'v'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char **records = calloc((size_t)argc + 1, sizeof *records);
+    if (!records)
+        return 1;
+    int n_records = 0, at[REPORT_MAX_AT] = {10, 20, 30}, n_at = 3, c;
+    long top = 10;
+    BookSelectOptions so;
+    book_select_defaults(&so);
+    RecordReadOptions ro = {.on_game = on_game, .on_error = on_error};
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        if (c == 'r')
+            records[n_records++] = optarg;
+        else if (c == 'p' && (n_at = parse_plies(optarg, at)) >= 0)
+            ;
+        else if (c == 't' && cli_parse_int(optarg, 0, 100000, &top))
+            ;
+        else if (c == 'f')
+            so.flipped_book = false;
+        else if (c == 'v')
+            ro.variations = true;
+        else if (c == 'h') {
+            report_usage(stdout);
+            free(records);
+            return 0;
+        } else {
+            fprintf(stderr, "hayanagi book report: bad option %s\n", argv[optind - 1]);
+            report_usage(stderr);
+            free(records);
+            return 2;
+        }
+    }
+    for (int i = optind + 1; i < argc; i++) /* files after BOOK are records too */
+        records[n_records++] = argv[i];
+    if (argc - optind < 1 || n_records == 0) {
+        report_usage(stderr);
+        free(records);
+        return 2;
+    }
+    Book *b = cli_read_book(argv[optind], true);
+    if (!b) {
+        free(records);
+        return 1;
+    }
+    BookSource src = book_source_memory(b);
+    Ctx ctx = {.r = book_report_create(&src, &so, at, n_at)};
+    ro.ctx = &ctx;
+    bool ok = ctx.r != NULL;
+    RecordStats rs = {0};
+    for (int i = 0; ok && i < n_records; i++) {
+        char err[512];
+        if (!record_read_file(records[i], REC_FMT_AUTO, &ro, &rs, err, sizeof err)) {
+            fprintf(stderr, "hayanagi book report: %s\n", err);
+            ok = false;
+        }
+    }
+    if (ok) {
+        printf("book             %s: %zu positions, %zu moves\n", argv[optind], book_position_count(b),
+               book_move_count(b));
+        printf("records          %d file(s), %llu games, %llu bad records skipped\n", n_records,
+               (unsigned long long)rs.games, (unsigned long long)ctx.errors);
+        book_report_print(ctx.r, stdout, (int)top);
+    }
+    book_report_free(ctx.r);
+    book_free(b);
+    free(records);
+    return ok ? 0 : 1;
+}
