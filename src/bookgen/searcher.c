@@ -17,6 +17,21 @@ static int within(const SearchAnswer *a, int margin) {
     return k + 1;
 }
 
+/* Drops a candidate whose move an earlier one already has: the last complete line of each
+ * MultiPV index can come from different iterations, and then two indexes may name the
+ * same move (the first, the better-ranked, stays). */
+static void dedupe(SearchAnswer *a) {
+    int k = 0;
+    for (int i = 0; i < a->n; i++) {
+        bool dup = false;
+        for (int j = 0; j < k && !dup; j++)
+            dup = a->c[j].move == a->c[i].move;
+        if (!dup)
+            a->c[k++] = a->c[i];
+    }
+    a->n = k;
+}
+
 SearchStatus searcher_analyse(Searcher *s, int slot, Position *pos, const SearchBudget *b, SearchAnswer *out) {
     int k = b->multipv < 1 ? 1 : b->multipv > SEARCHER_MAX_PV ? SEARCHER_MAX_PV : b->multipv;
     int max = b->multipv_max < k ? k : b->multipv_max > SEARCHER_MAX_PV ? SEARCHER_MAX_PV : b->multipv_max;
@@ -26,6 +41,7 @@ SearchStatus searcher_analyse(Searcher *s, int slot, Position *pos, const Search
     for (;;) {
         memset(out, 0, sizeof *out);
         SearchStatus st = s->ops->analyse(s, slot, pos, b, mpv, out);
+        dedupe(out);
         nodes += out->nodes;
         warnings += out->warnings;
         out->nodes = nodes;

@@ -87,7 +87,8 @@ struct Searcher {
     bool external; /* engines in other processes (progress shows their status) */
 };
 
-/* Analyses pos (unchanged on return) with budget b on slot: one search with MultiPV K,
+/* Analyses pos (unchanged on return) with budget b on slot: one search with MultiPV K
+ * (candidates naming a move an earlier candidate has are dropped),
  * then, when multipv_margin is set, wider ones (doubling up to multipv_max) while the
  * last candidate is within the margin of the best. Keeps the K best and any further
  * candidate within the margin. Thread-safe across distinct slots. */

@@ -43,6 +43,44 @@ static SearchStatus scripted_analyse(Searcher *s, int slot, Position *pos, const
 
 static void scripted_nop(Searcher *s) { (void)s; }
 
+/* A searcher whose MultiPV lines come from different iterations and repeat a move. */
+static SearchStatus repeating_analyse(Searcher *s, int slot, Position *pos, const SearchBudget *b, int mpv,
+                                      SearchAnswer *out) {
+    (void)s;
+    (void)slot;
+    (void)b;
+    (void)mpv;
+    ExtMove moves[MAX_MOVES];
+    int n = generate_moves(pos, GEN_LEGAL, moves);
+    assert_true(n >= 2);
+    const int pick[3] = {0, 0, 1}; /* index 2 repeats index 1's move */
+    for (int i = 0; i < 3; i++) {
+        out->c[i].move = move_to_move16(moves[pick[i]].move);
+        out->c[i].score = 100 - 10 * i;
+        out->c[i].has_score = true;
+    }
+    out->n = 3;
+    return SEARCH_OK;
+}
+
+static const SearcherOps REPEATING_OPS = {repeating_analyse, scripted_nop, NULL, NULL, scripted_nop};
+
+static void test_duplicate_moves_dropped(void **state) {
+    (void)state;
+    Searcher s = {&REPEATING_OPS, 1, false};
+    Game g;
+    game_init(&g);
+    assert_true(game_set_from_usi(&g, "startpos", NULL, 0));
+    SearchBudget b = {.nodes = 1, .multipv = 3};
+    SearchAnswer a;
+    assert_int_equal(searcher_analyse(&s, 0, &g.pos, &b, &a), SEARCH_OK);
+    assert_int_equal(a.n, 2);
+    assert_int_not_equal(a.c[0].move, a.c[1].move);
+    assert_int_equal(a.c[0].score, 100); /* the better-ranked line stays */
+    assert_int_equal(a.c[1].score, 80);
+    game_free(&g);
+}
+
 static const SearcherOps SCRIPTED_OPS = {scripted_analyse, scripted_nop, NULL, NULL, scripted_nop};
 
 static void start(Game *g) {
@@ -161,6 +199,7 @@ int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_widening),
+        cmocka_unit_test(test_duplicate_moves_dropped),
         cmocka_unit_test(test_candidate_scale),
         cmocka_unit_test(test_provenance_and_rethink),
     };
