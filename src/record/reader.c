@@ -146,6 +146,12 @@ static const char *utf16_kind(const unsigned char *s, size_t n) {
     return NULL;
 }
 
+/* True when the rem bytes at h start with word, case-insensitively (h is not NUL-terminated). */
+static bool starts_ci(const char *h, size_t rem, const char *word) {
+    size_t k = strlen(word);
+    return rem >= k && !strncasecmp(h, word, k);
+}
+
 /* Picks the source encoding from a sample: NULL for UTF-8 / ASCII. */
 static const char *detect_encoding(const char *s, size_t n) {
     if (n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
@@ -159,9 +165,12 @@ static const char *detect_encoding(const char *s, size_t n) {
             break;
         }
     if (h) {
-        if (!strncasecmp(h, "Shift_JIS", 9) || !strncasecmp(h, "SJIS", 4) || !strncasecmp(h, "cp932", 5))
+        /* the sample is not NUL-terminated: compare only what it holds (fuzz_csa found a read
+         * past the end of "...encoding=s") */
+        size_t rem = n - (size_t)(h - s);
+        if (starts_ci(h, rem, "Shift_JIS") || starts_ci(h, rem, "SJIS") || starts_ci(h, rem, "cp932"))
             return "CP932";
-        if (!strncasecmp(h, "EUC-JP", 6) || !strncasecmp(h, "EUC_JP", 6))
+        if (starts_ci(h, rem, "EUC-JP") || starts_ci(h, rem, "EUC_JP"))
             return "EUC-JP";
         /* a UTF-8 claim is wrong here: the bytes are not UTF-8 (Kifu for Windows does this) */
     }

@@ -264,6 +264,23 @@ static void test_utf16_named(void **state) {
     assert_int_equal(st.games, 1);
 }
 
+/* An "encoding=" header cut by the end of the data (found by fuzz_csa: a read past the end
+ * of the sample, which is not NUL-terminated); the data sits in a block of its exact size,
+ * so ASan sees any read beyond it. */
+static void test_encoding_header_at_end(void **state) {
+    (void)state;
+    static const char text[] = "\x80\x80V2U-KI-Goencoding=s"; /* not UTF-8 */
+    size_t n = sizeof text - 1;
+    char *exact = malloc(n);
+    assert_non_null(exact);
+    memcpy(exact, text, n);
+    char err[256] = "";
+    RecordStats st = {0};
+    record_read_memory("cut", exact, n, REC_FMT_AUTO, NULL, &st, err, sizeof err);
+    assert_int_equal(st.games, 0);
+    free(exact);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -278,6 +295,7 @@ int main(void) {
         cmocka_unit_test(test_bad_kif),
         cmocka_unit_test(test_usi_lists),
         cmocka_unit_test(test_utf16_named),
+        cmocka_unit_test(test_encoding_header_at_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
