@@ -131,7 +131,9 @@ static void test_output_names(void **state) {
     assert_null(book_format_for_output("book.bin", err, sizeof err));
     assert_true(book_format_is(book_format_by_id("db2016"), "db"));
     assert_true(book_format_is(book_format_by_id("bin"), "apery"));
-    assert_null(book_format_by_id("osl"));
+    assert_true(book_format_is(book_format_by_id("osl"), "osl"));
+    assert_null(book_format_by_id("kif"));
+    assert_null(book_format_for_output("joseki.dat", err, sizeof err)); /* OSL is read-only */
 }
 
 /* Reads refuse instead of returning an empty book: a file of DB2016 evidence whose every
