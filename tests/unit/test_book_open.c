@@ -133,6 +133,8 @@ static void test_output_names(void **state) {
     assert_true(book_format_is(book_format_by_id("bin"), "apery"));
     assert_true(book_format_is(book_format_by_id("osl"), "osl"));
     assert_null(book_format_by_id("gps"));
+    assert_null(book_format_by_id("kif"));
+    assert_null(book_format_for_output("joseki.dat", err, sizeof err)); /* OSL is read-only */
 }
 
 /* Reads refuse instead of returning an empty book: a file of DB2016 evidence whose every
