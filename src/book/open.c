@@ -499,17 +499,26 @@ const BookFormat *book_format_detect(const char *path, char *err, size_t err_len
 
 static const BookReadOptions NO_READ_OPTIONS = {0};
 
+/* The start both openers share: clears *rep, defaults *opt, detects the format when *fmt is
+ * NULL and names it in the report. False (reason in err) when the format is unknown. */
+static bool open_start(const char *path, const BookFormat **fmt, const BookReadOptions **opt, BookReadReport *rep,
+                       char *err, size_t err_len) {
+    memset(rep, 0, sizeof *rep);
+    if (!*opt)
+        *opt = &NO_READ_OPTIONS;
+    if (!*fmt && !(*fmt = book_format_detect(path, err, err_len)))
+        return false;
+    rep->format = *fmt;
+    return true;
+}
+
 Book *book_open_read(const char *path, const BookFormat *fmt, const BookReadOptions *opt, BookReadReport *rep,
                      char *err, size_t err_len) {
     BookReadReport local;
     if (!rep)
         rep = &local;
-    memset(rep, 0, sizeof *rep);
-    if (!opt)
-        opt = &NO_READ_OPTIONS;
-    if (!fmt && !(fmt = book_format_detect(path, err, err_len)))
+    if (!open_start(path, &fmt, &opt, rep, err, err_len))
         return NULL;
-    rep->format = fmt;
     Book *b = book_create();
     if (!b) {
         error_set(err, err_len, "%s: out of memory", path);
@@ -542,12 +551,8 @@ BookProber *book_prober_open(const char *path, const BookFormat *fmt, bool on_th
     BookReadReport local;
     if (!rep)
         rep = &local;
-    memset(rep, 0, sizeof *rep);
-    if (!opt)
-        opt = &NO_READ_OPTIONS;
-    if (!fmt && !(fmt = book_format_detect(path, err, err_len)))
+    if (!open_start(path, &fmt, &opt, rep, err, err_len))
         return NULL;
-    rep->format = fmt;
     BookProber *p = calloc(1, sizeof *p);
     if (!p) {
         error_set(err, err_len, "%s: out of memory", path);

@@ -151,19 +151,4 @@ bool cli_write_thought_book(const char *path, const Book *b, bool quiet) {
     return ok;
 }
 
-Book *cli_read_thought_book(const char *path, bool quiet) {
-    char err[512];
-    BookReadOptions ro = {.keep_comments = true, .log = stderr, .quiet = quiet};
-    BookReadReport rep;
-    Book *b = book_open_read(path, NULL, &ro, &rep, err, sizeof err);
-    if (!b) {
-        fprintf(stderr, "hayanagi book: %s\n", err);
-        if (record_format_from_path(path) != REC_FMT_AUTO)
-            fprintf(stderr, "hayanagi book: %s looks like a game record, not a book: is the BOOK argument missing?\n",
-                    path);
-        return NULL;
-    }
-    if (rep.note[0] && !quiet)
-        fprintf(stderr, "%s\n", rep.note);
-    return b;
-}
+Book *cli_read_thought_book(const char *path, bool quiet) { return cli_read_book_ex(path, quiet, true); }

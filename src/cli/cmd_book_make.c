@@ -62,9 +62,9 @@ bool cli_parse_int(const char *s, long lo, long hi, long *out) {
     return true;
 }
 
-Book *cli_read_book(const char *path, bool quiet) {
+Book *cli_read_book_ex(const char *path, bool quiet, bool keep_comments) {
     char err[512];
-    BookReadOptions ro = {.log = stderr, .quiet = quiet};
+    BookReadOptions ro = {.keep_comments = keep_comments, .log = stderr, .quiet = quiet};
     BookReadReport rep;
     Book *b = book_open_read(path, NULL, &ro, &rep, err, sizeof err);
     if (!b) {
@@ -78,6 +78,8 @@ Book *cli_read_book(const char *path, bool quiet) {
         fprintf(stderr, "%s\n", rep.note);
     return b;
 }
+
+Book *cli_read_book(const char *path, bool quiet) { return cli_read_book_ex(path, quiet, false); }
 
 bool cli_check_output(const char *verb, const char *path) {
     char err[512];

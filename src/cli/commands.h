@@ -34,6 +34,8 @@ int cmd_book_report(int argc, char **argv);
 bool cli_parse_int(const char *s, long lo, long hi, long *out);
 /* Reads a book of any format (book/open.h: detected by content) with a progress display;
  * NULL (reason on stderr) on failure. The caller owns the book. */
+/* The same, keeping the book's comments (think's provenance lines) when keep_comments. */
+Book *cli_read_book_ex(const char *path, bool quiet, bool keep_comments);
 Book *cli_read_book(const char *path, bool quiet);
 /* Checks before any work that an output name is one we can write (book_format_for_output())
  * and is not named like a game record; false (reason on stderr, for `hayanagi book VERB`)
