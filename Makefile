@@ -115,7 +115,7 @@ build/rel/bench/%: build/rel/bench/%.o build/rel/bench/common.o $(REL_LIB_OBJ)
 # stdout belongs to the engine (a GUI may run `make run`): everything make says goes to
 # stderr, and the engine is started without an echo of its command line.
 run:
-	@$(MAKE) --no-print-directory deps build/hayanagi build/book/standard_book.db >&2
+	@$(MAKE) --no-print-directory $(PARALLEL) deps build/hayanagi build/book/standard_book.db >&2
 	@exec ./build/hayanagi
 
 # The engine finds its book (BookDir "book") and its net (EvalDir "eval") beside its real
@@ -143,10 +143,15 @@ deps:
 	  else echo "please install:$$missing (sudo apt-get install -y$$missing)" >&2; exit 1; fi; \
 	fi
 
+# `make test` and `make run` build in parallel (one job per core) unless make was already
+# given -j; so every CI run, on a clean clone, is also a parallel build from scratch.
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
+
 test: deps
-	$(MAKE) --no-print-directory test-port
-	$(MAKE) --no-print-directory test-rel
-	$(MAKE) --no-print-directory test-asan
+	$(MAKE) --no-print-directory $(PARALLEL) test-port
+	$(MAKE) --no-print-directory $(PARALLEL) test-rel
+	$(MAKE) --no-print-directory $(PARALLEL) test-asan
 
 test-port: $(PORT_TESTS)
 	@HAYANAGI=build/hayanagi tests/run_tests.sh portable --no-e2e $(PORT_TESTS)
