@@ -632,12 +632,13 @@ int tune_main(int argc, char **argv) {
         return cmd_openings(argc - 1, argv + 1);
     if (argc >= 1 && strcmp(argv[0], "label") == 0)
         return tune_label_main(argc - 1, argv + 1);
-    fprintf(stderr,
+    bool help = argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "help") == 0);
+    fprintf(help ? stdout : stderr,
             "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] [--adjudicate V] "
             "[--max-score V] OUT\n"
             "       hayanagi tune records [--scores-of NAME] FILES... OUT\n"
             "       hayanagi tune fit [--epochs E] [--lr R] [--k K] [--ks S] ... [--out FILE] IN...\n"
             "       hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT\n"
             "       hayanagi tune label --engine CMD [--option NAME=VALUE ...] [--go TEXT] [--concurrency N] IN OUT\n");
-    return 2;
+    return help ? 0 : 2;
 }
