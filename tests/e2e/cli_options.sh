@@ -62,7 +62,7 @@ for v in info lookup sort check convert build merge minimax think expand import-
     expect_contains "book $v hint" "$err" "Try 'hayanagi book $v --help'"
     [ ! -e "$T/unknown_$v.db" ] || fail "book $v wrote its output after an unknown option"
 done
-for c in perft bench; do
+for c in perft bench match; do
     err=$("$H" $c --no-such-option 2>&1 >/dev/null); expect_status "$c unknown option" 2 $?
     expect_contains "$c unknown option" "$err" "hayanagi $c: unrecognized option '--no-such-option'"
 done
@@ -94,6 +94,8 @@ bad_value "prune --min-share=101" "--min-share: bad value '101'" book prune --mi
 bad_value "report --top=x" "--top: bad value 'x'" book report "$DB" --records "$REC" --top=x
 bad_value "think --depth=x" "--depth: bad value 'x'" book think "$DB" "$T/bad.db" --depth=x --multipv 1
 bad_value "bench --depth=0" "--depth: bad value '0'" bench --depth=0
+bad_value "match --games=0" "--games expects an integer in 1..1000000, got '0'" match --engine=a --engine b --games=0
+bad_value "match: an argument that is no option" "unexpected argument 'x'" match --engine a x --engine b
 [ ! -e "$T/bad.db" ] && [ ! -e "$T/bad.txt" ] || fail "a verb wrote its output after a bad value"
 
 # --opt=value equals --opt value, and the option takes effect.
