@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli_opts.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "usi/bench.h"
 #include "usi/usi.h"

@@ -11,7 +11,7 @@
 #include "book/open.h"
 #include "book/sbk.h"
 #include "book/select.h"
-#include "cli/cli_opts.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "shogi/game.h"
 #include "shogi/movegen.h"

@@ -11,7 +11,7 @@
 #include "bookgen/expand.h"
 #include "cli/book_engines.h"
 #include "bookgen/minimax.h"
-#include "cli/cli_opts.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "usi/policybook.h"
 #include "mcts/provider_ab.h"

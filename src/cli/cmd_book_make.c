@@ -15,7 +15,7 @@
 #include "bookgen/minimax.h"
 #include "bookgen/think.h"
 #include "cli/book_engines.h"
-#include "cli/cli_opts.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "match/match.h"
 #include "record/reader.h"

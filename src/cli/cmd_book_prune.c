@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "bookgen/prune.h"
-#include "cli/cli_opts.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 
 static void prune_usage(FILE *f) {

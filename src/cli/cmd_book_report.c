@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "bookgen/report.h"
-#include "cli/cli_opts.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "record/reader.h"
 

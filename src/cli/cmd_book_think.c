@@ -9,7 +9,7 @@
 
 #include "bookgen/think.h"
 #include "cli/book_engines.h"
-#include "cli/cli_opts.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "match/openings.h"
 #include "shogi/game.h"

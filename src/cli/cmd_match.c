@@ -8,7 +8,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "cli/cli_opts.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "match/match.h"
 #include "util/atomic_file.h"

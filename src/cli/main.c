@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli_opts.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "tune/tune.h"
 #include "shogi/movegen.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The command-line conventions of every `hayanagi` verb (src/cli/cli_opts.h, glibc's
+# The command-line conventions of every `hayanagi` verb (src/util/cli_opts.h, glibc's
 # getopt_long): --help prints the verb's usage and options on stdout (exit 0); an unknown
 # option gets getopt's "unrecognized option" and a hint (exit 2); a bad value is named
 # (exit 2); --opt=value equals --opt value; options may follow the positional arguments
@@ -48,6 +48,11 @@ help_check "book gen-synthetic"
 help_check "perft" --divide --stats
 help_check "bench" --depth --nodes
 help_check "match" --engine
+help_check "tune generate" --games --nodes --threads --seed --adjudicate --max-score
+help_check "tune records" --scores-of
+help_check "tune openings" --count --plies --nodes --max-score --seed
+help_check "tune fit" --epochs --lr --lr-end --l2 --lambda --k --ks --out
+help_check "tune label" --engine --option --go --limit --concurrency --skip-above
 out=$("$H" tune --help 2>/dev/null); expect_status "tune --help" 0 $?
 expect_contains "tune --help" "$out" "usage: hayanagi tune generate"
 out=$("$H" book --help 2>/dev/null); expect_status "book --help" 0 $?
@@ -62,9 +67,10 @@ for v in info lookup sort check convert build merge minimax think expand import-
     expect_contains "book $v hint" "$err" "Try 'hayanagi book $v --help'"
     [ ! -e "$T/unknown_$v.db" ] || fail "book $v wrote its output after an unknown option"
 done
-for c in perft bench match; do
-    err=$("$H" $c --no-such-option 2>&1 >/dev/null); expect_status "$c unknown option" 2 $?
+for c in perft bench match "tune generate" "tune records" "tune openings" "tune fit" "tune label"; do
+    err=$("$H" $c --no-such-option "$T/a.txt" "$T/unknown.txt" 2>&1 >/dev/null); expect_status "$c unknown option" 2 $?
     expect_contains "$c unknown option" "$err" "hayanagi $c: unrecognized option '--no-such-option'"
+    [ ! -e "$T/unknown.txt" ] || fail "$c wrote its output after an unknown option"
 done
 # A missing value is getopt's message too.
 err=$("$H" book minimax --threads 2>&1); expect_status "minimax --threads without value" 2 $?
@@ -96,6 +102,10 @@ bad_value "think --depth=x" "--depth: bad value 'x'" book think "$DB" "$T/bad.db
 bad_value "bench --depth=0" "--depth: bad value '0'" bench --depth=0
 bad_value "match --games=0" "--games expects an integer in 1..1000000, got '0'" match --engine=a --engine b --games=0
 bad_value "match: an argument that is no option" "unexpected argument 'x'" match --engine a x --engine b
+bad_value "tune generate --games=0" "--games: bad value '0'" tune generate --games=0 "$T/bad.txt"
+bad_value "tune openings --plies=5-1" "--plies: bad value '5-1'" tune openings --plies=5-1 "$T/bad.txt"
+bad_value "tune fit --lambda=2" "--lambda: bad value '2'" tune fit --lambda=2 --out "$T/bad.txt" "$T/a.txt"
+bad_value "tune label --limit=0" "--limit: bad value '0'" tune label --engine x --limit=0 "$T/a.txt" "$T/bad.txt"
 [ ! -e "$T/bad.db" ] && [ ! -e "$T/bad.txt" ] || fail "a verb wrote its output after a bad value"
 
 # --opt=value equals --opt value, and the option takes effect.
@@ -127,6 +137,11 @@ expect_contains "import-losses --opponent=NAME" "$out" "1 lost games of gps_norm
 "$H" book openings "$T/op2.txt" --count 5 --plies 2-3 --seed 7 >/dev/null 2>&1 || fail "openings OUT --count 5"
 cmp -s "$T/op1.txt" "$T/op2.txt" || fail "openings: --count=5 --plies=2-3 --seed=7 differs from the spaced form"
 [ "$(grep -c '^startpos moves' "$T/op1.txt")" = 5 ] || fail "openings --count=5 did not write 5 lines"
+
+"$H" tune openings --count=3 --plies=2-3 --nodes=200 --seed=5 "$T/to1.txt" >/dev/null 2>&1 || fail "tune openings --count=3"
+"$H" tune openings "$T/to2.txt" --count 3 --plies 2-3 --nodes 200 --seed 5 >/dev/null 2>&1 || fail "tune openings OUT --count 3"
+cmp -s "$T/to1.txt" "$T/to2.txt" || fail "tune openings: the --opt=value form differs from the spaced form"
+[ "$(grep -c '^startpos moves' "$T/to1.txt")" = 3 ] || fail "tune openings --count=3 did not write 3 lines"
 
 out=$("$H" book records "$REC" --moves 2>&1); expect_status "records FILE --moves" 0 $?
 expect_contains "records FILE --moves prints the moves" "$out" "moves 7g7f"

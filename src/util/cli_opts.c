@@ -1,5 +1,5 @@
 /* cli_opts.c - getopt_long conventions shared by the `hayanagi` verbs (cli_opts.h). */
-#include "cli/cli_opts.h"
+#include "util/cli_opts.h"
 
 #include <stdio.h>
 #include <stdlib.h>

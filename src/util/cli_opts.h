@@ -2,8 +2,8 @@
  * glibc's getopt_long: long options as --opt VALUE or --opt=VALUE, "--" ends the options,
  * --help prints the verb's usage on stdout (exit 0); an unknown option gets getopt's own
  * message plus a one-line hint, a bad value a message naming the option; both exit 2. */
-#ifndef HAYANAGI_CLI_CLI_OPTS_H
-#define HAYANAGI_CLI_CLI_OPTS_H
+#ifndef HAYANAGI_UTIL_CLI_OPTS_H
+#define HAYANAGI_UTIL_CLI_OPTS_H
 
 #include <getopt.h>
 #include <stdbool.h>
