@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "usi/bench.h"
 #include "usi/usi.h"
@@ -28,39 +29,39 @@ int cmd_bench(int argc, char **argv) {
         {NULL, 0, NULL, 0},
     };
     char script[128] = "bench\nquit\n";
-    optind = 1;
-    opterr = 0;
-    int c;
-    /* getopt_long wants argv[0] to be the program; argv[0] here is "bench". */
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    static const char prog[] = "hayanagi bench";
+    char **av = cli_opts_begin(prog, argc, argv);
+    int c, rc = av ? -1 : 1;
+    while (rc < 0 && (c = getopt_long(argc, av, "h", longopts, NULL)) != -1) {
         long long v;
         switch (c) {
         case 'd':
         case 'n':
-            if (!parse_integer(optarg, 1, c == 'd' ? 100 : 1000000000000LL, &v)) {
-                fprintf(stderr, "hayanagi bench: --%s wants a positive integer, got '%s'\n",
-                        c == 'd' ? "depth" : "nodes", optarg);
-                return 2;
-            }
-            snprintf(script, sizeof script, "bench %s %lld\nquit\n", c == 'd' ? "depth" : "nodes", v);
+            if (!parse_integer(optarg, 1, c == 'd' ? 100 : 1000000000000LL, &v))
+                rc = cli_opts_bad_value(prog, longopts, c, optarg, "a positive integer");
+            else
+                snprintf(script, sizeof script, "bench %s %lld\nquit\n", c == 'd' ? "depth" : "nodes", v);
             break;
-        case 'h': bench_usage(stdout); return 0;
-        default:
-            fprintf(stderr, "hayanagi bench: bad option '%s'\n", argv[optind - 1]);
-            bench_usage(stderr);
-            return 2;
+        case 'h':
+            bench_usage(stdout);
+            rc = 0;
+            break;
+        default: rc = cli_opts_unknown(prog); break;
         }
     }
-    if (optind != argc) {
+    if (rc < 0 && optind != argc) {
         bench_usage(stderr);
-        return 2;
+        rc = 2;
     }
+    free(av);
+    if (rc >= 0)
+        return rc;
     FILE *in = fmemopen(script, strlen(script), "r");
     if (!in) {
         perror("hayanagi bench");
         return 1;
     }
-    int rc = usi_main(in, stdout);
+    rc = usi_main(in, stdout);
     fclose(in);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "book/open.h"
 #include "book/sbk.h"
 #include "book/select.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "shogi/game.h"
 #include "shogi/movegen.h"
@@ -69,50 +70,133 @@ static Book *load_book(const char *path, const BookFormat *fmt, const LoadOption
     return b;
 }
 
-/* Common flags: returns the index of the first positional argument, or -1 on error. */
-static int parse_flags(int argc, char **argv, LoadOptions *lo, const BookFormat **from, const BookFormat **to,
-                       bool *otf) {
-    int i = 0;
-    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--keep-comments"))
-            lo->keep_comments = true;
-        else if (!strcmp(a, "--no-comments"))
-            lo->keep_comments = false;
-        else if (!strcmp(a, "--shogihome-columns"))
-            lo->shogihome_columns = true;
-        else if (!strcmp(a, "--keep-zero"))
-            lo->keep_zero = true;
-        else if (!strcmp(a, "--quiet"))
-            lo->quiet = true;
-        else if (!strcmp(a, "--on-the-fly") && otf)
-            *otf = true;
-        else if ((!strcmp(a, "--from") || !strcmp(a, "--to")) && i + 1 < argc) {
-            const BookFormat *f = book_format_by_id(argv[i + 1]);
-            if (!f) {
-                char ids[128];
-                fprintf(stderr, "hayanagi book: unknown format '%s' (%s)\n", argv[i + 1],
-                        book_format_ids(ids, sizeof ids));
-                return -1;
-            }
-            if (a[2] == 'f' && from)
-                *from = f;
-            else if (a[2] == 't' && to)
-                *to = f;
+/* What each of info, lookup, sort, check and convert takes (verb_help()). */
+typedef struct {
+    const char *verb;
+    bool from, to, otf; /* --from FMT, --to FMT, --on-the-fly */
+    const char *synopsis, *what;
+} FlagVerb;
+
+static const FlagVerb FLAG_VERBS[] = {
+    {"info", true, false, false, "[--from FMT] [READ OPTIONS] FILE",
+     "Prints a book's format, size, ply range and scores (moves per score range)."},
+    {"lookup", true, false, true,
+     "[--from FMT] [--on-the-fly] [READ OPTIONS] FILE (startpos | sfen <SFEN>) [moves <m>...]",
+     "Prints the book's moves at a position and the move the engine would play from it; the options come\n"
+     "before FILE (exit 3: the position is not in the book). --on-the-fly looks a sorted DB2016 book up on disk."},
+    {"sort", false, false, false, "[READ OPTIONS] IN OUT",
+     "Writes the book IN as a DB2016 book OUT sorted by SFEN (on-the-fly ready)."},
+    {"check", false, false, false, "[--shogihome-columns] FILE",
+     "Reads a DB2016 book checking every move's legality; lists each problem as file:line: reason."},
+    {"convert", true, true, false, "[--from FMT] [--to db|sbk] [--no-comments] [--keep-zero] [READ OPTIONS] IN OUT",
+     "Converts the book IN (any format) to OUT (--to, else by its name: .sbk SBK, else DB2016), saying what\n"
+     "the output format cannot hold."},
+};
+
+static void verb_help(FILE *f, const FlagVerb *v) {
+    char ids[128];
+    fprintf(f, "usage: hayanagi book %s %s\n%s\n", v->verb, v->synopsis, v->what);
+    if (v->from)
+        fprintf(f, "  --from FMT            read the input as FMT (%s; default: recognised by content)\n",
+                book_format_ids(ids, sizeof ids));
+    if (v->to)
+        fprintf(f, "  --to FMT              write OUT as FMT (db or sbk; default: by OUT's name)\n");
+    if (v->otf)
+        fprintf(f, "  --on-the-fly          look a sorted DB2016 book up on disk instead of loading it\n");
+    fprintf(f, "READ OPTIONS (every one of info, lookup, sort, check and convert takes them):\n"
+               "  --keep-comments       keep the books' comments (the default of sort and convert)\n"
+               "  --no-comments         drop them\n"
+               "  --shogihome-columns   read DB2016 lines \"m p   n\" ShogiHome's way (n is the count)\n"
+               "  --keep-zero           keep joseki.dat's weight-0 moves as count 0\n"
+               "  --unreg-depth N       Apery: plies the walk from the start may go outside the book (0-1000)\n"
+               "  --quiet               no progress display\n");
+}
+
+/* Parses the options of v (argv[0] is the verb) with getopt_long. Returns the argument
+ * vector (the caller frees the array) with the positional arguments at [*first, argc), or
+ * NULL with *status set: 0 after --help, 2 for a usage error, 1 out of memory. */
+static char **parse_flags(const FlagVerb *v, int argc, char **argv, LoadOptions *lo, const BookFormat **from,
+                          const BookFormat **to, bool *otf, int *first, int *status) {
+    enum { F_KEEP = 1, F_NOCOMMENTS, F_SHOGIHOME, F_KEEPZERO, F_QUIET, F_OTF, F_FROM, F_TO, F_UNREG, F_HELP };
+    static const struct option all[] = {{"keep-comments", no_argument, NULL, F_KEEP},
+                                        {"no-comments", no_argument, NULL, F_NOCOMMENTS},
+                                        {"shogihome-columns", no_argument, NULL, F_SHOGIHOME},
+                                        {"keep-zero", no_argument, NULL, F_KEEPZERO},
+                                        {"quiet", no_argument, NULL, F_QUIET},
+                                        {"unreg-depth", required_argument, NULL, F_UNREG},
+                                        {"help", no_argument, NULL, F_HELP},
+                                        {"on-the-fly", no_argument, NULL, F_OTF},
+                                        {"from", required_argument, NULL, F_FROM},
+                                        {"to", required_argument, NULL, F_TO}};
+    struct option opts[sizeof all / sizeof all[0] + 1];
+    int n = 0;
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        if ((all[k].val != F_OTF || v->otf) && (all[k].val != F_FROM || v->from) && (all[k].val != F_TO || v->to))
+            opts[n++] = all[k];
+    opts[n] = (struct option){NULL, 0, NULL, 0};
+    char prog[64];
+    snprintf(prog, sizeof prog, "hayanagi book %s", v->verb);
+    char **av = cli_opts_begin(prog, argc, argv);
+    *status = 1;
+    if (!av)
+        return NULL;
+    /* lookup: the position text after FILE is no option ("+": stop at the first argument) */
+    const char *optstring = v->otf ? "+" : "";
+    int c;
+    long depth;
+    *status = -1;
+    while (*status < 0 && (c = getopt_long(argc, av, optstring, opts, NULL)) != -1) {
+        switch (c) {
+        case F_KEEP: lo->keep_comments = true; break;
+        case F_NOCOMMENTS: lo->keep_comments = false; break;
+        case F_SHOGIHOME: lo->shogihome_columns = true; break;
+        case F_KEEPZERO: lo->keep_zero = true; break;
+        case F_QUIET: lo->quiet = true; break;
+        case F_OTF: *otf = true; break;
+        case F_FROM:
+        case F_TO: {
+            const BookFormat *f = book_format_by_id(optarg);
+            char ids[128];
+            if (!f)
+                *status = cli_opts_bad_value(prog, opts, c, optarg, book_format_ids(ids, sizeof ids));
             else
-                return -1;
-            i++;
-        } else if (!strcmp(a, "--unreg-depth") && i + 1 < argc) {
-            if (!parse_int(argv[++i], 0, 1000, &lo->unreg_depth)) {
-                fprintf(stderr, "hayanagi book: --unreg-depth wants an integer 0-1000, got '%s'\n", argv[i]);
-                return -1;
-            }
-        } else {
-            fprintf(stderr, "hayanagi book: unknown option %s\n", a);
-            return -1;
+                *(c == F_FROM ? from : to) = f;
+            break;
+        }
+        case F_UNREG:
+            if (cli_opts_int(prog, opts, c, optarg, 0, 1000, &depth))
+                lo->unreg_depth = (int)depth;
+            else
+                *status = CLI_USAGE_ERROR;
+            break;
+        case F_HELP:
+            verb_help(stdout, v);
+            *status = 0;
+            break;
+        default: *status = cli_opts_unknown(prog); break;
         }
     }
-    return i;
+    if (*status >= 0) {
+        free(av);
+        return NULL;
+    }
+    *first = optind;
+    return av;
+}
+
+/* The entry of verb in FLAG_VERBS (one of them). */
+static const FlagVerb *flag_verb(const char *verb) {
+    size_t k = 0;
+    while (k + 1 < sizeof FLAG_VERBS / sizeof FLAG_VERBS[0] && strcmp(FLAG_VERBS[k].verb, verb))
+        k++;
+    return &FLAG_VERBS[k];
+}
+
+/* The usage error of a verb whose positional arguments are wrong: its usage on stderr. */
+static int positional_error(const FlagVerb *v, char **av) {
+    verb_help(stderr, v);
+    free(av);
+    return CLI_USAGE_ERROR;
 }
 
 static void book_usage(FILE *f) {
@@ -122,7 +206,7 @@ static void book_usage(FILE *f) {
             "       hayanagi book sort IN OUT\n"
             "       hayanagi book check [--shogihome-columns] FILE\n"
             "       hayanagi book convert [--from FMT] [--to db|sbk] [--no-comments] [--keep-zero] IN OUT\n"
-            "Book making (docs/book_making.md, docs/mcts.md; each verb prints its options when run without them):\n"
+            "Book making (docs/book_making.md, docs/mcts.md):\n"
             "       hayanagi book build --from RECORDS... [--max-ply N] [--min-count K] ... OUT\n"
             "       hayanagi book merge A B ... [--weights w1,w2,...] [--policy sum|prefer-deeper|prefer-first] OUT\n"
             "       hayanagi book minimax [--converge] [--flipped] [--threads T] IN OUT\n"
@@ -137,7 +221,7 @@ static void book_usage(FILE *f) {
             "or osl (GPS Shogi's joseki.dat; --keep-zero keeps its weight-0 moves as count 0);\n"
             "every verb reads every format, recognised by its content (a file that is no book we know is\n"
             "refused). Outputs are written in the format their name says: .sbk SBK, anything else DB2016.\n"
-            "Long jobs show progress on stderr.\n");
+            "Long jobs show progress on stderr. `hayanagi book VERB --help` prints a verb's options.\n");
 }
 
 /* ---- info ---- */
@@ -145,12 +229,15 @@ static void book_usage(FILE *f) {
 static int book_info(int argc, char **argv) {
     LoadOptions lo = {.unreg_depth = 1};
     const BookFormat *from = NULL;
-    int i = parse_flags(argc, argv, &lo, &from, NULL, NULL);
-    if (i < 0 || i != argc - 1) {
-        book_usage(stderr);
-        return 2;
-    }
-    const char *path = argv[i];
+    const FlagVerb *v = flag_verb("info");
+    int i, pst;
+    char **av = parse_flags(v, argc, argv, &lo, &from, NULL, NULL, &i, &pst);
+    if (!av)
+        return pst;
+    if (i != argc - 1)
+        return positional_error(v, av);
+    const char *path = av[i];
+    free(av);
     BookReadReport rep;
     Book *b = load_book(path, from, &lo, &rep);
     if (!b)
@@ -252,11 +339,14 @@ static int book_lookup_cmd(int argc, char **argv) {
     LoadOptions lo = {.unreg_depth = 1, .quiet = true};
     const BookFormat *from = NULL;
     bool otf = false;
-    int i = parse_flags(argc, argv, &lo, &from, NULL, &otf);
-    if (i < 0 || i + 1 >= argc) {
-        book_usage(stderr);
-        return 2;
-    }
+    const FlagVerb *v = flag_verb("lookup");
+    int i, pst;
+    char **av = parse_flags(v, argc, argv, &lo, &from, NULL, &otf, &i, &pst);
+    if (!av)
+        return pst;
+    if (i + 1 >= argc)
+        return positional_error(v, av);
+    free(av); /* "+": getopt stopped at FILE and moved nothing, so argv[i] is FILE, the position follows */
     const char *path = argv[i++];
     size_t len = 1;
     for (int k = i; k < argc; k++)
@@ -370,12 +460,15 @@ static int book_lookup_cmd(int argc, char **argv) {
 static int book_convert(int argc, char **argv, bool sort_only) {
     LoadOptions lo = {.keep_comments = true, .unreg_depth = 1};
     const BookFormat *from = NULL, *to = NULL;
-    int i = parse_flags(argc, argv, &lo, sort_only ? NULL : &from, sort_only ? NULL : &to, NULL);
-    if (i < 0 || i != argc - 2) {
-        book_usage(stderr);
-        return 2;
-    }
-    const char *in = argv[i], *out = argv[i + 1];
+    const FlagVerb *v = flag_verb(sort_only ? "sort" : "convert");
+    int i, pst;
+    char **av = parse_flags(v, argc, argv, &lo, &from, &to, NULL, &i, &pst);
+    if (!av)
+        return pst;
+    if (i != argc - 2)
+        return positional_error(v, av);
+    const char *in = av[i], *out = av[i + 1];
+    free(av);
     char err[512];
     if (sort_only)
         from = to = book_format_by_id("db");
@@ -444,12 +537,15 @@ static int book_convert(int argc, char **argv, bool sort_only) {
 
 static int book_check(int argc, char **argv) {
     LoadOptions lo = {0};
-    int i = parse_flags(argc, argv, &lo, NULL, NULL, NULL);
-    if (i < 0 || i != argc - 1) {
-        book_usage(stderr);
-        return 2;
-    }
-    const char *path = argv[i];
+    const FlagVerb *v = flag_verb("check");
+    int i, pst;
+    char **av = parse_flags(v, argc, argv, &lo, NULL, NULL, NULL, &i, &pst);
+    if (!av)
+        return pst;
+    if (i != argc - 1)
+        return positional_error(v, av);
+    const char *path = av[i];
+    free(av);
     Book *b = book_create();
     if (!b)
         return 1;
@@ -476,12 +572,26 @@ static int book_check(int argc, char **argv) {
 /* ---- gen-synthetic (hidden, for the benchmarks) ---- */
 
 static int book_gen_synthetic(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: hayanagi book gen-synthetic N OUT [SEED]\n");
-        return 2;
-    }
+    static const char prog[] = "hayanagi book gen-synthetic";
+    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        return 1;
+    int c, rc = -1;
+    while (rc < 0 && (c = getopt_long(argc, av, "", longopts, NULL)) != -1)
+        rc = c == 'h' ? 0 : cli_opts_unknown(prog);
+    if (rc < 0 && (argc - optind < 2 || argc - optind > 3))
+        rc = CLI_USAGE_ERROR;
+    if (rc != -1)
+        fprintf(rc ? stderr : stdout, "usage: %s N OUT [SEED]   (a random book of N positions, for the benchmarks)\n",
+                prog);
+    const char *n_arg = rc < 0 ? av[optind] : NULL, *out = rc < 0 ? av[optind + 1] : NULL;
+    const char *seed_arg = rc < 0 && argc - optind > 2 ? av[optind + 2] : NULL;
+    free(av);
+    if (rc >= 0)
+        return rc;
     uint64_t target, seed = 20240601;
-    if (!parse_unsigned(argv[0], &target) || (argc > 2 && !parse_unsigned(argv[2], &seed))) {
+    if (!parse_unsigned(n_arg, &target) || (seed_arg && !parse_unsigned(seed_arg, &seed))) {
         fprintf(stderr, "hayanagi book gen-synthetic: N and SEED are non-negative integers\n");
         return 2;
     }
@@ -543,13 +653,13 @@ static int book_gen_synthetic(int argc, char **argv) {
     free(replies);
     char err[512];
     if (ok)
-        ok = write_db_atomic(argv[1], b, false, false, err, sizeof err);
+        ok = write_db_atomic(out, b, false, false, err, sizeof err);
     else
         snprintf(err, sizeof err, "out of memory");
     if (!ok)
         fprintf(stderr, "hayanagi book gen-synthetic: %s\n", err);
     else
-        printf("wrote %s: %zu positions, %zu moves\n", argv[1], book_position_count(b), book_move_count(b));
+        printf("wrote %s: %zu positions, %zu moves\n", out, book_position_count(b), book_move_count(b));
     book_free(b);
     return ok ? 0 : 1;
 }
@@ -562,17 +672,17 @@ int cmd_book(int argc, char **argv) {
     }
     const char *verb = argv[0];
     if (!strcmp(verb, "info"))
-        return book_info(argc - 1, argv + 1);
+        return book_info(argc, argv);
     if (!strcmp(verb, "lookup"))
-        return book_lookup_cmd(argc - 1, argv + 1);
+        return book_lookup_cmd(argc, argv);
     if (!strcmp(verb, "sort"))
-        return book_convert(argc - 1, argv + 1, true);
+        return book_convert(argc, argv, true);
     if (!strcmp(verb, "convert"))
-        return book_convert(argc - 1, argv + 1, false);
+        return book_convert(argc, argv, false);
     if (!strcmp(verb, "check"))
-        return book_check(argc - 1, argv + 1);
+        return book_check(argc, argv);
     if (!strcmp(verb, "gen-synthetic"))
-        return book_gen_synthetic(argc - 1, argv + 1);
+        return book_gen_synthetic(argc, argv);
     int made = cmd_book_make(argc, argv); /* the book-making verbs */
     if (made >= 0)
         return made;

@@ -11,6 +11,7 @@
 #include "bookgen/expand.h"
 #include "cli/book_engines.h"
 #include "bookgen/minimax.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "usi/policybook.h"
 #include "mcts/provider_ab.h"
@@ -163,12 +164,17 @@ int cmd_book_expand(int argc, char **argv) {
         default:
             if (c == OPT_GO)
                 limits++;
-            ok = cli_engines_option(&ce, c, optarg, "expand");
+            if (!cli_engines_option(&ce, c, optarg, "expand")) { /* it said why */
+                rc = cli_opts_unknown(av[0]);
+                goto done;
+            }
             break;
         }
         if (!ok) {
-            usage(stderr);
-            rc = 2;
+            if (c == '?')
+                rc = cli_opts_unknown(av[0]);
+            else
+                rc = cli_opts_bad_value(av[0], longopts, c, optarg, "out of range or malformed");
             goto done;
         }
     }

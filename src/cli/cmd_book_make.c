@@ -15,6 +15,7 @@
 #include "bookgen/minimax.h"
 #include "bookgen/think.h"
 #include "cli/book_engines.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "match/match.h"
 #include "record/reader.h"
@@ -166,25 +167,45 @@ static int read_records(char **files, int n, RecordGameFn on_game, Ctx *c, bool 
     return rc;
 }
 
+static void records_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book records [--moves] [--variations] FILES...\n"
+               "Prints one line per game the record files hold: file:line, moves, result, end marker,\n"
+               "players, ratings and root SFEN.\n"
+               "  --moves       also print the moves (USI)\n"
+               "  --variations  also list the KIF/KI2 variations as games\n");
+}
+
 static int verb_records(int argc, char **argv) {
+    static const char prog[] = "hayanagi book records";
+    static const struct option longopts[] = {{"moves", no_argument, NULL, 'm'},
+                                             {"variations", no_argument, NULL, 'v'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     Ctx c = {.quiet = true};
     bool variations = false;
-    int i = 0;
-    for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
-        if (!strcmp(argv[i], "--moves"))
-            c.print_moves = true;
-        else if (!strcmp(argv[i], "--variations"))
-            variations = true;
-        else {
-            fprintf(stderr, "hayanagi book records: unknown option %s\n", argv[i]);
-            return 2;
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        return 1;
+    int opt, rc = -1;
+    while (rc < 0 && (opt = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'm': c.print_moves = true; break;
+        case 'v': variations = true; break;
+        case 'h':
+            records_usage(stdout);
+            rc = 0;
+            break;
+        default: rc = cli_opts_unknown(prog); break;
         }
     }
-    if (i >= argc) {
-        fprintf(stderr, "usage: hayanagi book records [--moves] [--variations] FILES...\n");
-        return 2;
+    if (rc < 0 && optind >= argc) {
+        records_usage(stderr);
+        rc = CLI_USAGE_ERROR;
     }
-    return read_records(argv + i, argc - i, print_game, &c, variations, "reading records");
+    if (rc < 0)
+        rc = read_records(av + optind, argc - optind, print_game, &c, variations, "reading records");
+    free(av);
+    return rc;
 }
 
 /* ---- build ---- */
@@ -198,69 +219,121 @@ static bool build_game(void *ctx, const RecordGame *g) {
     return true;
 }
 
+static void build_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book build --from FILES... [--max-ply N] [--min-count K] [--side black|white|both]\n"
+               "                          [--winner-only] [--min-rating R] [--player NAME] [--scores-from-comments]\n"
+               "                          [--variations] [--quiet] OUT\n"
+               "Counts the moves the game records FILES play into a book OUT (.sbk SBK, else DB2016);\n"
+               "--from=FILE names one record, --from alone says the records follow.\n"
+               "  --max-ply N             count game plies 1..N only (0, the default: all)\n"
+               "  --min-count K           drop moves counted fewer than K times\n"
+               "  --side S                count the moves of black, white or both (default)\n"
+               "  --winner-only           count only the winner's moves\n"
+               "  --min-rating R          count only movers rated R or more\n"
+               "  --player NAME           count only the moves of the player NAME (exact)\n"
+               "  --scores-from-comments  score moves with the evaluations in the records' comments\n"
+               "  --variations            read KIF/KI2 variations as games too\n"
+               "  --quiet                 no progress display\n");
+}
+
 static int verb_build(int argc, char **argv) {
+    static const char prog[] = "hayanagi book build";
+    enum {
+        B_FROM = 1,
+        B_MAXPLY,
+        B_MINCOUNT,
+        B_SIDE,
+        B_WINNER,
+        B_VARIATIONS,
+        B_QUIET,
+        B_RATING,
+        B_PLAYER,
+        B_SCORES,
+        B_HELP
+    };
+    static const struct option longopts[] = {{"from", optional_argument, NULL, B_FROM},
+                                             {"max-ply", required_argument, NULL, B_MAXPLY},
+                                             {"min-count", required_argument, NULL, B_MINCOUNT},
+                                             {"side", required_argument, NULL, B_SIDE},
+                                             {"winner-only", no_argument, NULL, B_WINNER},
+                                             {"variations", no_argument, NULL, B_VARIATIONS},
+                                             {"quiet", no_argument, NULL, B_QUIET},
+                                             {"min-rating", required_argument, NULL, B_RATING},
+                                             {"player", required_argument, NULL, B_PLAYER},
+                                             {"scores-from-comments", no_argument, NULL, B_SCORES},
+                                             {"help", no_argument, NULL, B_HELP},
+                                             {NULL, 0, NULL, 0}};
     Ctx c = {0};
     c.bo.min_rating = REC_NO_RATING;
-    long min_count = 1, v;
-    bool variations = false;
+    long min_count = 1, v = 0;
+    bool variations = false, from = false;
     const char *out = NULL;
     char **files = malloc(sizeof(char *) * (size_t)(argc + 1));
-    int nfiles = 0;
-    if (!files)
+    char **av = cli_opts_begin(prog, argc, argv);
+    int nfiles = 0, rc = -1, opt;
+    if (!files || !av) {
+        free(files);
+        free(av);
         return 1;
-    bool from = false;
-    int rc = 2;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        bool has = i + 1 < argc;
-        if (!strcmp(a, "--from"))
+    }
+    while (rc < 0 && (opt = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        switch (opt) {
+        case B_FROM:
             from = true;
-        else if (!strcmp(a, "--max-ply") && has && cli_parse_int(argv[i + 1], 0, 100000, &v))
-            c.bo.max_ply = (int)v, i++;
-        else if (!strcmp(a, "--min-count") && has && cli_parse_int(argv[i + 1], 1, 1L << 30, &v))
-            min_count = v, i++;
-        else if (!strcmp(a, "--side") && has) {
-            const char *s = argv[++i];
-            if (!strcmp(s, "black"))
+            if (optarg)
+                files[nfiles++] = optarg;
+            break;
+        case B_MAXPLY:
+            if (!cli_opts_int(prog, longopts, opt, optarg, 0, 100000, &v))
+                rc = CLI_USAGE_ERROR;
+            c.bo.max_ply = (int)v;
+            break;
+        case B_MINCOUNT:
+            if (!cli_opts_int(prog, longopts, opt, optarg, 1, 1L << 30, &min_count))
+                rc = CLI_USAGE_ERROR;
+            break;
+        case B_SIDE:
+            if (!strcmp(optarg, "black"))
                 c.bo.side = BUILD_SIDE_BLACK;
-            else if (!strcmp(s, "white"))
+            else if (!strcmp(optarg, "white"))
                 c.bo.side = BUILD_SIDE_WHITE;
-            else if (!strcmp(s, "both"))
+            else if (!strcmp(optarg, "both"))
                 c.bo.side = BUILD_SIDE_BOTH;
-            else {
-                fprintf(stderr, "hayanagi book build: --side takes black, white or both\n");
-                goto done;
-            }
-        } else if (!strcmp(a, "--winner-only"))
-            c.bo.winner_only = true;
-        else if (!strcmp(a, "--variations"))
-            variations = true;
-        else if (!strcmp(a, "--quiet"))
-            c.quiet = true;
-        else if (!strcmp(a, "--min-rating") && has && cli_parse_int(argv[i + 1], -100000, 100000, &v))
-            c.bo.min_rating = (int32_t)v, i++;
-        else if (!strcmp(a, "--player") && has)
-            c.bo.player = argv[++i];
-        else if (!strcmp(a, "--scores-from-comments") && !c.bo.scores) {
-            c.bo.scores = build_scores_create();
-            if (!c.bo.scores) {
+            else
+                rc = cli_opts_bad_value(prog, longopts, opt, optarg, "black, white or both");
+            break;
+        case B_WINNER: c.bo.winner_only = true; break;
+        case B_VARIATIONS: variations = true; break;
+        case B_QUIET: c.quiet = true; break;
+        case B_RATING:
+            if (!cli_opts_int(prog, longopts, opt, optarg, -100000, 100000, &v))
+                rc = CLI_USAGE_ERROR;
+            c.bo.min_rating = (int32_t)v;
+            break;
+        case B_PLAYER: c.bo.player = optarg; break;
+        case B_SCORES:
+            if (!c.bo.scores && !(c.bo.scores = build_scores_create()))
                 rc = 1;
-                goto done;
-            }
-        } else if (!strncmp(a, "--", 2)) {
-            fprintf(stderr, "hayanagi book build: bad option %s\n", a);
-            goto done;
-        } else if (from)
-            files[nfiles++] = argv[i];
-        else {
-            fprintf(stderr, "hayanagi book build: records come after --from\n");
-            goto done;
+            break;
+        case B_HELP:
+            build_usage(stdout);
+            rc = 0;
+            break;
+        default: rc = cli_opts_unknown(prog); break;
         }
     }
+    if (rc >= 0)
+        goto done;
+    rc = CLI_USAGE_ERROR;
+    for (int i = optind; i < argc; i++)
+        files[nfiles++] = av[i];
+    if (!from) {
+        fprintf(stderr, "%s: name the records with --from FILES...\n", prog);
+        build_usage(stderr);
+        goto done;
+    }
     if (nfiles < 2) {
-        fprintf(stderr, "usage: hayanagi book build --from FILES... [--max-ply N] [--min-count K] "
-                        "[--side black|white|both] [--winner-only] [--min-rating R] [--player NAME] "
-                        "[--scores-from-comments] [--variations] [--quiet] OUT\n");
+        build_usage(stderr);
         goto done;
     }
     out = files[--nfiles];
@@ -304,6 +377,7 @@ static int verb_build(int argc, char **argv) {
         printf("scores from comments: %llu moves scored from %llu samples\n", (unsigned long long)scored,
                (unsigned long long)samples);
 done:
+    free(av);
     free(files);
     free(c.st);
     book_free(c.book);
@@ -313,56 +387,85 @@ done:
 
 /* ---- merge ---- */
 
+static int merge_books(char **paths, int n, MergePolicy policy, const double *weights, int nweights, bool quiet);
+
+static void merge_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book merge A B ... [--weights w1,w2,...] [--policy sum|prefer-deeper|prefer-first]\n"
+               "                          [--quiet] OUT\n"
+               "Merges the books A B ... (any format) into OUT (.sbk SBK, else DB2016).\n"
+               "  --weights W,...  multiply each book's counts by its weight (one per book, 0-1000000)\n"
+               "  --policy P       sum (default): add the counts of a move found in several books;\n"
+               "                   prefer-deeper: keep the move list searched deepest; prefer-first: the earliest\n"
+               "  --quiet          no progress display\n");
+}
+
+/* Parses "w1,w2,..." (each 0..1e6) into weights; the count, or -1 when the list is bad. */
+static int parse_weights(const char *s, double *weights, int max) {
+    int n = 0;
+    while (*s) {
+        char *e;
+        double w = strtod(s, &e);
+        if (n == max || e == s || !(w >= 0 && w <= 1e6) || (*e && *e != ','))
+            return -1;
+        weights[n++] = w;
+        s = *e == ',' ? e + 1 : e;
+    }
+    return n;
+}
+
 static int verb_merge(int argc, char **argv) {
+    static const char prog[] = "hayanagi book merge";
+    static const struct option longopts[] = {{"policy", required_argument, NULL, 'p'},
+                                             {"weights", required_argument, NULL, 'w'},
+                                             {"quiet", no_argument, NULL, 'q'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     MergePolicy policy = MERGE_SUM;
     double weights[256];
     int nweights = 0;
     bool quiet = false;
-    char *paths[256];
-    int n = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--policy") && i + 1 < argc) {
-            const char *p = argv[++i];
-            if (!strcmp(p, "sum"))
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        return 1;
+    int opt, rc = -1;
+    while (rc < 0 && (opt = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'p':
+            if (!strcmp(optarg, "sum"))
                 policy = MERGE_SUM;
-            else if (!strcmp(p, "prefer-deeper"))
+            else if (!strcmp(optarg, "prefer-deeper"))
                 policy = MERGE_PREFER_DEEPER;
-            else if (!strcmp(p, "prefer-first"))
+            else if (!strcmp(optarg, "prefer-first"))
                 policy = MERGE_PREFER_FIRST;
-            else {
-                fprintf(stderr, "hayanagi book merge: --policy takes sum, prefer-deeper or prefer-first\n");
-                return 2;
-            }
-        } else if (!strcmp(a, "--weights") && i + 1 < argc) {
-            char *s = argv[++i];
-            while (*s && nweights < 256) {
-                char *e;
-                double w = strtod(s, &e);
-                if (e == s || w < 0 || w > 1e6) {
-                    fprintf(stderr, "hayanagi book merge: bad weight list\n");
-                    return 2;
-                }
-                weights[nweights++] = w;
-                s = *e == ',' ? e + 1 : e;
-                if (*e && *e != ',') {
-                    fprintf(stderr, "hayanagi book merge: bad weight list\n");
-                    return 2;
-                }
-            }
-        } else if (!strcmp(a, "--quiet"))
-            quiet = true;
-        else if (!strncmp(a, "--", 2)) {
-            fprintf(stderr, "hayanagi book merge: bad option %s\n", a);
-            return 2;
-        } else if (n < 256)
-            paths[n++] = argv[i];
+            else
+                rc = cli_opts_bad_value(prog, longopts, opt, optarg, "sum, prefer-deeper or prefer-first");
+            break;
+        case 'w':
+            if ((nweights = parse_weights(optarg, weights, 256)) < 0)
+                rc = cli_opts_bad_value(prog, longopts, opt, optarg, "a comma-separated list of numbers 0-1000000");
+            break;
+        case 'q': quiet = true; break;
+        case 'h':
+            merge_usage(stdout);
+            rc = 0;
+            break;
+        default: rc = cli_opts_unknown(prog); break;
+        }
     }
-    if (n < 3) {
-        fprintf(stderr, "usage: hayanagi book merge A B ... [--weights w1,w2,...] "
-                        "[--policy sum|prefer-deeper|prefer-first] OUT\n");
-        return 2;
+    char **paths = av + optind;
+    int n = argc - optind;
+    if (rc < 0 && n < 3) {
+        merge_usage(stderr);
+        rc = CLI_USAGE_ERROR;
     }
+    if (rc < 0)
+        rc = merge_books(paths, n, policy, nweights ? weights : NULL, nweights, quiet);
+    free(av);
+    return rc;
+}
+
+/* Merges paths[0..n-2] into paths[n-1]; the exit status. */
+static int merge_books(char **paths, int n, MergePolicy policy, const double *weights, int nweights, bool quiet) {
     int nin = n - 1;
     if (nweights && nweights != nin) {
         fprintf(stderr, "hayanagi book merge: %d weights for %d books\n", nweights, nin);
@@ -379,7 +482,7 @@ static int verb_merge(int argc, char **argv) {
             book_free(acc);
             return 1;
         }
-        bool ok = book_merge_policy(&acc, b, nweights ? weights[i] : 1.0, policy);
+        bool ok = book_merge_policy(&acc, b, weights ? weights[i] : 1.0, policy);
         book_free(b);
         if (!ok) {
             fprintf(stderr, "hayanagi book merge: out of memory\n");
@@ -405,41 +508,62 @@ static bool loss_game(void *ctx, const RecordGame *g) {
     return true;
 }
 
+static void import_losses_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book import-losses --opponent NAME [--max-ply N] [--quiet] RECORDS... BOOK\n"
+               "For every game in RECORDS that NAME (exact) lost, makes the winner's moves the first choices\n"
+               "of BOOK (read when it exists, any format, and rewritten in its own format).\n"
+               "  --opponent NAME  the player whose losses are imported\n"
+               "  --max-ply N      only game plies 1..N (0, the default: all)\n"
+               "  --quiet          no progress display\n");
+}
+
 static int verb_import_losses(int argc, char **argv) {
+    static const char prog[] = "hayanagi book import-losses";
+    static const struct option longopts[] = {{"opponent", required_argument, NULL, 'o'},
+                                             {"max-ply", required_argument, NULL, 'p'},
+                                             {"quiet", no_argument, NULL, 'q'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     Ctx c = {0};
-    char **files = malloc(sizeof(char *) * (size_t)(argc + 1));
-    int n = 0;
-    long v;
-    if (!files)
+    long v = 0;
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
         return 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--opponent") && i + 1 < argc)
-            c.opponent = argv[++i];
-        else if (!strcmp(a, "--max-ply") && i + 1 < argc && cli_parse_int(argv[i + 1], 0, 100000, &v))
-            c.max_ply = (int)v, i++;
-        else if (!strcmp(a, "--quiet"))
-            c.quiet = true;
-        else if (!strncmp(a, "--", 2)) {
-            fprintf(stderr, "hayanagi book import-losses: bad option %s\n", a);
-            free(files);
-            return 2;
-        } else
-            files[n++] = argv[i];
+    int opt, rc = -1;
+    while (rc < 0 && (opt = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'o': c.opponent = optarg; break;
+        case 'p':
+            if (!cli_opts_int(prog, longopts, opt, optarg, 0, 100000, &v))
+                rc = CLI_USAGE_ERROR;
+            c.max_ply = (int)v;
+            break;
+        case 'q': c.quiet = true; break;
+        case 'h':
+            import_losses_usage(stdout);
+            rc = 0;
+            break;
+        default: rc = cli_opts_unknown(prog); break;
+        }
     }
-    if (!c.opponent || n < 2) {
-        fprintf(stderr, "usage: hayanagi book import-losses --opponent NAME [--max-ply N] RECORDS... BOOK\n");
-        free(files);
-        return 2;
+    char **files = av + optind;
+    int n = argc - optind;
+    if (rc < 0 && (!c.opponent || n < 2)) {
+        import_losses_usage(stderr);
+        rc = CLI_USAGE_ERROR;
+    }
+    if (rc >= 0) {
+        free(av);
+        return rc;
     }
     const char *bookp = files[--n];
     if (!cli_check_output("import-losses", bookp)) {
-        free(files);
+        free(av);
         return 2;
     }
     struct stat sb;
     c.book = stat(bookp, &sb) == 0 ? cli_read_book(bookp, c.quiet) : book_create();
-    int rc = 1;
+    rc = 1;
     if (c.book) {
         rc = read_records(files, n, loss_game, &c, false, "reading records");
         if (rc || c.oom) { /* a run that failed writes nothing */
@@ -456,7 +580,7 @@ static int verb_import_losses(int argc, char **argv) {
         } else
             rc = 1;
     }
-    free(files);
+    free(av);
     free(c.st);
     book_free(c.book);
     return rc;
@@ -464,31 +588,54 @@ static int verb_import_losses(int argc, char **argv) {
 
 /* ---- minimax ---- */
 
+static void minimax_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book minimax [--converge] [--flipped] [--threads T] [--quiet] IN OUT\n"
+               "Back-propagates the book IN's scores over its graph (negamax, transpositions shared) into OUT\n"
+               "(IN may be OUT; .sbk SBK, else DB2016, comments kept).\n"
+               "  --converge   add the moves that lead between book positions (peta_shock's converging moves)\n"
+               "  --flipped    share values with the colour-flipped twins of positions\n"
+               "  --threads T  propagate on T threads (1-64)\n"
+               "  --quiet      no progress display\n");
+}
+
 static int verb_minimax(int argc, char **argv) {
+    static const char prog[] = "hayanagi book minimax";
+    static const struct option longopts[] = {
+        {"converge", no_argument, NULL, 'c'},      {"flipped", no_argument, NULL, 'f'},
+        {"threads", required_argument, NULL, 't'}, {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     MinimaxOptions mo = {0};
     bool quiet = false;
-    const char *paths[2];
-    int n = 0;
-    long v;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--converge"))
-            mo.converge = true;
-        else if (!strcmp(argv[i], "--flipped"))
-            mo.flipped = true;
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc && cli_parse_int(argv[i + 1], 1, 64, &v))
-            mo.threads = (int)v, i++;
-        else if (!strcmp(argv[i], "--quiet"))
-            quiet = true;
-        else if (!strncmp(argv[i], "--", 2) || n == 2) {
-            fprintf(stderr, "hayanagi book minimax: bad argument %s\n", argv[i]);
-            return 2;
-        } else
-            paths[n++] = argv[i];
+    long v = 0;
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        return 1;
+    int opt, rc = -1;
+    while (rc < 0 && (opt = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'c': mo.converge = true; break;
+        case 'f': mo.flipped = true; break;
+        case 't':
+            if (!cli_opts_int(prog, longopts, opt, optarg, 1, 64, &v))
+                rc = CLI_USAGE_ERROR;
+            mo.threads = (int)v;
+            break;
+        case 'q': quiet = true; break;
+        case 'h':
+            minimax_usage(stdout);
+            rc = 0;
+            break;
+        default: rc = cli_opts_unknown(prog); break;
+        }
     }
-    if (n != 2) {
-        fprintf(stderr, "usage: hayanagi book minimax [--converge] [--flipped] [--threads T] [--quiet] IN OUT\n");
-        return 2;
+    if (rc < 0 && argc - optind != 2) {
+        minimax_usage(stderr);
+        rc = CLI_USAGE_ERROR;
     }
+    const char *paths[2] = {rc < 0 ? av[optind] : NULL, rc < 0 ? av[optind + 1] : NULL};
+    free(av);
+    if (rc >= 0)
+        return rc;
     if (!cli_check_output("minimax", paths[1]))
         return 2;
     /* comments in and out: the provenance `think` writes survives the usual think-minimax round */
@@ -525,30 +672,58 @@ static int verb_minimax(int argc, char **argv) {
 
 /* ---- openings: random short start lines for `hayanagi match` ---- */
 
+static void openings_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book openings --count N [--plies MIN-MAX] [--seed S] OUT\n"
+               "Writes N distinct random start lines (startpos moves ...) for `hayanagi match --openings`.\n"
+               "  --count N          how many lines (1-1000000)\n"
+               "  --plies MIN-MAX    random legal plies per line (1-40, default 2-4)\n"
+               "  --seed S           random seed (0-2000000000, default 0): the same seed, the same lines\n");
+}
+
 static int verb_openings(int argc, char **argv) {
-    long count = 0, v;
+    static const char prog[] = "hayanagi book openings";
+    static const struct option longopts[] = {{"count", required_argument, NULL, 'c'},
+                                             {"plies", required_argument, NULL, 'p'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    long count = 0, v = 0;
     long long lo = 2, hi = 4;
     uint64_t seed = 0;
-    const char *out = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        bool has = i + 1 < argc;
-        if (!strcmp(a, "--count") && has && cli_parse_int(argv[i + 1], 1, 1000000, &v))
-            count = v, i++;
-        else if (!strcmp(a, "--plies") && has && parse_range(argv[i + 1], 1, 40, &lo, &hi))
-            i++;
-        else if (!strcmp(a, "--seed") && has && cli_parse_int(argv[i + 1], 0, 2000000000L, &v))
-            seed = (uint64_t)v, i++;
-        else if (!strncmp(a, "--", 2) || out) {
-            fprintf(stderr, "hayanagi book openings: bad argument %s\n", a);
-            return 2;
-        } else
-            out = a;
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        return 1;
+    int opt, rc = -1;
+    while (rc < 0 && (opt = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'c':
+            if (!cli_opts_int(prog, longopts, opt, optarg, 1, 1000000, &count))
+                rc = CLI_USAGE_ERROR;
+            break;
+        case 'p':
+            if (!parse_range(optarg, 1, 40, &lo, &hi))
+                rc = cli_opts_bad_value(prog, longopts, opt, optarg, "MIN-MAX with 1 <= MIN <= MAX <= 40");
+            break;
+        case 's':
+            if (!cli_opts_int(prog, longopts, opt, optarg, 0, 2000000000L, &v))
+                rc = CLI_USAGE_ERROR;
+            seed = (uint64_t)v;
+            break;
+        case 'h':
+            openings_usage(stdout);
+            rc = 0;
+            break;
+        default: rc = cli_opts_unknown(prog); break;
+        }
     }
-    if (!count || !out) {
-        fprintf(stderr, "usage: hayanagi book openings --count N [--plies MIN-MAX] [--seed S] OUT\n");
-        return 2;
+    if (rc < 0 && (!count || argc - optind != 1)) {
+        openings_usage(stderr);
+        rc = CLI_USAGE_ERROR;
     }
+    const char *out = rc < 0 ? av[optind] : NULL;
+    free(av);
+    if (rc >= 0)
+        return rc;
     /* The generator shared with `tune openings` (match/openings_gen.h): distinct lines. */
     OpeningsGenOptions go = {
         .count = (int)count, .min_plies = (int)lo, .max_plies = (int)hi, .seed = seed, .tries_per_line = 100};
@@ -581,21 +756,21 @@ static int verb_openings(int argc, char **argv) {
 int cmd_book_make(int argc, char **argv) {
     const char *verb = argv[0];
     if (!strcmp(verb, "records"))
-        return verb_records(argc - 1, argv + 1);
+        return verb_records(argc, argv);
     if (!strcmp(verb, "build"))
-        return verb_build(argc - 1, argv + 1);
+        return verb_build(argc, argv);
     if (!strcmp(verb, "merge"))
-        return verb_merge(argc - 1, argv + 1);
+        return verb_merge(argc, argv);
     if (!strcmp(verb, "minimax"))
-        return verb_minimax(argc - 1, argv + 1);
+        return verb_minimax(argc, argv);
     if (!strcmp(verb, "think"))
         return cmd_book_think(argc - 1, argv + 1);
     if (!strcmp(verb, "openings"))
-        return verb_openings(argc - 1, argv + 1);
+        return verb_openings(argc, argv);
     if (!strcmp(verb, "expand"))
         return cmd_book_expand(argc - 1, argv + 1);
     if (!strcmp(verb, "import-losses"))
-        return verb_import_losses(argc - 1, argv + 1);
+        return verb_import_losses(argc, argv);
     if (!strcmp(verb, "prune"))
         return cmd_book_prune(argc, argv);
     if (!strcmp(verb, "report"))

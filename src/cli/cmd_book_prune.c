@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bookgen/prune.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 
 static void prune_usage(FILE *f) {
@@ -23,33 +24,38 @@ int cmd_book_prune(int argc, char **argv) {
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     PruneOptions po = {0};
     bool quiet = false;
-    long v;
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        if (c == 'p' && cli_parse_int(optarg, 1, 10000, &v))
+    long v = 0;
+    static const char prog[] = "hayanagi book prune";
+    char **av = cli_opts_begin(prog, argc, argv);
+    int c, rc = av ? -1 : 1;
+    while (rc < 0 && (c = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        if (c == 'p') {
+            if (!cli_opts_int(prog, longopts, c, optarg, 1, 10000, &v))
+                rc = 2;
             po.max_ply = (int)v;
-        else if (c == 's' && cli_parse_int(optarg, 0, 100, &v))
+        } else if (c == 's') {
+            if (!cli_opts_int(prog, longopts, c, optarg, 0, 100, &v))
+                rc = 2;
             po.min_share = (int)v;
-        else if (c == 'l')
+        } else if (c == 'l')
             po.through_legal = true;
         else if (c == 'q')
             quiet = true;
         else if (c == 'h') {
             prune_usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "hayanagi book prune: bad option %s\n", argv[optind - 1]);
-            prune_usage(stderr);
-            return 2;
-        }
+            rc = 0;
+        } else
+            rc = cli_opts_unknown(prog);
     }
-    if (argc - optind != 2) {
+    if (rc < 0 && argc - optind != 2) {
         prune_usage(stderr);
-        return 2;
+        rc = 2;
     }
-    Book *in = cli_read_book(argv[optind], quiet);
+    const char *inp = rc < 0 ? av[optind] : NULL, *outp = rc < 0 ? av[optind + 1] : NULL;
+    free(av);
+    if (rc >= 0)
+        return rc;
+    Book *in = cli_read_book(inp, quiet);
     if (!in)
         return 1;
     PruneStats st;
@@ -60,9 +66,9 @@ int cmd_book_prune(int argc, char **argv) {
         fprintf(stderr, "hayanagi book prune: %s\n", err);
         return 1;
     }
-    bool ok = cli_write_book(argv[optind + 1], out, quiet);
+    bool ok = cli_write_book(outp, out, quiet);
     if (ok)
-        printf("wrote %s: %llu positions, %llu moves; %llu rare moves and %llu positions left out\n", argv[optind + 1],
+        printf("wrote %s: %llu positions, %llu moves; %llu rare moves and %llu positions left out\n", outp,
                (unsigned long long)st.positions, (unsigned long long)st.moves, (unsigned long long)st.rare_moves,
                (unsigned long long)st.unreached);
     book_free(out);

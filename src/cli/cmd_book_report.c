@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bookgen/report.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "record/reader.h"
 
@@ -68,38 +69,41 @@ int cmd_book_report(int argc, char **argv) {
     BookSelectOptions so;
     book_select_defaults(&so);
     RecordReadOptions ro = {.on_game = on_game, .on_error = on_error};
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    static const char prog[] = "hayanagi book report";
+    char **av = cli_opts_begin(prog, argc, argv);
+    int rc = av ? -1 : 1;
+    while (rc < 0 && (c = getopt_long(argc, av, "", longopts, NULL)) != -1) {
         if (c == 'r')
             records[n_records++] = optarg;
-        else if (c == 'p' && (n_at = parse_plies(optarg, at)) >= 0)
-            ;
-        else if (c == 't' && cli_parse_int(optarg, 0, 100000, &top))
-            ;
-        else if (c == 'f')
+        else if (c == 'p') {
+            if ((n_at = parse_plies(optarg, at)) < 0)
+                rc = cli_opts_bad_value(prog, longopts, c, optarg, "plies 0-10000 separated by commas");
+        } else if (c == 't') {
+            if (!cli_opts_int(prog, longopts, c, optarg, 0, 100000, &top))
+                rc = 2;
+        } else if (c == 'f')
             so.flipped_book = false;
         else if (c == 'v')
             ro.variations = true;
         else if (c == 'h') {
             report_usage(stdout);
-            free(records);
-            return 0;
-        } else {
-            fprintf(stderr, "hayanagi book report: bad option %s\n", argv[optind - 1]);
-            report_usage(stderr);
-            free(records);
-            return 2;
-        }
+            rc = 0;
+        } else
+            rc = cli_opts_unknown(prog);
     }
-    for (int i = optind + 1; i < argc; i++) /* files after BOOK are records too */
-        records[n_records++] = argv[i];
-    if (argc - optind < 1 || n_records == 0) {
+    const char *bookp = rc < 0 && optind < argc ? av[optind] : NULL;
+    for (int i = optind + 1; rc < 0 && i < argc; i++) /* files after BOOK are records too */
+        records[n_records++] = av[i];
+    free(av);
+    if (rc < 0 && (!bookp || n_records == 0)) {
         report_usage(stderr);
-        free(records);
-        return 2;
+        rc = 2;
     }
-    Book *b = cli_read_book(argv[optind], true);
+    if (rc >= 0) {
+        free(records);
+        return rc;
+    }
+    Book *b = cli_read_book(bookp, true);
     if (!b) {
         free(records);
         return 1;
@@ -117,8 +121,7 @@ int cmd_book_report(int argc, char **argv) {
         }
     }
     if (ok) {
-        printf("book             %s: %zu positions, %zu moves\n", argv[optind], book_position_count(b),
-               book_move_count(b));
+        printf("book             %s: %zu positions, %zu moves\n", bookp, book_position_count(b), book_move_count(b));
         printf("records          %d file(s), %llu games, %llu bad records skipped\n", n_records,
                (unsigned long long)rs.games, (unsigned long long)ctx.errors);
         book_report_print(ctx.r, stdout, (int)top);

@@ -9,6 +9,7 @@
 
 #include "bookgen/think.h"
 #include "cli/book_engines.h"
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "match/openings.h"
 #include "shogi/game.h"
@@ -145,8 +146,11 @@ int cmd_book_think(int argc, char **argv) {
         case OPT_NODES: ok = cli_parse_int(optarg, 1, 2000000000L, &v), to.nodes = (uint64_t)v, limits++; break;
         case OPT_MOVETIME: ok = cli_parse_int(optarg, 1, 100000000L, &v), to.movetime = v, limits++; break;
         case OPT_GO:
-            ok = cli_engines_option(&ce, c, optarg, "think");
             limits++;
+            if (!cli_engines_option(&ce, c, optarg, "think")) { /* it said why */
+                rc = cli_opts_unknown(av[0]);
+                goto done;
+            }
             break;
         case OPT_MULTIPV: ok = cli_parse_int(optarg, 1, SEARCHER_MAX_PV, &v), to.multipv = (int)v; break;
         case OPT_THREADS: ok = cli_parse_int(optarg, 1, 128, &v), to.threads = (int)v; break;
@@ -196,17 +200,17 @@ int cmd_book_think(int argc, char **argv) {
         case OPT_HELP: usage(stdout); goto done;
         case '?': ok = false; break;
         default:
-            if (!cli_engines_option(&ce, c, optarg, "think")) {
-                rc = 2;
+            if (!cli_engines_option(&ce, c, optarg, "think")) { /* it said why */
+                rc = cli_opts_unknown(av[0]);
                 goto done;
             }
             break;
         }
         if (!ok) {
-            if (c != '?')
-                fprintf(stderr, "hayanagi book think: bad value '%s'\n", optarg ? optarg : "");
-            usage(stderr);
-            rc = 2;
+            if (c == '?')
+                rc = cli_opts_unknown(av[0]);
+            else
+                rc = cli_opts_bad_value(av[0], longopts, c, optarg, "out of range or malformed");
             goto done;
         }
     }

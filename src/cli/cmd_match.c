@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "match/match.h"
 #include "util/atomic_file.h"
@@ -162,32 +163,91 @@ int cmd_match(int argc, char **argv) {
         return 1;
     }
     int status = 2;
+    char **av = NULL; /* the argument vector getopt_long permutes */
     Openings openings = {0};
     FILE *log_file = NULL;
 
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    enum {
+        M_ENGINE = 1,
+        M_NAME,
+        M_OPTION,
+        M_OPTION1,
+        M_OPTION2,
+        M_GO,
+        M_GO1,
+        M_GO2,
+        M_OPENINGS,
+        M_OUT,
+        M_LOG,
+        M_SEED,
+        M_GAMES,
+        M_CONC,
+        M_MAXMOVES,
+        M_GRACE,
+        M_TIMEOUT,
+        M_BYOYOMI,
+        M_TIME,
+        M_INC,
+        M_NODES,
+        M_NODES1,
+        M_NODES2,
+        M_STDERR,
+        M_HELP = 'h'
+    };
+    static const struct option longopts[] = {{"engine", required_argument, NULL, M_ENGINE},
+                                             {"name", required_argument, NULL, M_NAME},
+                                             {"option", required_argument, NULL, M_OPTION},
+                                             {"option1", required_argument, NULL, M_OPTION1},
+                                             {"option2", required_argument, NULL, M_OPTION2},
+                                             {"go-extra", required_argument, NULL, M_GO},
+                                             {"go-extra1", required_argument, NULL, M_GO1},
+                                             {"go-extra2", required_argument, NULL, M_GO2},
+                                             {"openings", required_argument, NULL, M_OPENINGS},
+                                             {"out", required_argument, NULL, M_OUT},
+                                             {"log", required_argument, NULL, M_LOG},
+                                             {"seed", required_argument, NULL, M_SEED},
+                                             {"games", required_argument, NULL, M_GAMES},
+                                             {"concurrency", required_argument, NULL, M_CONC},
+                                             {"max-moves", required_argument, NULL, M_MAXMOVES},
+                                             {"grace", required_argument, NULL, M_GRACE},
+                                             {"move-timeout", required_argument, NULL, M_TIMEOUT},
+                                             {"byoyomi", required_argument, NULL, M_BYOYOMI},
+                                             {"time", required_argument, NULL, M_TIME},
+                                             {"inc", required_argument, NULL, M_INC},
+                                             {"nodes", required_argument, NULL, M_NODES},
+                                             {"nodes1", required_argument, NULL, M_NODES1},
+                                             {"nodes2", required_argument, NULL, M_NODES2},
+                                             {"engine-stderr", no_argument, NULL, M_STDERR},
+                                             {"help", no_argument, NULL, M_HELP},
+                                             {NULL, 0, NULL, 0}};
+    static const char prog[] = "hayanagi match";
+    /* argv[0] is the first argument here: give getopt a name slot */
+    av = malloc((size_t)(argc + 2) * sizeof *av);
+    if (!av) {
+        fprintf(stderr, "hayanagi match: out of memory\n");
+        status = 1;
+        goto out;
+    }
+    av[0] = (char *)prog;
+    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+    av[argc + 1] = NULL;
+    int ac = argc + 1, c;
+    optind = 0;
+    opterr = 1;
+    while ((c = getopt_long(ac, av, "h", longopts, NULL)) != -1) {
+        const char *v = optarg, *a = "?";
+        for (const struct option *o = longopts; o->name; o++)
+            if (o->val == c)
+                a = o->name;
+        long long *target = NULL;
+        long long lo = 0, hi = 0;
+        switch (c) {
+        case M_HELP:
             usage(stdout);
             status = 0;
             goto out;
-        }
-        if (strcmp(a, "--engine-stderr") == 0) {
-            engine_stderr = true;
-            continue;
-        }
-        if (strncmp(a, "--", 2) != 0) {
-            usage_error("unexpected argument '%s'", a);
-            goto out;
-        }
-        if (i + 1 >= argc) {
-            usage_error("%s needs a value", a);
-            goto out;
-        }
-        const char *v = argv[++i];
-        long long *target = NULL;
-        long long lo = 0, hi = 0;
-        if (strcmp(a, "--engine") == 0) {
+        case M_STDERR: engine_stderr = true; break;
+        case M_ENGINE:
             if (n_engines == 2) {
                 usage_error("%s", "exactly two --engine arguments are needed, got more");
                 goto out;
@@ -197,65 +257,64 @@ int cmd_match(int argc, char **argv) {
                 goto out;
             }
             engines[n_engines++] = v;
-        } else if (strcmp(a, "--name") == 0) {
+            break;
+        case M_NAME:
             if (n_names == 2) {
                 usage_error("%s", "at most two --name arguments");
                 goto out;
             }
             names[n_names++] = v;
-        } else if (strcmp(a, "--option") == 0) {
-            if (!add_option(ol, ol->shared, &ol->n_shared, v, a))
+            break;
+        case M_OPTION:
+            if (!add_option(ol, ol->shared, &ol->n_shared, v, "--option"))
                 goto out;
-        } else if (strcmp(a, "--option1") == 0 || strcmp(a, "--option2") == 0) {
-            int k = a[8] - '1';
-            if (!add_option(ol, ol->own[k], &ol->n_own[k], v, a))
+            break;
+        case M_OPTION1:
+        case M_OPTION2:
+            if (!add_option(ol, ol->own[c - M_OPTION1], &ol->n_own[c - M_OPTION1], v,
+                            c == M_OPTION1 ? "--option1" : "--option2"))
                 goto out;
-        } else if (strcmp(a, "--go-extra") == 0 || strcmp(a, "--go-extra1") == 0 || strcmp(a, "--go-extra2") == 0) {
+            break;
+        case M_GO:
+        case M_GO1:
+        case M_GO2:
             if (strchr(v, '\n')) {
-                usage_error("%s must be one line", a);
+                usage_error("--%s must be one line", a);
                 goto out;
             }
-            go_extra[a[10] ? a[10] - '0' : 0] = v;
-        } else if (strcmp(a, "--openings") == 0) {
-            openings_path = v;
-        } else if (strcmp(a, "--out") == 0) {
-            out_path = v;
-        } else if (strcmp(a, "--log") == 0) {
-            log_path = v;
-        } else if (strcmp(a, "--seed") == 0) {
+            go_extra[c - M_GO] = v;
+            break;
+        case M_OPENINGS: openings_path = v; break;
+        case M_OUT: out_path = v; break;
+        case M_LOG: log_path = v; break;
+        case M_SEED:
             if (!parse_unsigned(v, &seed)) {
                 usage_error("--seed expects a non-negative integer, got '%s'", v);
                 goto out;
             }
             have_seed = true;
-        } else if (strcmp(a, "--games") == 0) {
-            target = &games, lo = 1, hi = 1000000;
-        } else if (strcmp(a, "--concurrency") == 0) {
-            target = &concurrency, lo = 1, hi = 64;
-        } else if (strcmp(a, "--max-moves") == 0) {
-            target = &max_moves, lo = 0, hi = 10000;
-        } else if (strcmp(a, "--grace") == 0) {
-            target = &grace, lo = 0, hi = 60000;
-        } else if (strcmp(a, "--move-timeout") == 0) {
-            target = &move_timeout, lo = 1, hi = 24LL * 3600 * 1000;
-        } else if (strcmp(a, "--byoyomi") == 0) {
-            target = &byoyomi, lo = 1, hi = 24LL * 3600 * 1000;
-        } else if (strcmp(a, "--time") == 0) {
-            target = &main_time, lo = 1, hi = 100LL * 3600 * 1000;
-        } else if (strcmp(a, "--inc") == 0) {
-            target = &inc, lo = 0, hi = 24LL * 3600 * 1000;
-        } else if (strcmp(a, "--nodes") == 0) {
-            target = &nodes, lo = 1, hi = 1000000000000LL;
-        } else if (strcmp(a, "--nodes1") == 0 || strcmp(a, "--nodes2") == 0) {
-            target = &own_nodes[a[7] - '1'], lo = 1, hi = 1000000000000LL;
-        } else {
-            usage_error("unknown option '%s'", a);
-            goto out;
+            break;
+        case M_GAMES: target = &games, lo = 1, hi = 1000000; break;
+        case M_CONC: target = &concurrency, lo = 1, hi = 64; break;
+        case M_MAXMOVES: target = &max_moves, lo = 0, hi = 10000; break;
+        case M_GRACE: target = &grace, lo = 0, hi = 60000; break;
+        case M_TIMEOUT: target = &move_timeout, lo = 1, hi = 24LL * 3600 * 1000; break;
+        case M_BYOYOMI: target = &byoyomi, lo = 1, hi = 24LL * 3600 * 1000; break;
+        case M_TIME: target = &main_time, lo = 1, hi = 100LL * 3600 * 1000; break;
+        case M_INC: target = &inc, lo = 0, hi = 24LL * 3600 * 1000; break;
+        case M_NODES: target = &nodes, lo = 1, hi = 1000000000000LL; break;
+        case M_NODES1:
+        case M_NODES2: target = &own_nodes[c - M_NODES1], lo = 1, hi = 1000000000000LL; break;
+        default: /* getopt said what was wrong */ cli_opts_unknown(prog); goto out;
         }
         if (target && !parse_integer(v, lo, hi, target)) {
-            fprintf(stderr, "hayanagi match: %s expects an integer in %lld..%lld, got '%s'\n", a, lo, hi, v);
+            fprintf(stderr, "hayanagi match: --%s expects an integer in %lld..%lld, got '%s'\n", a, lo, hi, v);
             goto out;
         }
+    }
+    if (optind < ac) {
+        usage_error("unexpected argument '%s'", av[optind]);
+        goto out;
     }
     if (n_engines != 2) {
         usage_error("%s", "exactly two --engine arguments are needed");
@@ -383,5 +442,6 @@ out:
     openings_free(&openings);
     free_options(ol);
     free(ol);
+    free(av);
     return status;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "tune/tune.h"
 #include "shogi/movegen.h"
@@ -24,7 +25,8 @@ static void usage(FILE *f) {
             "       hayanagi tune (generate | records | openings | label | fit) ... (fits the embedded evaluation, "
             "docs/eval.md)\n"
             "       hayanagi bench [--depth=N | --nodes=N]   (node-count signature last)\n"
-            "       hayanagi help\n");
+            "       hayanagi help\n"
+            "Each command answers --help with its options.\n");
 }
 
 static void print_divide_line(void *ctx, Move m, uint64_t nodes) {
@@ -33,19 +35,41 @@ static void print_divide_line(void *ctx, Move m, uint64_t nodes) {
     printf("%s: %llu\n", move_to_usi(m, buf), (unsigned long long)nodes);
 }
 
+static void perft_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi perft [--divide] [--stats] (startpos | sfen <SFEN>) <depth>\n"
+               "Counts the leaf nodes of the legal-move tree to depth 1-12.\n"
+               "  --divide  print the count under each root move\n"
+               "  --stats   also count captures, promotions, checks and mates at the leaves\n");
+}
+
+/* `hayanagi perft`: argv[0] is "perft". The options come before the position (whose
+ * text may hold a lone "-"). */
 static int cmd_perft(int argc, char **argv) {
+    static const char prog[] = "hayanagi perft";
+    static const struct option longopts[] = {{"divide", no_argument, NULL, 'd'},
+                                             {"stats", no_argument, NULL, 's'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     bool divide = false, stats = false;
-    int i = 0;
-    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
-        if (strcmp(argv[i], "--divide") == 0)
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        return 1;
+    int c, rc = -1;
+    while (rc < 0 && (c = getopt_long(argc, av, "+", longopts, NULL)) != -1) {
+        if (c == 'd')
             divide = true;
-        else if (strcmp(argv[i], "--stats") == 0)
+        else if (c == 's')
             stats = true;
-        else {
-            fprintf(stderr, "hayanagi perft: unknown option %s\n", argv[i]);
-            return 2;
-        }
+        else if (c == 'h') {
+            perft_usage(stdout);
+            rc = 0;
+        } else
+            rc = cli_opts_unknown(prog);
     }
+    int i = optind; /* "+": nothing was moved, argv[i..] is the position and the depth */
+    free(av);
+    if (rc >= 0)
+        return rc;
     char sfen[512] = STARTPOS_SFEN;
     if (i < argc && strcmp(argv[i], "startpos") == 0) {
         i++;
@@ -63,11 +87,11 @@ static int cmd_perft(int argc, char **argv) {
             strcat(sfen, argv[i]);
         }
     } else {
-        usage(stderr);
+        perft_usage(stderr);
         return 2;
     }
     if (i != argc - 1) {
-        usage(stderr);
+        perft_usage(stderr);
         return 2;
     }
     int depth;
@@ -113,7 +137,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "tune") == 0)
         return tune_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "perft") == 0)
-        return cmd_perft(argc - 2, argv + 2);
+        return cmd_perft(argc - 1, argv + 1);
     if (strcmp(argv[1], "bench") == 0)
         return cmd_bench(argc - 1, argv + 1);
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {

@@ -36,6 +36,7 @@
 #include "search/search.h"
 #include "shogi/notation.h"
 #include "util/atomic_file.h"
+#include "util/cli_opts.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
 #include "util/progress.h"
@@ -262,13 +263,24 @@ static void *gen_worker(void *arg) {
     return NULL;
 }
 
-static int generate_usage(void) {
-    fprintf(stderr, "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] [--adjudicate V] "
-                    "[--max-score V] OUT\n");
-    return 2;
+static void generate_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] [--adjudicate V] "
+               "[--max-score V] OUT\n"
+               "Plays N games (default 200) of the engine against itself at K nodes a move (default 20000) on T\n"
+               "threads, adjudicated at |score| >= V (default 2000), and writes the positions scored below\n"
+               "--max-score (default 3000) with the games' results to OUT.\n");
 }
 
 static int cmd_generate(int argc, char **argv) {
+    static const char prog[] = "hayanagi tune generate";
+    static const struct option longopts[] = {{"games", required_argument, NULL, 'g'},
+                                             {"nodes", required_argument, NULL, 'n'},
+                                             {"threads", required_argument, NULL, 't'},
+                                             {"adjudicate", required_argument, NULL, 'a'},
+                                             {"max-score", required_argument, NULL, 'm'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     GenShared g;
     memset(&g, 0, sizeof g);
     g.games = 200;
@@ -277,30 +289,49 @@ static int cmd_generate(int argc, char **argv) {
     g.seed = 1;
     g.adjudicate = 2000;
     g.max_score = 3000;
-    const char *out = NULL;
-    for (int i = 0; i < argc; i++) {
-        bool has = i + 1 < argc, ok = true;
-        if (strcmp(argv[i], "--games") == 0 && has)
-            ok = parse_int(argv[++i], 1, 100000000, &g.games);
-        else if (strcmp(argv[i], "--nodes") == 0 && has)
-            ok = parse_int(argv[++i], 1, 1000000000, &g.nodes);
-        else if (strcmp(argv[i], "--threads") == 0 && has)
-            ok = parse_int(argv[++i], 1, 64, &g.threads);
-        else if (strcmp(argv[i], "--adjudicate") == 0 && has)
-            ok = parse_int(argv[++i], 1, VALUE_KNOWN_WIN, &g.adjudicate);
-        else if (strcmp(argv[i], "--max-score") == 0 && has)
-            ok = parse_int(argv[++i], 1, VALUE_KNOWN_WIN, &g.max_score);
-        else if (strcmp(argv[i], "--seed") == 0 && has)
-            ok = parse_unsigned(argv[++i], &g.seed);
-        else if (argv[i][0] != '-' && !out)
-            out = argv[i];
-        else
-            ok = false;
-        if (!ok)
-            return generate_usage();
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        return 1;
+    int c, rc = -1;
+    long v = 0;
+    while (rc < 0 && (c = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'g':
+        case 'n':
+        case 't':
+        case 'a':
+        case 'm': {
+            int *target = c == 'g'   ? &g.games
+                          : c == 'n' ? &g.nodes
+                          : c == 't' ? &g.threads
+                          : c == 'a' ? &g.adjudicate
+                                     : &g.max_score;
+            long hi = c == 'g' ? 100000000 : c == 'n' ? 1000000000 : c == 't' ? 64 : VALUE_KNOWN_WIN;
+            if (cli_opts_int(prog, longopts, c, optarg, 1, hi, &v))
+                *target = (int)v;
+            else
+                rc = CLI_USAGE_ERROR;
+            break;
+        }
+        case 's':
+            if (!parse_unsigned(optarg, &g.seed))
+                rc = cli_opts_bad_value(prog, longopts, c, optarg, "a non-negative integer");
+            break;
+        case 'h':
+            generate_usage(stdout);
+            rc = 0;
+            break;
+        default: rc = cli_opts_unknown(prog); break;
+        }
     }
-    if (!out)
-        return generate_usage();
+    if (rc < 0 && argc - optind != 1) {
+        generate_usage(stderr);
+        rc = CLI_USAGE_ERROR;
+    }
+    const char *out = rc < 0 ? av[optind] : NULL;
+    free(av);
+    if (rc >= 0)
+        return rc;
     pthread_mutex_init(&g.lock, NULL);
     /* Ctrl-C (or SIGTERM) abandons the games in progress and keeps the finished ones; a
      * second one ends the process (util/interrupt.h). */
@@ -484,16 +515,37 @@ static bool write_lines(const char *path, const GenShared *g) {
 }
 
 static int cmd_records(int argc, char **argv) {
+    static const char prog[] = "hayanagi tune records";
+    static const struct option longopts[] = {
+        {"scores-of", required_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     const char *scores_of = NULL;
-    if (argc >= 2 && strcmp(argv[0], "--scores-of") == 0) {
-        scores_of = argv[1];
-        argc -= 2;
-        argv += 2;
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        return 1;
+    int c, st = -1;
+    while (st < 0 && (c = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        if (c == 's')
+            scores_of = optarg;
+        else if (c == 'h')
+            st = 0;
+        else
+            st = cli_opts_unknown(prog);
     }
-    if (argc < 2) {
-        fprintf(stderr, "usage: hayanagi tune records [--scores-of NAME] FILES... OUT\n");
-        return 2;
+    if (st == 0 || (st < 0 && argc - optind < 2)) {
+        fprintf(st == 0 ? stdout : stderr,
+                "usage: hayanagi tune records [--scores-of NAME] FILES... OUT\n"
+                "Writes the positions of the game records FILES with the games' results (and, with --scores-of,\n"
+                "the evaluations NAME's CSA comments give) to OUT.\n");
+        st = st == 0 ? 0 : CLI_USAGE_ERROR;
     }
+    if (st >= 0) {
+        free(av);
+        return st;
+    }
+    /* the files and OUT, after the options */
+    memmove(av, av + optind, (size_t)(argc - optind) * sizeof *av);
+    argc -= optind;
+    argv = av;
     GenShared g;
     memset(&g, 0, sizeof g);
     RecordCtx rc = {&g, 0, NULL, 0, 0};
@@ -516,6 +568,7 @@ static int cmd_records(int argc, char **argv) {
         if (!ok) {
             fprintf(stderr, "hayanagi tune: %s\n", err);
             free(g.out);
+            free(av);
             return 1;
         }
     }
@@ -527,6 +580,7 @@ static int cmd_records(int argc, char **argv) {
         fprintf(stderr, "tune: wrote %d positions from %llu games to %s\n", g.positions, (unsigned long long)rc.games,
                 argv[argc - 1]);
     free(g.out);
+    free(av);
     return ok ? 0 : 1;
 }
 
@@ -551,35 +605,64 @@ static bool balanced(void *ctx, const Game *g) {
 /* Random openings for matches and data: A..B random legal plies from the start
  * position, kept when balanced(). One "startpos moves ..." line each. */
 static int cmd_openings(int argc, char **argv) {
+    static const char prog[] = "hayanagi tune openings";
+    static const struct option longopts[] = {{"count", required_argument, NULL, 'c'},
+                                             {"plies", required_argument, NULL, 'p'},
+                                             {"nodes", required_argument, NULL, 'n'},
+                                             {"max-score", required_argument, NULL, 'm'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     int count = 500, min_plies = 4, max_plies = 8, nodes = 20000, max_score = 150;
     uint64_t seed = 1;
-    const char *out = NULL;
-    bool args_ok = true;
-    for (int i = 0; i < argc && args_ok; i++) {
-        bool has = i + 1 < argc;
-        if (strcmp(argv[i], "--count") == 0 && has)
-            args_ok = parse_int(argv[++i], 1, 10000000, &count);
-        else if (strcmp(argv[i], "--plies") == 0 && has) {
-            long long lo, hi;
-            args_ok = parse_range(argv[++i], 0, 60, &lo, &hi);
-            if (args_ok)
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        return 1;
+    int c, rc = -1;
+    long v = 0;
+    long long lo, hi;
+    while (rc < 0 && (c = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            if (!cli_opts_int(prog, longopts, c, optarg, 1, 10000000, &v))
+                rc = CLI_USAGE_ERROR;
+            count = (int)v;
+            break;
+        case 'p':
+            if (parse_range(optarg, 0, 60, &lo, &hi))
                 min_plies = (int)lo, max_plies = (int)hi;
-        } else if (strcmp(argv[i], "--nodes") == 0 && has)
-            args_ok = parse_int(argv[++i], 1, 1000000000, &nodes);
-        else if (strcmp(argv[i], "--max-score") == 0 && has)
-            args_ok = parse_int(argv[++i], 0, VALUE_KNOWN_WIN, &max_score);
-        else if (strcmp(argv[i], "--seed") == 0 && has)
-            args_ok = parse_unsigned(argv[++i], &seed);
-        else if (argv[i][0] != '-' && !out)
-            out = argv[i];
-        else
-            args_ok = false;
+            else
+                rc = cli_opts_bad_value(prog, longopts, c, optarg, "A-B with 0 <= A <= B <= 60");
+            break;
+        case 'n':
+            if (!cli_opts_int(prog, longopts, c, optarg, 1, 1000000000, &v))
+                rc = CLI_USAGE_ERROR;
+            nodes = (int)v;
+            break;
+        case 'm':
+            if (!cli_opts_int(prog, longopts, c, optarg, 0, VALUE_KNOWN_WIN, &v))
+                rc = CLI_USAGE_ERROR;
+            max_score = (int)v;
+            break;
+        case 's':
+            if (!parse_unsigned(optarg, &seed))
+                rc = cli_opts_bad_value(prog, longopts, c, optarg, "a non-negative integer");
+            break;
+        case 'h': rc = 0; break;
+        default: rc = cli_opts_unknown(prog); break;
+        }
     }
-    if (!args_ok || !out) {
-        fprintf(stderr, "usage: hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] "
-                        "[--seed S] OUT\n");
-        return 2;
+    if (rc == 0 || (rc < 0 && argc - optind != 1)) {
+        fprintf(rc == 0 ? stdout : stderr,
+                "usage: hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT\n"
+                "Writes N (default 500) random start lines of A-B plies (default 4-8), kept when a K-node search\n"
+                "(default 20000) scores them within V (default 150).\n");
+        rc = rc == 0 ? 0 : CLI_USAGE_ERROR;
     }
+    const char *out = rc < 0 ? av[optind] : NULL;
+    free(av);
+    if (rc >= 0)
+        return rc;
     Search *s = search_create(16);
     if (!s)
         return 1;
@@ -623,21 +706,22 @@ static int cmd_openings(int argc, char **argv) {
 int tune_main(int argc, char **argv) {
     shogi_init();
     if (argc >= 1 && strcmp(argv[0], "generate") == 0)
-        return cmd_generate(argc - 1, argv + 1);
+        return cmd_generate(argc, argv);
     if (argc >= 1 && strcmp(argv[0], "records") == 0)
-        return cmd_records(argc - 1, argv + 1);
+        return cmd_records(argc, argv);
     if (argc >= 1 && strcmp(argv[0], "fit") == 0)
-        return tune_fit_main(argc - 1, argv + 1);
+        return tune_fit_main(argc, argv);
     if (argc >= 1 && strcmp(argv[0], "openings") == 0)
-        return cmd_openings(argc - 1, argv + 1);
+        return cmd_openings(argc, argv);
     if (argc >= 1 && strcmp(argv[0], "label") == 0)
-        return tune_label_main(argc - 1, argv + 1);
-    fprintf(stderr,
+        return tune_label_main(argc, argv);
+    bool help = argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "help") == 0);
+    fprintf(help ? stdout : stderr,
             "usage: hayanagi tune generate [--games N] [--nodes K] [--threads T] [--seed S] [--adjudicate V] "
             "[--max-score V] OUT\n"
             "       hayanagi tune records [--scores-of NAME] FILES... OUT\n"
             "       hayanagi tune fit [--epochs E] [--lr R] [--k K] [--ks S] ... [--out FILE] IN...\n"
             "       hayanagi tune openings [--count N] [--plies A-B] [--nodes K] [--max-score V] [--seed S] OUT\n"
             "       hayanagi tune label --engine CMD [--option NAME=VALUE ...] [--go TEXT] [--concurrency N] IN OUT\n");
-    return 2;
+    return help ? 0 : 2;
 }

@@ -31,10 +31,12 @@ bool tune_next_line(FILE *f, const char *path, long *lineno, char *buf, size_t c
 /* Runs `hayanagi tune generate|records|openings|fit ...`; returns the exit status. */
 int tune_main(int argc, char **argv);
 
-/* Runs `hayanagi tune fit ...` (src/eval/tune_fit.c); returns the exit status. */
+/* Runs `hayanagi tune fit ...` (src/tune/tune_fit.c); argv[0] is "fit". Returns the exit
+ * status. */
 int tune_fit_main(int argc, char **argv);
 
-/* Runs `hayanagi tune label ...` (src/eval/tune_label.c); returns the exit status. */
+/* Runs `hayanagi tune label ...` (src/tune/tune_label.c); argv[0] is "label". Returns the
+ * exit status. */
 int tune_label_main(int argc, char **argv);
 
 #endif

@@ -28,6 +28,7 @@
 #include "eval/classic.h"
 #include "tune/tune.h"
 #include "util/atomic_file.h"
+#include "util/cli_opts.h"
 #include "util/parse.h"
 
 _Static_assert(sizeof(ClassicWeights) == CLASSIC_WEIGHT_COUNT * sizeof(int), "ClassicWeights must be all ints");
@@ -328,62 +329,78 @@ static void print_weights(FILE *f, const ClassicWeights *w, const char *note) {
     fputs("};\n// clang-format on\n", f);
 }
 
-static int usage(void) {
-    fprintf(stderr, "usage: hayanagi tune fit [--epochs E] [--lr R] [--lr-end R] [--l2 L] [--lambda X] [--k K] [--ks "
-                    "S] [--out FILE] IN...\n");
-    return 2;
+static void usage(FILE *f) {
+    fprintf(f, "usage: hayanagi tune fit [--epochs E] [--lr R] [--lr-end R] [--l2 L] [--lambda X] [--k K] [--ks S]\n"
+               "                         [--out FILE] IN...\n"
+               "Fits the classic evaluation's weights to the positions of IN (tune generate, records or label)\n"
+               "and writes them as C source to FILE.\n"
+               "  --epochs E   Adam epochs (default 400)       --lr R, --lr-end R  learning rate, start and end\n"
+               "  --l2 L       L2 penalty (default 1e-7)       --lambda X  weight of the results against scores\n"
+               "  --k K        the sigmoid scale (default: fitted)   --ks S  the scale of the teacher's scores\n");
 }
 
 int tune_fit_main(int argc, char **argv) {
+    static const char prog[] = "hayanagi tune fit";
+    static const struct option longopts[] = {
+        {"epochs", required_argument, NULL, 'e'}, {"lr", required_argument, NULL, 'r'},
+        {"lr-end", required_argument, NULL, 'R'}, {"l2", required_argument, NULL, 'l'},
+        {"lambda", required_argument, NULL, 'x'}, {"k", required_argument, NULL, 'k'},
+        {"ks", required_argument, NULL, 'K'},     {"out", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     int epochs = 400;
     double lr = 1.0, lr_end = -1, l2 = 1e-7, lambda = 0.5, fixed_ks = 0, fixed_k = 0;
     const char *out = NULL;
     FitData d;
     memset(&d, 0, sizeof d);
     int inputs = 0;
-    for (int i = 0; i < argc; i++) {
-        bool has = i + 1 < argc, ok = true, input = false;
-        if (strcmp(argv[i], "--epochs") == 0 && has)
-            ok = parse_int(argv[++i], 0, 100000000, &epochs);
-        else if (strcmp(argv[i], "--lr") == 0 && has)
-            ok = parse_double(argv[++i], 1e-300, 1e300, &lr);
-        else if (strcmp(argv[i], "--lr-end") == 0 && has)
-            ok = parse_double(argv[++i], 1e-300, 1e300, &lr_end);
-        else if (strcmp(argv[i], "--l2") == 0 && has)
-            ok = parse_double(argv[++i], 0, 1e300, &l2);
-        else if (strcmp(argv[i], "--lambda") == 0 && has)
-            ok = parse_double(argv[++i], 0, 1, &lambda);
-        else if ((strcmp(argv[i], "--k") == 0 || strcmp(argv[i], "--ks") == 0) && has)
-            ok = parse_double(argv[i + 1], 1, 100000, argv[i][3] ? &fixed_ks : &fixed_k), i++;
-        else if (strcmp(argv[i], "--out") == 0 && has)
-            out = argv[++i];
-        else if (argv[i][0] == '-')
-            ok = false;
-        else
-            input = true;
-        if (!ok) {
-            data_free(&d);
-            return usage();
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        return 1;
+    int c, st = -1;
+    while (st < 0 && (c = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        bool ok = true;
+        switch (c) {
+        case 'e': ok = parse_int(optarg, 0, 100000000, &epochs); break;
+        case 'r': ok = parse_double(optarg, 1e-300, 1e300, &lr); break;
+        case 'R': ok = parse_double(optarg, 1e-300, 1e300, &lr_end); break;
+        case 'l': ok = parse_double(optarg, 0, 1e300, &l2); break;
+        case 'x': ok = parse_double(optarg, 0, 1, &lambda); break;
+        case 'k': ok = parse_double(optarg, 1, 100000, &fixed_k); break;
+        case 'K': ok = parse_double(optarg, 1, 100000, &fixed_ks); break;
+        case 'o': out = optarg; break;
+        case 'h':
+            usage(stdout);
+            st = 0;
+            break;
+        default: st = cli_opts_unknown(prog); break;
         }
-        if (input) {
-            if (d.inputs == MAX_INPUTS) {
-                fprintf(stderr, "hayanagi tune: at most %d input files\n", MAX_INPUTS);
-                data_free(&d);
-                return 2;
-            }
-            d.file_name[d.inputs] = argv[i];
-            d.file_first[d.inputs] = d.n;
-            if (!load_file(argv[i], &d)) {
-                data_free(&d);
-                return 1;
-            }
-            d.file_first[++d.inputs] = d.n;
-            inputs++;
+        if (!ok)
+            st = cli_opts_bad_value(prog, longopts, c, optarg, "out of range or malformed");
+    }
+    for (int i = optind; st < 0 && i < argc; i++) {
+        if (d.inputs == MAX_INPUTS) {
+            fprintf(stderr, "hayanagi tune: at most %d input files\n", MAX_INPUTS);
+            st = CLI_USAGE_ERROR;
+            break;
         }
+        d.file_name[d.inputs] = av[i];
+        d.file_first[d.inputs] = d.n;
+        if (!load_file(av[i], &d)) {
+            st = 1;
+            break;
+        }
+        d.file_first[++d.inputs] = d.n;
+        inputs++;
+    }
+    free(av);
+    if (st >= 0) {
+        data_free(&d);
+        return st;
     }
     if (!inputs || epochs < 0 || lr <= 0 || l2 < 0 || lambda < 0 || lambda > 1) {
         data_free(&d);
-        return usage();
+        usage(stderr);
+        return CLI_USAGE_ERROR;
     }
     if (lr_end <= 0)
         lr_end = lr;

@@ -27,6 +27,7 @@
 #include "match/match.h"
 #include "shogi/position.h"
 #include "util/atomic_file.h"
+#include "util/cli_opts.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
 #include "util/progress.h"
@@ -226,56 +227,85 @@ static bool write_labelled(const char *path, const LabelShared *sh, int *written
     return true;
 }
 
-static int usage(void) {
-    fprintf(stderr, "usage: hayanagi tune label --engine CMD [--option NAME=VALUE ...] [--go TEXT] [--limit MS]\n"
-                    "                           [--concurrency N] [--skip-above S] IN OUT\n"
-                    "  --go TEXT        what follows `go` (default \"btime 0 wtime 0 byoyomi 1000\")\n"
-                    "  --limit MS       give up on a position after MS (default 10000)\n"
-                    "  --skip-above S   leave out lines whose score is beyond +-S (default: keep all)\n");
-    return 2;
+static void usage(FILE *f) {
+    fprintf(f, "usage: hayanagi tune label --engine CMD [--option NAME=VALUE ...] [--go TEXT] [--limit MS]\n"
+               "                           [--concurrency N] [--skip-above S] IN OUT\n"
+               "Scores every position of IN (tune generate or records) with the USI engine CMD into OUT.\n"
+               "  --engine CMD     the teacher's command line\n"
+               "  --option N=V     setoption for the teacher (repeatable)\n"
+               "  --go TEXT        what follows `go` (default \"btime 0 wtime 0 byoyomi 1000\")\n"
+               "  --limit MS       give up on a position after MS (default 10000)\n"
+               "  --concurrency N  teachers run at once (default 1)\n"
+               "  --skip-above S   leave out lines whose score is beyond +-S (default: keep all)\n");
 }
 
 int tune_label_main(int argc, char **argv) {
+    static const char prog[] = "hayanagi tune label";
+    static const struct option longopts[] = {{"engine", required_argument, NULL, 'e'},
+                                             {"go", required_argument, NULL, 'g'},
+                                             {"limit", required_argument, NULL, 'l'},
+                                             {"concurrency", required_argument, NULL, 'c'},
+                                             {"skip-above", required_argument, NULL, 's'},
+                                             {"option", required_argument, NULL, 'o'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     LabelShared sh;
     memset(&sh, 0, sizeof sh);
     sh.go = "btime 0 wtime 0 byoyomi 1000";
-    long long limit_ms = 10000, threads = 1, skip_above = -1;
+    long limit_ms = 10000, threads = 1, skip_above = -1;
     const char *in = NULL, *out = NULL;
     char *opt_copy[LABEL_MAX_OPTIONS] = {0};
-    int status = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        bool has = i + 1 < argc;
-        if (strcmp(a, "--engine") == 0 && has)
-            sh.cmd = argv[++i];
-        else if (strcmp(a, "--go") == 0 && has)
-            sh.go = argv[++i];
-        else if (strcmp(a, "--limit") == 0 && has && parse_integer(argv[i + 1], 1, 3600000, &limit_ms))
-            i++;
-        else if (strcmp(a, "--concurrency") == 0 && has && parse_integer(argv[i + 1], 1, LABEL_MAX_THREADS, &threads))
-            i++;
-        else if (strcmp(a, "--skip-above") == 0 && has && parse_integer(argv[i + 1], 0, 1000000, &skip_above))
-            i++;
-        else if (strcmp(a, "--option") == 0 && has && sh.n_options < LABEL_MAX_OPTIONS) {
+    int status = 1, c;
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        goto done;
+    status = -1;
+    while (status < 0 && (c = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'e': sh.cmd = optarg; break;
+        case 'g': sh.go = optarg; break;
+        case 'l':
+            if (!cli_opts_int(prog, longopts, c, optarg, 1, 3600000, &limit_ms))
+                status = CLI_USAGE_ERROR;
+            break;
+        case 'c':
+            if (!cli_opts_int(prog, longopts, c, optarg, 1, LABEL_MAX_THREADS, &threads))
+                status = CLI_USAGE_ERROR;
+            break;
+        case 's':
+            if (!cli_opts_int(prog, longopts, c, optarg, 0, 1000000, &skip_above))
+                status = CLI_USAGE_ERROR;
+            break;
+        case 'o': {
             const char *why;
-            if (!engine_option_from_arg(argv[++i], &sh.options[sh.n_options], &opt_copy[sh.n_options], &why)) {
+            if (sh.n_options == LABEL_MAX_OPTIONS) {
+                fprintf(stderr, "%s: at most %d --option\n", prog, LABEL_MAX_OPTIONS);
+                status = CLI_USAGE_ERROR;
+            } else if (!engine_option_from_arg(optarg, &sh.options[sh.n_options], &opt_copy[sh.n_options], &why)) {
                 fprintf(stderr, "hayanagi tune label: --option %s\n", why);
-                status = 2;
-                goto done;
-            }
-            sh.n_options++;
-        } else if (a[0] != '-' && !in)
-            in = a;
-        else if (a[0] != '-' && !out)
-            out = a;
-        else {
-            fprintf(stderr, "hayanagi tune label: bad argument '%s'\n", a);
-            status = usage();
-            goto done;
+                status = CLI_USAGE_ERROR;
+            } else
+                sh.n_options++;
+            break;
+        }
+        case 'h':
+            usage(stdout);
+            status = 0;
+            break;
+        default: status = cli_opts_unknown(prog); break;
         }
     }
+    if (status < 0 && argc - optind == 2)
+        in = av[optind], out = av[optind + 1];
+    else if (status < 0 && argc - optind > 2)
+        fprintf(stderr, "hayanagi tune label: bad argument '%s'\n", av[optind + 2]);
+    free(av);
+    if (status >= 0)
+        goto done;
+    status = 1;
     if (!sh.cmd || !in || !out || strlen(sh.go) > LABEL_LINE_MAX - 8) {
-        status = usage();
+        usage(stderr);
+        status = CLI_USAGE_ERROR;
         goto done;
     }
     int skipped = 0;
@@ -302,8 +332,8 @@ int tune_label_main(int argc, char **argv) {
     interrupt_begin(&scope, NULL);
     char skip_text[64] = "";
     if (skip_above >= 0)
-        snprintf(skip_text, sizeof skip_text, " (%d more beyond +-%lld left out)", skipped, skip_above);
-    fprintf(stderr, "tune label: %d positions from %s%s, %lld engine(s): %s, go %s\n", sh.n, in, skip_text, threads,
+        snprintf(skip_text, sizeof skip_text, " (%d more beyond +-%ld left out)", skipped, skip_above);
+    fprintf(stderr, "tune label: %d positions from %s%s, %ld engine(s): %s, go %s\n", sh.n, in, skip_text, threads,
             sh.cmd, sh.go);
 
     pthread_t tid[LABEL_MAX_THREADS];

@@ -3,7 +3,6 @@
  * thread and the command loop never interleave). */
 #include "usi/usi.h"
 
-#include <ctype.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -23,6 +22,7 @@
 #include "usi/engine_book.h"
 #include "usi/options.h"
 #include "usi/usi_mcts.h"
+#include "util/parse.h"
 #include "usi/version.h"
 
 enum { LINE_MAX_LEN = 1 << 16 };
@@ -105,15 +105,16 @@ static void search_options_from(UsiEngine *e, SearchOptions *o) {
         o->entering_king_rule = r;
 }
 
-/* Parses a non-negative integer token (clamped to 10^12); false for anything else. */
+/* Parses a non-negative integer token (digits only, util/parse.h) clamped to 10^12, also
+ * when it has more digits than 64 bits hold; false for anything else. */
 static bool parse_count(const char *tok, int64_t *out) {
-    if (!tok || !isdigit((unsigned char)tok[0]))
-        return false;
-    char *end;
-    long long v = strtoll(tok, &end, 10);
-    if (*end || v < 0)
-        return false;
-    *out = v > 1000000000000LL ? 1000000000000LL : v;
+    uint64_t v;
+    if (!parse_unsigned(tok, &v)) {
+        if (!tok || !tok[0] || tok[strspn(tok, "0123456789")])
+            return false;
+        v = UINT64_MAX; /* only digits, too many of them */
+    }
+    *out = v > 1000000000000ULL ? 1000000000000LL : (int64_t)v;
     return true;
 }
 

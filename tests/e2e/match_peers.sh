@@ -104,7 +104,7 @@ run_match "inc without time" 2 --engine a --engine b --inc 100
 run_match "inc and byoyomi" 2 --engine a --engine b --time 1000 --inc 100 --byoyomi 100
 run_match "kif out" 2 --engine a --engine b --out x.kif
 run_match "unknown flag" 2 --engine a --engine b --frobnicate 1
-expect_contains "unknown flag" "$out" "unknown option '--frobnicate'"
+expect_contains "unknown flag" "$out" "unrecognized option '--frobnicate'"
 run_match "missing value" 2 --engine a --engine b --games
 run_match "bad option" 2 --engine a --engine b --option =3
 run_match "bad rule" 2 --engine a --engine b --option EnteringKingRule=Whatever
