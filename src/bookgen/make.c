@@ -276,6 +276,9 @@ bool book_merge_policy(Book **dstp, const Book *src, double weight, MergePolicy 
             }
             if (!existed && !copy_stats(dst, did, src, sid))
                 goto done;
+            BookStats keep;
+            if (existed && !book_get_stats(dst, did, MOVE_NONE, &keep) && !copy_stats(dst, did, src, sid))
+                goto done; /* the first book's comment stays; src's fills a gap */
         }
         ok = true;
         goto done;
@@ -287,7 +290,7 @@ bool book_merge_policy(Book **dstp, const Book *src, double weight, MergePolicy 
         BookKey k;
         book_position_key(dst, did, &k);
         book_position_moves(dst, did, a);
-        uint32_t sid, oid;
+        uint32_t sid = 0, oid;
         const BookMoveList *use = a;
         int ply = book_position_ply(dst, did);
         if (book_find(src, &k, &sid)) {
@@ -301,7 +304,10 @@ bool book_merge_policy(Book **dstp, const Book *src, double weight, MergePolicy 
             if (a->n == 0)
                 use = s;
         }
-        if (!book_add_position(out, &k, ply, &oid) || !add_list(out, oid, use) || !copy_stats(out, oid, dst, did))
+        /* the position's comment (think provenance) comes with the moves it describes */
+        bool from_src = use == s;
+        if (!book_add_position(out, &k, ply, &oid) || !add_list(out, oid, use) ||
+            !copy_stats(out, oid, from_src ? src : dst, from_src ? sid : did))
             goto done;
     }
     for (uint32_t sid = 0; sid < book_position_count(src); sid++) {

@@ -477,7 +477,9 @@ static int merge_books(char **paths, int n, MergePolicy policy, const double *we
     if (!acc)
         return 1;
     for (int i = 0; i < nin; i++) {
-        Book *b = cli_read_book(paths[i], quiet);
+        /* comments kept: a thought position's "#think engine=...; depth=..." provenance is
+         * what a later `think --rethink-if` on the merged book decides by */
+        Book *b = cli_read_book_ex(paths[i], quiet, true);
         if (!b) {
             book_free(acc);
             return 1;
@@ -490,7 +492,7 @@ static int merge_books(char **paths, int n, MergePolicy policy, const double *we
             return 1;
         }
     }
-    bool ok = cli_write_book(paths[nin], acc, quiet);
+    bool ok = cli_write_book_comments(paths[nin], acc, quiet);
     if (ok)
         printf("wrote %s: %zu positions, %zu moves\n", paths[nin], book_position_count(acc), book_move_count(acc));
     book_free(acc);

@@ -48,6 +48,12 @@ out=$("$HAYANAGI" book lookup "$T/m.db" startpos 2>&1)
 expect_contains "merge weights" "$out" "7g7f"
 out=$("$HAYANAGI" book merge $R/db/shogihome/yaneuraou.db $R/db/rshogi/book_backprop_yo_in.db --policy prefer-first "$T/pf.db" 2>&1)
 expect_status "merge prefer-first" 0 $?
+# comments (a thought position's provenance, which think --rethink-if reads) survive a merge
+grep -q '^#position comment 1' "$T/pf.db" || fail "merge prefer-first dropped the position comments"
+"$HAYANAGI" book merge $R/db/shogihome/yaneuraou.db "$T/b.db" "$T/cm.db" > /dev/null 2>&1
+grep -q '^#position comment 2' "$T/cm.db" || fail "merge (sum) dropped the position comments"
+"$HAYANAGI" book merge "$T/b.db" $R/db/shogihome/yaneuraou.db --policy prefer-deeper "$T/cd.db" > /dev/null 2>&1
+grep -q '^#position comment 1' "$T/cd.db" || fail "merge prefer-deeper dropped the comments of the book it took"
 out=$("$HAYANAGI" book merge "$T/b.db" "$T/m.db" --weights 1 "$T/bad.db" 2>&1); expect_status "merge bad weights" 2 $?
 
 # minimax reproduces the peta_shock fixtures (values and depths, order of ties aside)
