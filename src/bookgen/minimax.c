@@ -640,8 +640,11 @@ static bool write_back(Book *b, const Graph *g, size_t n, BookMoveList *old, Boo
                            .has_score = true,
                            .has_depth = true};
             for (int j = 0; j < old->n; j++)
-                if (old->moves[j].move == e->move)
+                if (old->moves[j].move == e->move) {
                     bm.ponder = old->moves[j].ponder;
+                    if (old->moves[j].count > 0)
+                        bm.count = old->moves[j].count; /* the games' counts stay (lossless) */
+                }
             /* insertion keeps equal entries in their order (a stable sort by vd) */
             int j = m;
             while (j > 0 && vd_better((VD){(int16_t)bm.score, (uint16_t)bm.depth},

@@ -64,6 +64,10 @@ out=$("$HAYANAGI" book minimax --converge $R/db/rshogi/book_backprop_yo_in.db "$
 normv() { norm "$1" | awk '{print $1,$2,$3,$4,$5,$6}'; }
 [ "$(normv "$T/check.db")" = "$(normv $R/db/rshogi/book_backprop_check_expected.db)" ] || fail "minimax check output differs"
 out=$("$HAYANAGI" book minimax "$T/all.db" "$T/all_mm.db" 2>&1); expect_status "minimax build" 0 $?
+# minimax keeps the games' counts (they are what ConsiderBookMoveCount and `lookup` show)
+counts() { grep -v '^#' "$1" | awk '/^sfen/{s=$2" "$3" "$4; next} NF{print s" | "$1" "$5}' | sort; }
+[ "$(counts "$T/all.db")" = "$(counts "$T/all_mm.db")" ] || fail "minimax changed the move counts"
+[ "$(counts "$T/all.db" | awk '$NF > 1' | wc -l)" -gt 0 ] || fail "minimax counts: the built book has no count above 1"
 
 # think: searches the positions with too few candidates, checkpoints, resumes after a kill
 "$HAYANAGI" book think $R/db/rshogi/book_backprop_yo_in.db "$T/t.db" --nodes $NODES --multipv 2 --threads 2 --quiet > "$T/think.out" 2>&1
