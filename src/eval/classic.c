@@ -107,6 +107,34 @@ typedef struct {
     int weak;         /* squares with more attackers than defenders */
 } KingZone;
 
+/* Records square sq of colour c's zone (oriented king square k, weight block `base`)
+ * with its enemy attackers and our defenders (the king not counted). */
+static void zone_square(const Position *pos, Color c, Square k, int base, Square sq, int attackers, int defenders,
+                        KingZone *z) {
+    Color them = color_flip(c);
+    int kf = square_file(k), i = z->n++;
+    z->attackers[i] = attackers;
+    z->defenders[i] = defenders;
+    z->enemy_on[i] = bb_test(pos->by_color[them], sq);
+    z->weak += attackers > defenders;
+    Square s = oriented(c, sq);
+    int dx = square_file(s) - kf, dy = square_rank(s) - square_rank(k);
+    if (kf > 4 || (kf == 4 && dx < 0))
+        dx = -dx; /* positive towards the centre, as in king_region_offset */
+    int at = attackers < ZONE_COUNT ? attackers : ZONE_COUNT - 1;
+    int de = defenders < ZONE_COUNT ? defenders : ZONE_COUNT - 1;
+    int on = z->enemy_on[i] ? 2 : bb_test(pos->by_color[c], sq) ? 1 : 0;
+    z->local[i] = (((dx + 1) * 3 + dy + 1) * ZONE_COUNT + at) * ZONE_COUNT * ZONE_OCC + de * ZONE_OCC + on;
+    z->index[i] = base + z->local[i];
+}
+
+/* The weight block of colour c's king zone (by its king's region); *k gets the oriented
+ * king square. */
+static int zone_base(const Position *pos, Color c, Square *k) {
+    *k = oriented(c, pos->king_sq[c]);
+    return FIELD_INDEX(king_zone) + king_region(*k, 8) * ZONE_SQ * ZONE_COUNT * ZONE_COUNT * ZONE_OCC;
+}
+
 /* Scans colour c's king zone. The attackers of each square are found for both colours
  * with one lookup. */
 static void king_zone_scan(const Position *pos, Color c, Bitboard occ, KingZone *z) {
@@ -116,27 +144,14 @@ static void king_zone_scan(const Position *pos, Color c, Bitboard occ, KingZone 
     if (ksq >= SQ_NB)
         return;
     Color them = color_flip(c);
-    Square k = oriented(c, ksq);
-    int kf = square_file(k),
-        base = FIELD_INDEX(king_zone) + king_region(k, 8) * ZONE_SQ * ZONE_COUNT * ZONE_COUNT * ZONE_OCC;
+    Square k;
+    int base = zone_base(pos, c, &k);
     Bitboard zone = bb_king_attacks(ksq), own_king = bb_square(ksq);
     while (zone) {
         Square sq = bb_pop(&zone);
         Bitboard attackers = position_attackers_to_both(pos, sq, occ);
-        int i = z->n++;
-        z->attackers[i] = bb_count(attackers & pos->by_color[them]);
-        z->defenders[i] = bb_count(attackers & pos->by_color[c] & ~own_king);
-        z->enemy_on[i] = bb_test(pos->by_color[them], sq);
-        z->weak += z->attackers[i] > z->defenders[i];
-        Square s = oriented(c, sq);
-        int dx = square_file(s) - kf, dy = square_rank(s) - square_rank(k);
-        if (kf > 4 || (kf == 4 && dx < 0))
-            dx = -dx; /* positive towards the centre, as in king_region_offset */
-        int at = z->attackers[i] < ZONE_COUNT ? z->attackers[i] : ZONE_COUNT - 1;
-        int de = z->defenders[i] < ZONE_COUNT ? z->defenders[i] : ZONE_COUNT - 1;
-        int on = z->enemy_on[i] ? 2 : bb_test(pos->by_color[c], sq) ? 1 : 0;
-        z->local[i] = (((dx + 1) * 3 + dy + 1) * ZONE_COUNT + at) * ZONE_COUNT * ZONE_OCC + de * ZONE_OCC + on;
-        z->index[i] = base + z->local[i];
+        zone_square(pos, c, k, base, sq, bb_count(attackers & pos->by_color[them]),
+                    bb_count(attackers & pos->by_color[c] & ~own_king), z);
     }
 }
 
@@ -315,17 +330,24 @@ Value classic_evaluate_with(const ClassicWeights *w, const Position *pos) {
 }
 
 /* ---- The engine's fast path: the same value as classic_evaluate_with() under the
- * installed weights, with the eight per-piece weights folded into two tables (one by the
- * square of the piece's own king, one by the enemy king's), so that a piece costs two
- * loads instead of eight index computations and loads. */
+ * installed weights, with the ten per-piece weights folded into two tables per game phase
+ * (one by the square of the piece's own king, one by the enemy king's), so that a piece
+ * costs two loads instead of ten index computations and loads; and the king zones' attack
+ * counts gathered from each piece's attack set, which the loop has at hand (the sliders'
+ * for mobility, the others' by one table load), instead of an attackers_to per square. */
+
+/* Slider types: their attacks depend on the occupancy and they have a mobility term. */
+enum {
+    SLIDER_TYPES = (1 << LANCE) | (1 << BISHOP) | (1 << ROOK) | (1 << HORSE) | (1 << DRAGON),
+};
 
 typedef struct {
-    /* board + pst + own_king + own_king_region + own_kp, by oriented own king square,
-     * type, square */
-    int16_t own[SQ_NB][PIECE_TYPE_NB][SQ_NB];
-    /* enemy_king + enemy_king_region + enemy_kp, by oriented enemy king square, type,
-     * square */
-    int16_t enemy[SQ_NB][PIECE_TYPE_NB][SQ_NB];
+    /* board + pst + own_king + own_king_region + own_kp + phase_board + phase_own_king,
+     * by phase, oriented own king square, type, square (KING: the king's pst) */
+    int16_t own[PHASE_NB][SQ_NB][PIECE_TYPE_NB][SQ_NB];
+    /* enemy_king + enemy_king_region + enemy_kp + phase_enemy_king, by phase, oriented
+     * enemy king square, type, square */
+    int16_t enemy[PHASE_NB][SQ_NB][PIECE_TYPE_NB][SQ_NB];
 } PieceTables;
 
 /* An engine singleton: written once by build_piece_tables() under pthread_once, read-only
@@ -338,26 +360,77 @@ static pthread_once_t piece_tables_once = PTHREAD_ONCE_INIT;
 static void build_piece_tables(void) {
     const ClassicWeights *w = &classic_default_weights;
     bool ok = true;
-    for (Square k = 0; k < SQ_NB; k++) {
-        int own_region = king_region(k, 8), their_region = king_region(k, 0);
-        for (PieceType pt = PAWN; pt < PIECE_TYPE_NB; pt++) {
-            if (pt == KING)
-                continue;
-            for (Square s = 0; s < SQ_NB; s++) {
-                int own = w->board[pt] + w->pst[pt][square_rank(s)][edge_distance(square_file(s))];
-                own += ((const int *)w->own_king[pt])[king_offset(s, k)];
-                own += ((const int *)w->own_king_region[own_region][pt])[king_region_offset(s, k)];
-                own += ((const int *)w->own_kp)[pt * SQ_NB + kp_offset(k, s)];
-                int enemy = ((const int *)w->enemy_king[pt])[king_offset(s, k)];
-                enemy += ((const int *)w->enemy_king_region[their_region][pt])[king_region_offset(s, k)];
-                enemy += ((const int *)w->enemy_kp)[pt * SQ_NB + kp_offset(k, s)];
-                ok = ok && own >= INT16_MIN && own <= INT16_MAX && enemy >= INT16_MIN && enemy <= INT16_MAX;
-                piece_tables.own[k][pt][s] = (int16_t)own;
-                piece_tables.enemy[k][pt][s] = (int16_t)enemy;
+    for (int ph = 0; ph < PHASE_NB; ph++) {
+        for (Square k = 0; k < SQ_NB; k++) {
+            int own_region = king_region(k, 8), their_region = king_region(k, 0);
+            for (PieceType pt = PAWN; pt < PIECE_TYPE_NB; pt++) {
+                for (Square s = 0; s < SQ_NB; s++) {
+                    int own = w->pst[pt][square_rank(s)][edge_distance(square_file(s))], enemy = 0;
+                    if (pt != KING) {
+                        own += w->board[pt] + w->phase_board[ph][pt];
+                        own += ((const int *)w->own_king[pt])[king_offset(s, k)];
+                        own += ((const int *)w->own_king_region[own_region][pt])[king_region_offset(s, k)];
+                        own += ((const int *)w->own_kp)[pt * SQ_NB + kp_offset(k, s)];
+                        own += ((const int *)w->phase_own_king[ph][pt])[king_offset(s, k)];
+                        enemy = ((const int *)w->enemy_king[pt])[king_offset(s, k)];
+                        enemy += ((const int *)w->enemy_king_region[their_region][pt])[king_region_offset(s, k)];
+                        enemy += ((const int *)w->enemy_kp)[pt * SQ_NB + kp_offset(k, s)];
+                        enemy += ((const int *)w->phase_enemy_king[ph][pt])[king_offset(s, k)];
+                    }
+                    ok = ok && own >= INT16_MIN && own <= INT16_MAX && enemy >= INT16_MIN && enemy <= INT16_MAX;
+                    piece_tables.own[ph][k][pt][s] = (int16_t)own;
+                    piece_tables.enemy[ph][k][pt][s] = (int16_t)enemy;
+                }
             }
         }
     }
     piece_tables_ok = ok;
+}
+
+/* Colour c's pieces: their folded table entries and the mobility of the sliders; each
+ * piece's attacks on the king zones (`zones`) are counted into count[square]. Returns
+ * the sum from c's point of view. */
+static int pieces_sum(const Position *pos, Color c, int ph, Bitboard occ, Bitboard zones, uint8_t count[SQ_NB]) {
+    const ClassicWeights *w = &classic_default_weights;
+    Square own_k = oriented(c, pos->king_sq[c]), their_k = oriented(c, pos->king_sq[color_flip(c)]);
+    const int16_t *own = piece_tables.own[ph][own_k][0], *enemy = piece_tables.enemy[ph][their_k][0];
+    Bitboard mine = pos->by_color[c];
+    int side = 0;
+    Bitboard b = mine;
+    while (b) {
+        Square sq = bb_pop(&b);
+        Piece pc = pos->board[sq];
+        PieceType pt = piece_type(pc);
+        Square s = oriented(c, sq);
+        side += own[pt * SQ_NB + s] + enemy[pt * SQ_NB + s];
+        Bitboard att;
+        if (SLIDER_TYPES >> pt & 1) {
+            att = bb_piece_attacks(pc, sq, occ);
+            int mob = bb_count(att & ~mine);
+            side += w->mobility[pt][mob < MOBILITY_NB ? mob : MOBILITY_NB - 1];
+        } else {
+            att = bitboard_tables.step[pc][sq];
+        }
+        att &= zones;
+        while (att)
+            count[bb_pop(&att)]++;
+    }
+    return side;
+}
+
+/* Colour c's king zone from the attack counts of both colours (the same as
+ * king_zone_scan's: a piece attacks a square iff attackers_to finds it there). */
+static void king_zone_counted(const Position *pos, Color c, const uint8_t *ours, const uint8_t *theirs, KingZone *z) {
+    z->n = 0;
+    z->weak = 0;
+    Square k;
+    int base = zone_base(pos, c, &k);
+    Bitboard zone = bb_king_attacks(pos->king_sq[c]);
+    while (zone) {
+        Square sq = bb_pop(&zone);
+        /* our own king attacks every square of its zone: not a defender */
+        zone_square(pos, c, k, base, sq, theirs[sq], ours[sq] - 1, z);
+    }
 }
 
 static Value classic_evaluate(const Position *pos) {
@@ -366,35 +439,21 @@ static Value classic_evaluate(const Position *pos) {
     if (!piece_tables_ok || pos->king_sq[BLACK] >= SQ_NB || pos->king_sq[WHITE] >= SQ_NB)
         return classic_evaluate_with(w, pos);
     Bitboard occ = position_occupied(pos);
-    KingZone zones[COLOR_NB];
-    scan_king_zones(pos, occ, zones);
-    const int *v = (const int *)w;
-    int sum = zones_danger(w, pos, zones);
+    Bitboard zone_union = bb_king_attacks(pos->king_sq[BLACK]) | bb_king_attacks(pos->king_sq[WHITE]);
+    uint8_t count[COLOR_NB][SQ_NB];
+    memset(count, 0, sizeof count);
     int ph = classic_phase(pos);
-    const int *phase_board = w->phase_board[ph], *phase_zone = (const int *)w->phase_zone[ph];
+    int sum = pieces_sum(pos, BLACK, ph, occ, zone_union, count[BLACK]) -
+              pieces_sum(pos, WHITE, ph, occ, zone_union, count[WHITE]);
+    KingZone zones[COLOR_NB];
+    king_zone_counted(pos, BLACK, count[BLACK], count[WHITE], &zones[BLACK]);
+    king_zone_counted(pos, WHITE, count[WHITE], count[BLACK], &zones[WHITE]);
+    sum += zones_danger(w, pos, zones);
+    const int *v = (const int *)w;
+    const int *phase_zone = (const int *)w->phase_zone[ph];
     for (Color c = BLACK; c <= WHITE; c++) {
         Color them = color_flip(c);
-        Square own_k = oriented(c, pos->king_sq[c]), their_k = oriented(c, pos->king_sq[them]);
-        const int16_t *own = &piece_tables.own[own_k][0][0];
-        const int16_t *enemy = &piece_tables.enemy[their_k][0][0];
         int side = 0;
-        Bitboard b = pos->by_color[c];
-        while (b) {
-            Square sq = bb_pop(&b);
-            Piece pc = pos->board[sq];
-            PieceType pt = piece_type(pc);
-            Square s = oriented(c, sq);
-            if (pt == KING) {
-                side += w->pst[KING][square_rank(s)][edge_distance(square_file(s))];
-                continue;
-            }
-            side += own[pt * SQ_NB + s] + enemy[pt * SQ_NB + s] + phase_board[pt];
-            side += ((const int *)w->phase_own_king[ph][pt])[king_offset(s, own_k)] +
-                    ((const int *)w->phase_enemy_king[ph][pt])[king_offset(s, their_k)];
-            int mob = slider_mobility(pos, pc, sq, occ);
-            if (mob >= 0)
-                side += w->mobility[pt][mob];
-        }
         for (PieceType pt = PAWN; pt <= GOLD; pt++) {
             int k = hand_count(pos->hand[c], pt);
             if (k) {
