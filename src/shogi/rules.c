@@ -152,6 +152,29 @@ static bool mates(Position *pos, Move m) {
     return mate;
 }
 
+/* Whether the enemy king, checked by our legal move m, could step to a square none of
+ * our pieces attacks once m is played: then m does not mate, and mates() need not play
+ * it. Worked out on the position before m: the mover attacks from its new square, every
+ * other piece of ours as it stands (attackers_to with the occupancy after m and without
+ * the enemy king, so that lines through either square are seen as they will be). */
+static bool king_escapes_after(const Position *pos, Move m) {
+    Color us = pos->side, them = color_flip(us);
+    Square ksq = pos->king_sq[them], to = move_to(m);
+    if (ksq >= SQ_NB)
+        return false;
+    Bitboard from = move_is_drop(m) ? 0 : bb_square(move_from(m));
+    Piece after = move_is_drop(m) ? piece_make(us, move_dropped_type(m)) : move_moved_piece_after(m);
+    Bitboard occ = ((position_occupied(pos) & ~from) | bb_square(to)) ^ bb_square(ksq);
+    /* their own pieces block the king, the one captured on `to` aside */
+    Bitboard steps = bb_king_attacks(ksq) & ~(pos->by_color[them] & ~bb_square(to)) & ~bb_piece_attacks(after, to, occ);
+    while (steps) {
+        Square e = bb_pop(&steps);
+        if (!(position_attackers_to(pos, us, e, occ) & ~from))
+            return true;
+    }
+    return false;
+}
+
 /* Only checking moves can mate, so candidates are drawn from the check squares of
  * each piece type (direct checks) and from the moves of pieces that shield the enemy
  * king from our sliders (discovered checks). Pawn drops are skipped: a pawn drop that
@@ -183,7 +206,7 @@ Move position_mate_in_one(Position *pos) {
             t &= ~bitboard_tables.rank_far[us][1];
         while (t) {
             Move m = move_make_drop(pt, bb_pop(&t), us);
-            if (mates(pos, m))
+            if (!king_escapes_after(pos, m) && mates(pos, m))
                 return m;
         }
     }
@@ -212,7 +235,8 @@ Move position_mate_in_one(Position *pos) {
                 if (!promote && must_promote)
                     continue;
                 Move m = move_make(from, to, promote, promote ? pc + PROMOTED : pc);
-                if (position_gives_check(pos, m) && position_is_legal(pos, m) && mates(pos, m))
+                if (position_gives_check(pos, m) && position_is_legal(pos, m) && !king_escapes_after(pos, m) &&
+                    mates(pos, m))
                     return m;
             }
         }
