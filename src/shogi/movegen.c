@@ -118,37 +118,10 @@ static inline int gen_piece_moves(const Position *pos, ExtMove *list, int n, Bit
     return n;
 }
 
-/* The enemy pieces by how they attack, for testing the squares the king may step to. */
-typedef struct {
-    Bitboard pawns, knights, silvers, golds, kings, diag, orth, lances;
-    Bitboard occ; /* occupancy without our king (it no longer shields anything) */
-} KingThreats;
-
+/* The enemy pieces by how they attack (movegen.h), the occupancy without our king (it no
+ * longer shields anything once it steps). */
 static inline void king_threats(const Position *pos, KingThreats *k) {
-    const Bitboard *bt = pos->by_type, enemy = pos->by_color[color_flip(pos->side)];
-    k->pawns = bt[PAWN] & enemy;
-    k->knights = bt[KNIGHT] & enemy;
-    k->silvers = bt[SILVER] & enemy;
-    k->golds = (bt[GOLD] | bt[PRO_PAWN] | bt[PRO_LANCE] | bt[PRO_KNIGHT] | bt[PRO_SILVER]) & enemy;
-    k->kings = (bt[KING] | bt[HORSE] | bt[DRAGON]) & enemy;
-    k->diag = (bt[BISHOP] | bt[HORSE]) & enemy;
-    k->orth = (bt[ROOK] | bt[DRAGON]) & enemy;
-    k->lances = bt[LANCE] & enemy;
-    k->occ = position_occupied(pos) ^ bb_square(pos->king_sq[pos->side]);
-}
-
-/* True when an enemy piece attacks `to` (an enemy piece attacks it iff our piece of its
- * kind there would attack it): the step attackers first, then a slider line only when an
- * enemy slider stands on it on the empty board. */
-static inline bool king_step_attacked(Color us, Square to, const KingThreats *k) {
-    return (bb_pawn_attacks(us, to) & k->pawns) || (bb_knight_attacks(us, to) & k->knights) ||
-           (bb_silver_attacks(us, to) & k->silvers) || (bb_gold_attacks(us, to) & k->golds) ||
-           (bb_king_attacks(to) & k->kings) ||
-           ((bitboard_tables.step[piece_make(us, BISHOP)][to] & k->diag) &&
-            (bb_bishop_attacks(to, k->occ) & k->diag)) ||
-           ((bitboard_tables.step[piece_make(us, ROOK)][to] & k->orth) && (bb_rook_attacks(to, k->occ) & k->orth)) ||
-           ((bitboard_tables.step[piece_make(us, LANCE)][to] & k->lances) &&
-            (bb_lance_attacks(us, to, k->occ) & k->lances));
+    king_threats_of(pos, color_flip(pos->side), 0, position_occupied(pos) ^ bb_square(pos->king_sq[pos->side]), k);
 }
 
 /* King moves onto `target`; with legal set, only those onto squares no enemy attacks once

@@ -155,8 +155,8 @@ static bool mates(Position *pos, Move m) {
 /* Whether the enemy king, checked by our legal move m, could step to a square none of
  * our pieces attacks once m is played: then m does not mate, and mates() need not play
  * it. Worked out on the position before m: the mover attacks from its new square, every
- * other piece of ours as it stands (attackers_to with the occupancy after m and without
- * the enemy king, so that lines through either square are seen as they will be). */
+ * other piece of ours as it stands (with the occupancy after m and without the enemy
+ * king, so that lines through either square are seen as they will be). */
 static bool king_escapes_after(const Position *pos, Move m) {
     Color us = pos->side, them = color_flip(us);
     Square ksq = pos->king_sq[them], to = move_to(m);
@@ -167,11 +167,13 @@ static bool king_escapes_after(const Position *pos, Move m) {
     Bitboard occ = ((position_occupied(pos) & ~from) | bb_square(to)) ^ bb_square(ksq);
     /* their own pieces block the king, the one captured on `to` aside */
     Bitboard steps = bb_king_attacks(ksq) & ~(pos->by_color[them] & ~bb_square(to)) & ~bb_piece_attacks(after, to, occ);
-    while (steps) {
-        Square e = bb_pop(&steps);
-        if (!(position_attackers_to(pos, us, e, occ) & ~from))
+    if (!steps)
+        return false;
+    KingThreats k;
+    king_threats_of(pos, us, from, occ, &k);
+    while (steps)
+        if (!king_step_attacked(them, bb_pop(&steps), &k))
             return true;
-    }
     return false;
 }
 
