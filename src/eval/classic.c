@@ -354,6 +354,9 @@ typedef struct {
  * afterwards. piece_tables_ok is false when a sum does not fit in 16 bits (then the engine
  * keeps the general path). */
 static PieceTables piece_tables;
+/* zone_slots[c][king square][square next to it]: the square's offset in c's king_zone
+ * entries, (dx + 1) * 3 + dy + 1 as in zone_square. */
+static int8_t zone_slots[COLOR_NB][SQ_NB][SQ_NB];
 static bool piece_tables_ok;
 static pthread_once_t piece_tables_once = PTHREAD_ONCE_INIT;
 
@@ -381,6 +384,19 @@ static void build_piece_tables(void) {
                     piece_tables.own[ph][k][pt][s] = (int16_t)own;
                     piece_tables.enemy[ph][k][pt][s] = (int16_t)enemy;
                 }
+            }
+        }
+    }
+    for (Color c = BLACK; c <= WHITE; c++) {
+        for (Square ksq = 0; ksq < SQ_NB; ksq++) {
+            Square k = oriented(c, ksq);
+            int kf = square_file(k);
+            for (Bitboard zone = bb_king_attacks(ksq); zone;) {
+                Square sq = bb_pop(&zone), s = oriented(c, sq);
+                int dx = square_file(s) - kf, dy = square_rank(s) - square_rank(k);
+                if (kf > 4 || (kf == 4 && dx < 0))
+                    dx = -dx;
+                zone_slots[c][ksq][sq] = (int8_t)((dx + 1) * 3 + dy + 1);
             }
         }
     }
@@ -418,19 +434,44 @@ static int pieces_sum(const Position *pos, Color c, int ph, Bitboard occ, Bitboa
     return side;
 }
 
-/* Colour c's king zone from the attack counts of both colours (the same as
- * king_zone_scan's: a piece attacks a square iff attackers_to finds it there). */
-static void king_zone_counted(const Position *pos, Color c, const uint8_t *ours, const uint8_t *theirs, KingZone *z) {
-    z->n = 0;
-    z->weak = 0;
-    Square k;
-    int base = zone_base(pos, c, &k);
-    Bitboard zone = bb_king_attacks(pos->king_sq[c]);
+/* Colour c's king zone in one pass over the attack counts of both colours (a piece
+ * attacks a square iff attackers_to finds it there, so the counts are king_zone_scan's):
+ * its zone and hand-attack weights, less its king-danger penalty, from c's point of view;
+ * the same sum as zone_square, king_danger and the zone features give. */
+static int zone_sum(const Position *pos, Color c, int ph, const uint8_t *ours, const uint8_t *theirs) {
+    const ClassicWeights *w = &classic_default_weights;
+    Color them = color_flip(c);
+    Square ksq = pos->king_sq[c];
+    const int *zone_w = (const int *)w->king_zone[king_region(oriented(c, ksq), 8)];
+    const int *phase_w = (const int *)w->phase_zone[ph];
+    const int8_t *slot = zone_slots[c][ksq];
+    Bitboard enemy = pos->by_color[them], mine = pos->by_color[c];
+    int side = 0, weak = 0, danger = 0;
+    Bitboard zone = bb_king_attacks(ksq);
     while (zone) {
         Square sq = bb_pop(&zone);
         /* our own king attacks every square of its zone: not a defender */
-        zone_square(pos, c, k, base, sq, theirs[sq], ours[sq] - 1, z);
+        int a = theirs[sq], d = ours[sq] - 1;
+        bool enemy_on = bb_test(enemy, sq);
+        weak += a > d;
+        int at = a < ZONE_COUNT ? a : ZONE_COUNT - 1, de = d < ZONE_COUNT ? d : ZONE_COUNT - 1;
+        int on = enemy_on ? 2 : bb_test(mine, sq) ? 1 : 0;
+        int local = ((slot[sq] * ZONE_COUNT + at) * ZONE_COUNT + de) * ZONE_OCC + on;
+        side += zone_w[local] + phase_w[local];
+        if (a) {
+            int x = a * w->danger_attack - d * w->danger_defence + (enemy_on ? w->danger_attack : 0);
+            if (x > 0)
+                danger += x;
+        }
     }
+    Hand h = pos->hand[them];
+    for (PieceType pt = PAWN; pt <= GOLD; pt++) {
+        int k = hand_count(h, pt);
+        if (k)
+            side += w->hand_attack[pt][hand_attack_count(k)][weak];
+    }
+    danger += hand_weight(h) * w->danger_hand;
+    return side - danger * danger * w->danger_scale / 64;
 }
 
 static Value classic_evaluate(const Position *pos) {
@@ -445,14 +486,8 @@ static Value classic_evaluate(const Position *pos) {
     int ph = classic_phase(pos);
     int sum = pieces_sum(pos, BLACK, ph, occ, zone_union, count[BLACK]) -
               pieces_sum(pos, WHITE, ph, occ, zone_union, count[WHITE]);
-    KingZone zones[COLOR_NB];
-    king_zone_counted(pos, BLACK, count[BLACK], count[WHITE], &zones[BLACK]);
-    king_zone_counted(pos, WHITE, count[WHITE], count[BLACK], &zones[WHITE]);
-    sum += zones_danger(w, pos, zones);
-    const int *v = (const int *)w;
-    const int *phase_zone = (const int *)w->phase_zone[ph];
+    sum += zone_sum(pos, BLACK, ph, count[BLACK], count[WHITE]) - zone_sum(pos, WHITE, ph, count[WHITE], count[BLACK]);
     for (Color c = BLACK; c <= WHITE; c++) {
-        Color them = color_flip(c);
         int side = 0;
         for (PieceType pt = PAWN; pt <= GOLD; pt++) {
             int k = hand_count(pos->hand[c], pt);
@@ -460,14 +495,6 @@ static Value classic_evaluate(const Position *pos) {
                 int col = k < HAND_COUNT_NB ? k : HAND_COUNT_NB - 1;
                 side += w->hand[pt][col] + w->phase_hand[ph][pt][col];
             }
-        }
-        for (int i = 0; i < zones[c].n; i++)
-            side += v[zones[c].index[i]] + phase_zone[zones[c].local[i]];
-        Hand h = pos->hand[them];
-        for (PieceType pt = PAWN; pt <= GOLD; pt++) {
-            int k = hand_count(h, pt);
-            if (k)
-                side += w->hand_attack[pt][hand_attack_count(k)][zones[c].weak];
         }
         sum += c == BLACK ? side : -side;
     }
