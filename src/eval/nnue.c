@@ -691,6 +691,8 @@ void eval_stack_push(EvalStack *s, const Position *pos) {
         return;
     if (++s->top >= NNUE_STACK_SIZE)
         return; /* too deep: evaluations there fall back to a full refresh */
+    if (!s->net)
+        return; /* no net at the reset: no entry is read before the next reset */
     NnueEntry *e = &s->e[s->top];
     e->computed[BLACK] = e->computed[WHITE] = false;
     e->refresh[BLACK] = e->refresh[WHITE] = false;
