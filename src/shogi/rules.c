@@ -198,6 +198,21 @@ Move position_mate_in_one(Position *pos) {
     }
 
     Hand h = pos->hand[us];
+    /* The enemy king's steps that none of our pieces attacks now (found once, for the
+     * drops): a drop only adds a blocker, so such a square stays free of our other
+     * pieces' attacks, and unless the dropped piece attacks it (or lands on it) the king
+     * escapes there. The rest go through king_escapes_after. */
+    Bitboard free_steps = 0;
+    Square their_king = pos->king_sq[them];
+    if (h && their_king < SQ_NB) {
+        KingThreats k;
+        king_threats_of(pos, us, 0, occ ^ bb_square(their_king), &k);
+        for (Bitboard steps = bb_king_attacks(their_king) & ~pos->by_color[them]; steps;) {
+            Square e = bb_pop(&steps);
+            if (!king_step_attacked(them, e, &k))
+                free_steps |= bb_square(e);
+        }
+    }
     for (PieceType pt = LANCE; pt <= GOLD && h; pt++) {
         if (!hand_has(h, pt))
             continue;
@@ -207,7 +222,12 @@ Move position_mate_in_one(Position *pos) {
         else if (pt == KNIGHT)
             t &= ~bitboard_tables.rank_far[us][1];
         while (t) {
-            Move m = move_make_drop(pt, bb_pop(&t), us);
+            Square to = bb_pop(&t);
+            if (free_steps &&
+                (free_steps & ~bb_square(to) &
+                 ~bb_piece_attacks(piece_make(us, pt), to, (occ | bb_square(to)) ^ bb_square(their_king))))
+                continue;
+            Move m = move_make_drop(pt, to, us);
             if (!king_escapes_after(pos, m) && mates(pos, m))
                 return m;
         }
