@@ -14,7 +14,10 @@
 #      first, and a rerun gave other scores);
 #   4. minimax (colour-flipped twins joined): every book move gets the back-propagated
 #      score, and its depth becomes the distance to the leaf;
-#   5. the result is written sorted (on-the-fly ready) and checked.
+#   5. what ships is the first 8 plies of that (SHIP_PLIES), scored by the 20-ply analysis:
+#      against gpsusi (which plays from this same joseki.dat) the whole book measured
+#      -31 Elo and the 8-ply cut +3 against no book (book/README.md, "Proof in games");
+#      written sorted (on-the-fly ready) and checked.
 # Every step's output goes to book/make_book.log. Deterministic with one engine: fixed
 # inputs, a fixed node count on one gpsusi thread, the positions in a fixed order through
 # one process (gpsusi keeps its hash from one position to the next, so with ENGINES=2 the
@@ -29,6 +32,7 @@ JOSEKI=${JOSEKI:-/usr/share/gpsshogi-data/data/joseki.dat}
 GPSUSI=${GPSUSI:-/usr/games/gpsusi}
 NODES=${NODES:-50000}
 PLIES=${PLIES:-20}
+SHIP_PLIES=${SHIP_PLIES:-8}
 ENGINES=${ENGINES:-1}
 LOG=book/make_book.log
 mkdir -p "$W"
@@ -52,7 +56,10 @@ step nice "$H" book think "$W/pruned.db" "$W/thought.db" "$@" --engine-option Bo
     --engine-option LimitDepth=10 --engine-option Thread=1 --go "byoyomi 60000" --multipv 1 --quiet
 # 4. leaf scores back-propagated, colour-flipped twins joined
 step "$H" book minimax --flipped --quiet "$W/thought.db" "$W/minimax.db"
-cp "$W/minimax.db" book/standard_book.db
+# 5. the shipped cut: the first $SHIP_PLIES plies (the opponent's deviations into book
+#    positions followed, as in step 2)
+step "$H" book prune --max-ply "$SHIP_PLIES" --through-legal --quiet "$W/minimax.db" "$W/ship.db"
+cp "$W/ship.db" book/standard_book.db
 step "$H" book check book/standard_book.db
 step "$H" book info book/standard_book.db
 for line in "startpos" "startpos moves 7g7f" "startpos moves 2g2f" "startpos moves 7g7f 3c3d" \

@@ -499,8 +499,8 @@ static int book_convert(int argc, char **argv, bool sort_only) {
     }
     if (book_format_is(to, "db")) {
         if (book_has_stats(b))
-            printf("Unsupported: games, wins, weights and evaluation marks are not kept in DB2016%s\n",
-                   lo.keep_comments ? " (comments are, as # lines)" : "");
+            printf("Unsupported: game and win totals and evaluation marks are not kept in DB2016 (move counts are%s)\n",
+                   lo.keep_comments ? ", comments as # lines" : "");
         if (book_eval_count(b))
             printf("Unsupported: %zu engine analyses (SBookEval) are not kept in DB2016: the first of each "
                    "position is the score and depth of the moves leading there\n",

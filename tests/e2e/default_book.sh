@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The bundled book (issue 29): the engine, started as `make run` starts it (no options),
+# plays mainstream openings from its book, as strong players do: 7g7f or 2g2f from the
+# start position, 3c3d or 8c8d against either, and the file is DB2016 sorted for the
+# on-the-fly reader. Each position is asked several times (the book picks at random among
+# its candidates), with BookSeed varied so that every candidate gets its chance.
+. "$(dirname "$0")/lib.sh"
+
+book=$(dirname "$HAYANAGI")/book/standard_book.db
+[ -f "$book" ] || { fail "no bundled book at $book"; finish; }
+
+info=$("$HAYANAGI" book info "$book" 2>&1)
+expect_contains "book info: DB2016" "$info" "YaneuraOu DB2016"
+expect_contains "book info: sorted" "$info" "sorted     yes"
+positions=$(echo "$info" | awk '/^positions/ {print $2}')
+[ "${positions:-0}" -ge 1000 ] || fail "the bundled book has ${positions:-0} positions, expected a real book (>= 1000)"
+
+# ask POSITION SEED: the engine's bestmove from its book (book hit required)
+ask() {
+    local out
+    out=$(printf 'usi\nsetoption name BookSeed value %s\nisready\nusinewgame\nposition %s\ngo btime 0 wtime 0 byoyomi 10000\n' \
+        "$2" "$1" | timeout 30 "$HAYANAGI" 2>&1 | sed -n '/^bestmove/q; p' | grep 'book hit' || true)
+    echo "$out" | awk '/book hit/ {print $5; exit}'
+}
+
+# check POSITION ALLOWED...: every answer over 6 seeds is a book hit among ALLOWED
+check() {
+    local pos=$1
+    shift
+    for seed in 1 2 3 4 5 6; do
+        move=$(ask "$pos" "$seed")
+        if [ -z "$move" ]; then
+            fail "$pos (BookSeed $seed): no book hit"
+            continue
+        fi
+        case " $* " in
+        *" $move "*) ;;
+        *) fail "$pos (BookSeed $seed): book move $move, expected one of: $*" ;;
+        esac
+    done
+}
+
+check "startpos" 7g7f 2g2f
+check "startpos moves 7g7f" 3c3d 8c8d
+check "startpos moves 2g2f" 3c3d 8c8d
+finish
