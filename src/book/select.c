@@ -145,7 +145,14 @@ BookSelectResult book_select(const BookSource *src, Position *pos, const BookSel
         result = BOOK_SELECT_FILTERED;
         goto done;
     }
-    int limit = list->moves[0].score - opt->eval_diff;
+    /* BookEvalDiff counts from the best score, wherever the count order put that move
+     * (a book from games keeps their counts after minimax; the most played move need not
+     * be the best one) */
+    int best = list->moves[0].score;
+    for (int i = 1; i < n; i++)
+        if (list->moves[i].score > best)
+            best = list->moves[i].score;
+    int limit = best - opt->eval_diff;
     int side_limit = pos->side == BLACK ? opt->eval_black_limit : opt->eval_white_limit;
     if (side_limit > limit)
         limit = side_limit;

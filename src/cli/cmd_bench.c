@@ -5,6 +5,7 @@
  * USI command prints and the one tests/bench_signature.txt pins. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/cli_opts.h"

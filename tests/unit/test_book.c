@@ -501,6 +501,31 @@ static void test_select_filters(void **state) {
     book_free(b);
 }
 
+/* The most played move is not the best scored one: BookEvalDiff counts from the best. */
+static void test_select_eval_diff_from_best(void **state) {
+    (void)state;
+    Book *b = book_create();
+    uint32_t id = add_sfen(b, STARTPOS_SFEN);
+    BookMove moves[] = {bm("2g2f", NULL, -50, 20, 100), bm("7g7f", NULL, 60, 20, 1), bm("5g5f", NULL, 35, 20, 2)};
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        assert_true(book_add_move(b, id, &moves[i], NULL));
+    BookSource src = book_source_memory(b);
+    BookSelectOptions o;
+    book_select_defaults(&o);
+    o.eval_black_limit = -1000;
+    Position pos;
+    StateInfo st;
+    position_set_startpos(&pos, &st);
+    BookChoice ch;
+    uint64_t rng = 3;
+    for (int i = 0; i < 50; i++) {
+        assert_int_equal(book_select(&src, &pos, &o, &rng, &ch, NULL, 0), BOOK_SELECT_HIT);
+        assert_int_equal(ch.candidates, 2); /* 7g7f (60) and 5g5f (35), not 2g2f (-50) */
+        assert_int_not_equal(move_to_move16(ch.move), m16("2g2f"));
+    }
+    book_free(b);
+}
+
 static void test_select_reproducible_and_weighted(void **state) {
     (void)state;
     Book *b = select_book();
@@ -725,6 +750,7 @@ int main(void) {
         cmocka_unit_test(test_flip),
         cmocka_unit_test(test_flip_matches_sfen_text),
         cmocka_unit_test(test_select_filters),
+        cmocka_unit_test(test_select_eval_diff_from_best),
         cmocka_unit_test(test_select_reproducible_and_weighted),
         cmocka_unit_test(test_select_flipped_and_ply),
         cmocka_unit_test(test_select_illegal_ponder_dropped),
