@@ -128,7 +128,13 @@ expect_status "--go without --engine" 2 $?
 out=$("$HAYANAGI" book think $Y "$T/c.db" --engine "sh $T/crash.sh" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 2>"$T/c.err")
 expect_status "crashing engine" 0 $?
 expect_contains "crashing engine: all done" "$out" "5 searched now"
-expect_contains "crashing engine retired" "$(cat "$T/c.err")" "retired after repeated failures"
+expect_contains "crashing engine reported" "$(cat "$T/c.err")" "simulated crash in the search"
+# it is retired after repeated failures, unless the good engine finished the five positions
+# before the crashing one had failed often enough (a race the load decides): then it did none
+case "$(cat "$T/c.err")" in
+*"retired after repeated failures"*) ;;
+*) expect_contains "crashing engine did nothing" "$(tr '\r' '\n' < "$T/c.err" | grep 'thinking 5/5' | tail -1)" "#1 0 (" ;;
+esac
 expect_contains "crashing engine: last stderr" "$(cat "$T/c.err")" "last stderr line: fatal: simulated crash in the search"
 expect_not_contains "crashing engine: nothing of it stored" "$(cat "$T/c.db")" "FakeCrash"
 

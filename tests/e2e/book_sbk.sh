@@ -27,7 +27,7 @@ out=$("$HAYANAGI" book info $T/01.sbk 2>&1); expect_status "info 01 re-written" 
 expect_contains "analyses kept" "$out" "3 engine analysis record(s)"
 
 out=$("$HAYANAGI" book convert --quiet $S/shogigui02.sbk $T/a.db 2>&1); expect_status "to db" 0 $?
-expect_contains "to db unsupported" "$out" "Unsupported: games, wins"
+expect_contains "to db unsupported" "$out" "Unsupported: game and win totals and evaluation marks are not kept in DB2016 (move counts are"
 out=$("$HAYANAGI" book convert --quiet $T/a.db $T/b.sbk 2>&1); expect_status "to sbk" 0 $?
 expect_contains "to sbk" "$out" "wrote $T/b.sbk"
 out=$("$HAYANAGI" book convert --quiet $T/b.sbk $T/c.db 2>&1); expect_status "back to db" 0 $?
