@@ -6,7 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 R=../shared/refdata
 T=$(mktemp -d /tmp/hayanagi_book_pool.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+gps_conf_save
+trap 'rm -rf "$T"; gps_conf_restore' EXIT
 H=$(cd "$(dirname "$HAYANAGI")" && pwd)/$(basename "$HAYANAGI")
 NOBOOK="--engine-option USI_OwnBook=false" # the engine's own book would answer without a search
 NODES=3000

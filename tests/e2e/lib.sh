@@ -10,3 +10,21 @@ expect_not_contains() { case "$2" in *"$3"*) fail "$1: did not expect '$3' in ou
 # expect_status NAME WANT GOT
 expect_status() { [ "$2" = "$3" ] || fail "$1: exit status $3, expected $2"; }
 finish() { if [ "$failures" -eq 0 ]; then echo "ok"; exit 0; else echo "$failures failure(s)"; exit 1; fi; }
+# gpsusi saves every option it is given in its one global gpsusi.conf (docs/match.md): a
+# test that starts it keeps the file as it found it, so that the user's next gpsusi session
+# is not left with a test's BookDepth 0. Call gps_conf_save first and gps_conf_restore in
+# the EXIT trap.
+GPS_CONF=${GPS_CONF:-/usr/share/gpsshogi-data/gpsusi.conf}
+gps_conf_saved=""
+gps_conf_save() {
+    if [ -w "$GPS_CONF" ]; then
+        gps_conf_saved=$(mktemp)
+        cp "$GPS_CONF" "$gps_conf_saved"
+    fi
+}
+gps_conf_restore() {
+    if [ -n "$gps_conf_saved" ]; then
+        cat "$gps_conf_saved" > "$GPS_CONF"
+        rm -f "$gps_conf_saved"
+    fi
+}

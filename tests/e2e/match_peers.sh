@@ -11,7 +11,8 @@ FAIRY=${FAIRY:-/usr/games/fairy-stockfish}
 GPSUSI=${GPSUSI:-/usr/games/gpsusi}
 OPENINGS="$(dirname "$0")/data/openings_small.txt"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+gps_conf_save
+trap 'rm -rf "$tmp"; gps_conf_restore' EXIT
 
 # A scripted USI engine. MODE decides what it does on `go`.
 cat > "$tmp/fake.sh" <<'EOF'
