@@ -16,13 +16,14 @@
 #      score, and its depth becomes the distance to the leaf;
 #   5. what ships is the first 8 plies of that (SHIP_PLIES), scored by the 20-ply analysis:
 #      against gpsusi (which plays from this same joseki.dat) the whole book measured
-#      -31 Elo and the 8-ply cut +3 against no book (book/README.md, "Proof in games");
+#      -32 Elo and the 8-ply cut +2 against no book (book/README.md, "Proof in games");
 #      written sorted (on-the-fly ready) and checked.
-# Every step's output goes to book/make_book.log. Deterministic with one engine: fixed
-# inputs, a fixed node count on one gpsusi thread, the positions in a fixed order through
-# one process (gpsusi keeps its hash from one position to the next, so with ENGINES=2 the
-# split between the processes, and so the scores, vary from run to run). About 17 minutes
-# of one core.
+# Every step's output goes to book/make_book.log. Nearly deterministic with one engine:
+# fixed inputs, a fixed node count on one gpsusi thread, the positions in a fixed order
+# through one process; a rerun on a loaded machine still gave other answers for 14 of 2 826
+# leaves (gpsusi's node limit is not exact), so 8 of 1 572 move lines differed (see
+# book/README.md). With ENGINES=2 the split between the processes, and so the scores,
+# vary too (gpsusi keeps its hash). About 17 minutes of one core.
 # Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
