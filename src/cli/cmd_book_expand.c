@@ -131,14 +131,10 @@ int cmd_book_expand(int argc, char **argv) {
                                              {"quiet", no_argument, NULL, X_QUIET},
                                              {"help", no_argument, NULL, X_HELP},
                                              {NULL, 0, NULL, 0}};
-    char **av = malloc((size_t)(argc + 2) * sizeof *av);
+    char **av = cli_opts_begin("hayanagi book expand", argc, argv);
     if (!av)
         return 1;
-    av[0] = "hayanagi book expand";
-    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
-    av[argc + 1] = NULL;
-    int ac = argc + 1, c, rc = 0;
-    optind = 0;
+    int ac = argc, c, rc = 0;
     while ((c = getopt_long(ac, av, "", longopts, NULL)) != -1) {
         bool ok = true;
         switch (c) {

@@ -766,11 +766,11 @@ int cmd_book_make(int argc, char **argv) {
     if (!strcmp(verb, "minimax"))
         return verb_minimax(argc, argv);
     if (!strcmp(verb, "think"))
-        return cmd_book_think(argc - 1, argv + 1);
+        return cmd_book_think(argc, argv);
     if (!strcmp(verb, "openings"))
         return verb_openings(argc, argv);
     if (!strcmp(verb, "expand"))
-        return cmd_book_expand(argc - 1, argv + 1);
+        return cmd_book_expand(argc, argv);
     if (!strcmp(verb, "import-losses"))
         return verb_import_losses(argc, argv);
     if (!strcmp(verb, "prune"))

@@ -127,16 +127,10 @@ int cmd_book_think(int argc, char **argv) {
                                              {"quiet", no_argument, NULL, OPT_QUIET},
                                              {"help", no_argument, NULL, OPT_HELP},
                                              {NULL, 0, NULL, 0}};
-    /* getopt_long permutes; argv[0] is the first argument here, so give it a name slot */
-    char **av = malloc((size_t)(argc + 2) * sizeof *av);
+    char **av = cli_opts_begin("hayanagi book think", argc, argv);
     if (!av)
         return 1;
-    av[0] = "hayanagi book think";
-    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
-    av[argc + 1] = NULL;
-    int ac = argc + 1, c;
-    optind = 0;
-    opterr = 1;
+    int ac = argc, c;
     bool eval_diff_set = false;
     while ((c = getopt_long(ac, av, "", longopts, NULL)) != -1) {
         bool ok = true;

@@ -221,19 +221,12 @@ int cmd_match(int argc, char **argv) {
                                              {"help", no_argument, NULL, M_HELP},
                                              {NULL, 0, NULL, 0}};
     static const char prog[] = "hayanagi match";
-    /* argv[0] is the first argument here: give getopt a name slot */
-    av = malloc((size_t)(argc + 2) * sizeof *av);
+    av = cli_opts_begin(prog, argc, argv);
     if (!av) {
-        fprintf(stderr, "hayanagi match: out of memory\n");
         status = 1;
         goto out;
     }
-    av[0] = (char *)prog;
-    memcpy(av + 1, argv, (size_t)argc * sizeof *av);
-    av[argc + 1] = NULL;
-    int ac = argc + 1, c;
-    optind = 0;
-    opterr = 1;
+    int ac = argc, c;
     while ((c = getopt_long(ac, av, "h", longopts, NULL)) != -1) {
         const char *v = optarg, *a = "?";
         for (const struct option *o = longopts; o->name; o++)

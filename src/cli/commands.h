@@ -14,12 +14,12 @@ int cmd_book(int argc, char **argv);
  * is not one of them, else the exit status as cmd_book(). */
 int cmd_book_make(int argc, char **argv);
 
-/* `hayanagi book expand` (cmd_book_expand.c): PV-MCTS book expansion. Exit status as
+/* `hayanagi book expand` (cmd_book_expand.c): PV-MCTS book expansion; argv[0] is the verb. Exit status as
  * cmd_book(), 130 when interrupted. */
 int cmd_book_expand(int argc, char **argv);
 
 /* `hayanagi book think` (cmd_book_think.c): search the short positions and leaves of a
- * book, in this process or with external USI engines. Exit status as cmd_book(), 130
+ * book, in this process or with external USI engines; argv[0] is the verb. Exit status as cmd_book(), 130
  * when interrupted. */
 int cmd_book_think(int argc, char **argv);
 
@@ -45,7 +45,8 @@ bool cli_check_output(const char *verb, const char *path);
  * display; false (reason on stderr, the old file untouched) on failure. */
 bool cli_write_book(const char *path, const Book *b, bool quiet);
 
-/* `hayanagi match ...` (docs/match.md): plays two USI engines against each other.
+/* `hayanagi match ...` (docs/match.md): plays two USI engines against each other; argv[0]
+ * is "match".
  * Returns 0 when the match ran, 1 on failure (an engine did not start, the record could
  * not be written), 2 for a usage error, 130 when interrupted by Ctrl-C. */
 int cmd_match(int argc, char **argv);

@@ -133,7 +133,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "book") == 0)
         return cmd_book(argc - 2, argv + 2);
     if (strcmp(argv[1], "match") == 0)
-        return cmd_match(argc - 2, argv + 2);
+        return cmd_match(argc - 1, argv + 1);
     if (strcmp(argv[1], "tune") == 0)
         return tune_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "perft") == 0)
