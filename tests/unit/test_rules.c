@@ -12,6 +12,7 @@
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/rules.h"
+#include "playout_pick.h"
 
 static void load(Game *g, const char *usi_args) {
     char err[256];
@@ -271,17 +272,7 @@ static void test_mate_in_one_matches_brute_force(void **state) {
             }
             /* Prefer captures and drops three times in four, so that hands fill up. */
             seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-            int pick = (int)(seed % (uint64_t)n);
-            if (seed % 4) {
-                for (int i = 0; i < n; i++) {
-                    Move m = list[(pick + i) % n].move;
-                    if (move_is_drop(m) || g.pos.board[move_to(m)] != NO_PIECE) {
-                        pick = (pick + i) % n;
-                        break;
-                    }
-                }
-            }
-            game_push(&g, list[pick].move);
+            game_push(&g, list[playout_pick(&g.pos, list, n, seed, seed)].move);
         }
         game_free(&g);
     }

@@ -15,6 +15,7 @@
 #include "shogi/game.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
+#include "playout_pick.h"
 
 static int setup(void **state) {
     (void)state;
@@ -117,17 +118,8 @@ static void test_see_matches_recomputed_swap(void **state) {
                     true_count += want;
                 }
             }
-            int pick = (int)(next_rand(&rng) % (uint64_t)n);
-            if (next_rand(&rng) % 4) {
-                for (int i = 0; i < n; i++) {
-                    Move m = list[(pick + i) % n].move;
-                    if (move_is_drop(m) || g.pos.board[move_to(m)] != NO_PIECE) {
-                        pick = (pick + i) % n;
-                        break;
-                    }
-                }
-            }
-            game_push(&g, list[pick].move);
+            uint64_t r = next_rand(&rng);
+            game_push(&g, list[playout_pick(&g.pos, list, n, r, next_rand(&rng))].move);
         }
         game_free(&g);
     }
