@@ -152,6 +152,15 @@ static void lookup(const Book *b, const char *sfen, BookMoveList *out) {
     book_lookup(b, &pos, out);
 }
 
+/* The start position's statistics (its games and wins), which must be there. */
+static void start_stats(const Book *b, BookStats *s) {
+    BookKey k;
+    uint32_t id;
+    assert_true(book_key_from_sfen(START, &k, NULL, NULL, 0));
+    assert_true(book_find(b, &k, &id));
+    assert_true(book_get_stats(b, id, MOVE_NONE, s));
+}
+
 static Move16 u(const char *usi) {
     Move16 m;
     assert_true(move16_from_usi(usi, strlen(usi), &m));
@@ -196,12 +205,8 @@ static void test_good_book(void **state) {
     lookup(b, A26, l);
     assert_int_equal(l->n, 0);
     /* win counts as statistics of the position */
-    BookKey k;
-    uint32_t id;
-    assert_true(book_key_from_sfen(START, &k, NULL, NULL, 0));
-    assert_true(book_find(b, &k, &id));
     BookStats s;
-    assert_true(book_get_stats(b, id, MOVE_NONE, &s));
+    start_stats(b, &s);
     assert_int_equal(s.games, 12);
     assert_int_equal(s.black_wins, 7);
     assert_int_equal(s.white_wins, 5);
@@ -372,12 +377,8 @@ static void test_joseki_dat(void **state) {
     lookup(b, A26, l);
     assert_int_equal(l->moves[0].move, u("8c8d"));
     assert_int_equal(l->moves[0].count, 5189); /* 51.8952% */
-    BookKey k;
-    uint32_t id;
-    assert_true(book_key_from_sfen(START, &k, NULL, NULL, 0));
-    assert_true(book_find(b, &k, &id));
     BookStats s;
-    assert_true(book_get_stats(b, id, MOVE_NONE, &s));
+    start_stats(b, &s);
     assert_int_equal(s.black_wins, 13669);
     assert_int_equal(s.white_wins, 11368);
 
@@ -422,8 +423,7 @@ static void test_joseki_dat(void **state) {
     assert_non_null(sb);
     c = book_create();
     assert_true(sbk_to_book(sb, c, NULL, NULL, err, sizeof err));
-    assert_true(book_find(c, &k, &id));
-    assert_true(book_get_stats(c, id, MOVE_NONE, &s));
+    start_stats(c, &s);
     assert_int_equal(s.games, 13669 + 11368);
     assert_int_equal(s.black_wins, 13669);
     assert_int_equal(s.white_wins, 11368);
