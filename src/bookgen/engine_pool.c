@@ -24,6 +24,7 @@ typedef struct {
     int restarts; /* starts after the first */
     int starts;
     uint64_t done;
+    bool fresh; /* no position searched since its last usinewgame */
     int64_t next_start_us; /* back-off: not before this */
     char why[700];         /* the last failure */
 } Slot;
@@ -115,6 +116,7 @@ static SearchStatus slot_start(Pool *p, int i) {
     if (!engine_isready(&s->e, p->o.ready_ms > 0 ? p->o.ready_ms : 120000, err, sizeof err))
         return p->stop ? SEARCH_STOPPED : slot_fail(p, i, "%s", err);
     engine_send(&s->e, "usinewgame");
+    s->fresh = true;
     s->running = true;
     return SEARCH_OK;
 }
@@ -167,6 +169,15 @@ static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const Sea
     snprintf(posline, plen, "position sfen %s", sfen);
     go_line(b, go, sizeof go);
     engine_drain(&s->e);
+    if (p->o.newgame_each && !s->fresh) {
+        char err[256];
+        if (!engine_isready(&s->e, p->o.ready_ms > 0 ? p->o.ready_ms : 120000, err, sizeof err)) {
+            free(posline);
+            return p->stop ? SEARCH_STOPPED : slot_fail(p, i, "%s", err);
+        }
+        engine_send(&s->e, "usinewgame");
+    }
+    s->fresh = false;
     bool sent = engine_send(&s->e, posline) && engine_send(&s->e, go);
     free(posline);
     if (!sent)

@@ -5,7 +5,7 @@
  * /bin/sh -c when it holds shell syntax, so `ssh host /path/engine` is a remote engine).
  * A slot starts its engine on first use: `usi` (startup deadline), the options,
  * `isready` (long loads allowed), `usinewgame`. Each position is `position sfen ...` and
- * `go ...`; info lines are read with match/usi_info.h against the position, and the last
+ * `go ...` (with newgame_each, after `isready` and `usinewgame` again); info lines are read with match/usi_info.h against the position, and the last
  * complete line per multipv index is the answer.
  *
  * Faults: an engine that exits, crashes, prints an illegal bestmove with no usable PV,
@@ -35,6 +35,9 @@ typedef struct {
     int64_t startup_ms; /* usi -> usiok deadline; 0: 30 s */
     int64_t ready_ms;   /* isready -> readyok deadline; 0: 120 s */
     int max_failures;   /* failures in a row before a slot retires; 0: 3 */
+    bool newgame_each;  /* `isready` (readyok awaited) and `usinewgame` before every position,
+                           so an engine that clears its hash there answers each position the
+                           same whatever it searched before (order- and split-independent) */
     FILE *warn;         /* warnings and restart notices (stderr when NULL) */
     bool quiet;         /* no restart notices */
 } EnginePoolOptions;

@@ -14,6 +14,7 @@
 #include "book/db2016.h"
 #include "bookgen/think.h"
 #include "shogi/notation.h"
+#include "util/parse.h"
 
 typedef struct {
     Book *book;
@@ -42,8 +43,15 @@ typedef struct {
     int slot;
 } Worker;
 
+/* The provenance date: now, or SOURCE_DATE_EPOCH (seconds since 1970, the
+ * reproducible-builds.org convention) when the environment sets it, so that a recipe
+ * rerun with the same inputs writes the same bytes. */
 static void utc_now(char *buf, size_t len) {
     time_t t = time(NULL);
+    const char *epoch = getenv("SOURCE_DATE_EPOCH");
+    long long fixed;
+    if (epoch && parse_integer(epoch, 0, 253402300799LL, &fixed))
+        t = (time_t)fixed;
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);

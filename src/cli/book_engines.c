@@ -92,6 +92,14 @@ bool cli_engines_option(CliEngines *ce, int c, const char *arg, const char *verb
             break;
         ce->timeout_ms = v;
         return true;
+    case OPT_ENGINE_STARTUP:
+        if (!cli_parse_int(arg, 1, 2000000000L, &v))
+            break;
+        ce->startup_ms = v;
+        return true;
+    case OPT_ENGINE_NEWGAME:
+        ce->newgame_each = true;
+        return true;
     case OPT_GO:
         if (!*arg || strchr(arg, '\n'))
             break;
@@ -122,6 +130,8 @@ Searcher *cli_engines_pool(CliEngines *ce, bool quiet, const char *verb, bool *n
                             .options = ce->opts,
                             .n_options = ce->n_opts,
                             .timeout_ms = ce->timeout_ms,
+                            .startup_ms = ce->startup_ms,
+                            .newgame_each = ce->newgame_each,
                             .warn = stderr,
                             .quiet = quiet};
     char err[256];

@@ -1,6 +1,6 @@
 /* book_engines.h - the options `book think` and `book expand` share for choosing their
- * searcher (--engine, --engine-file, --engine-option, --engine-timeout, --go,
- * --multipv-margin, --multipv-max) and the writer of thought books (provenance kept). */
+ * searcher (--engine, --engine-file, --engine-option, --engine-timeout, --engine-startup,
+ * --engine-newgame, --go, --multipv-margin, --multipv-max) and the writer of thought books (provenance kept). */
 #ifndef HAYANAGI_CLI_BOOK_ENGINES_H
 #define HAYANAGI_CLI_BOOK_ENGINES_H
 
@@ -19,6 +19,8 @@ enum {
     OPT_GO,
     OPT_MULTIPV_MARGIN,
     OPT_MULTIPV_MAX,
+    OPT_ENGINE_NEWGAME,
+    OPT_ENGINE_STARTUP,
 };
 
 /* getopt_long entries for the options above (to copy into a verb's table). */
@@ -27,7 +29,9 @@ enum {
         {"engine-option", required_argument, NULL, OPT_ENGINE_OPTION},                                                 \
         {"engine-timeout", required_argument, NULL, OPT_ENGINE_TIMEOUT}, {"go", required_argument, NULL, OPT_GO},      \
         {"multipv-margin", required_argument, NULL, OPT_MULTIPV_MARGIN}, {                                             \
-        "multipv-max", required_argument, NULL, OPT_MULTIPV_MAX                                                        \
+        "multipv-max", required_argument, NULL, OPT_MULTIPV_MAX},                                                      \
+        {"engine-newgame", no_argument, NULL, OPT_ENGINE_NEWGAME}, {                                                   \
+        "engine-startup", required_argument, NULL, OPT_ENGINE_STARTUP                                                  \
     }
 
 /* What the options said. Owns cmds, the option storage and the pool (cli_engines_free). */
@@ -37,7 +41,8 @@ typedef struct {
     EngineOption *opts;
     char **opt_storage;
     int n_opts;
-    int64_t timeout_ms;
+    int64_t timeout_ms, startup_ms;
+    bool newgame_each; /* --engine-newgame */
     const char *go_raw;
     int multipv_margin, multipv_max;
 } CliEngines;

@@ -69,13 +69,16 @@ static void usage(FILE *f) {
     fprintf(f, "usage: hayanagi book think IN OUT (--depth D | --nodes N | --movetime MS | --go ARGS) --multipv K\n"
                "         [--multipv-margin CP [--multipv-max M]] [--threads T] [--hash MB]\n"
                "         [--engine CMD]... [--engine-file FILE] [--engine-option NAME=VALUE]... [--engine-timeout MS]\n"
+               "         [--engine-startup MS] [--engine-newgame]\n"
                "         [--frontier leaves|eval-window [--eval-diff CP] [--frontier-side root|black|white|both]]\n"
                "         [--max-ply P] [--max-positions N] [--rethink-if COND]... [--startmoves LINE]...\n"
                "         [--startmoves-file FILE] [--quiet]\n"
                "Without --engine the search runs in this process (--threads workers). Each --engine CMD is one\n"
                "external USI engine process (run through /bin/sh -c when it holds shell syntax, e.g. ssh).\n"
                "--go passes raw go arguments (external engines only). COND is FIELD OP VALUE with FIELD\n"
-               "engine|depth|nodes|date, e.g. \"engine!=YaneuraOu\" or \"depth<20\".\n"
+               "engine|depth|nodes|date, e.g. \"engine!=YaneuraOu\" or \"depth<20\". --engine-startup: the\n"
+               "usi -> usiok deadline (30000). --engine-newgame: isready and usinewgame before every position,\n"
+               "so engines that clear their hash there answer independently of order and split.\n"
                "The run checkpoints into OUT.journal; run the same command again to resume. OUT.sbk writes SBK.\n");
 }
 

@@ -519,10 +519,15 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
         } else {
             v = alpha + 1; /* forces the full-window search below */
         }
+        /* The child's line, when this move had a PV search: a null-window fail high
+         * (v >= beta off the root) is taken without one, and then pv still holds an earlier
+         * sibling's line, which must not be glued after m. */
+        const Move *child_pv = NULL;
         if (pv_node && (move_count == 1 || (v > alpha && (root || v < beta)))) {
             (ss + 1)->pv = pv;
             pv[0] = MOVE_NONE;
             v = -search(w, ss + 1, -beta, -alpha, new_depth, false, true);
+            child_pv = pv;
         }
         tree_undo_move(w, m);
         if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
@@ -537,7 +542,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
                 rm->upperbound = false;
                 rm->pv[0] = m;
                 int n = 1;
-                for (const Move *p = pv; *p && n < MAX_PLY; p++)
+                for (const Move *p = child_pv; p && *p && n < MAX_PLY; p++)
                     rm->pv[n++] = *p;
                 rm->pv_length = n;
                 if (move_count > 1 && w->pv_index == 0)
@@ -551,7 +556,7 @@ static Value search(Worker *w, Stack *ss, Value alpha, Value beta, int depth, bo
             if (v > alpha) {
                 best_move = m;
                 if (pv_node && !root)
-                    update_pv(ss->pv, m, (ss + 1)->pv);
+                    update_pv(ss->pv, m, child_pv);
                 if (v >= beta)
                     break;
                 alpha = v;

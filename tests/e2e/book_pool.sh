@@ -113,6 +113,28 @@ out=$("$HAYANAGI" book minimax "$T/two.db" "$T/two_mm.db" --quiet 2>&1); expect_
 # the book reads back (readers that do not know the comment skip it)
 out=$("$HAYANAGI" book lookup "$T/two.db" startpos moves 7g7f 2>&1); expect_status "two engines lookup" 0 $?
 
+# ---- --engine-newgame: every position searched as if first, so the split does not matter ----
+# Without it an external engine keeps its hash from one position to the next, and which
+# engine gets which position depends on timing. With isready + usinewgame before each
+# position (Hayanagi clears its hash and history there) two engines give one engine's
+# answers; SOURCE_DATE_EPOCH fixes the provenance date, so the files are equal byte for byte.
+for n in 1 2; do
+    set --
+    for _ in $(seq $n); do set -- "$@" --engine "$H"; done
+    out=$(SOURCE_DATE_EPOCH=1700000000 "$HAYANAGI" book think "$T/bb.db" "$T/ng$n.db" "$@" $NOBOOK --engine-newgame \
+        --nodes $NODES --multipv 2 --quiet 2>&1)
+    expect_status "--engine-newgame with $n engine(s)" 0 $?
+    # every PV the engine printed replays (a cut search once glued a sibling's line after
+    # the move: "4g4f 4a3b 7i7h 7c7d 7i7h")
+    case "$out" in *"bad engine line"*) fail "--engine-newgame with $n engine(s): $out" ;; esac
+done
+cmp -s "$T/ng1.db" "$T/ng2.db" || fail "--engine-newgame: two engines answered otherwise than one ($(diff "$T/ng1.db" "$T/ng2.db" | grep -c '^[<>]') lines differ)"
+[ "$(grep -c 'date=2023-11-14T22:13:20Z' "$T/ng1.db")" = "$NT" ] || fail "SOURCE_DATE_EPOCH: not the provenance date"
+# in this process the same holds (each slot clears its hash), whatever --threads
+SOURCE_DATE_EPOCH=1700000000 "$HAYANAGI" book think "$T/bb.db" "$T/ip1.db" --nodes $NODES --multipv 2 --threads 1 --quiet > /dev/null 2>&1
+SOURCE_DATE_EPOCH=1700000000 "$HAYANAGI" book think "$T/bb.db" "$T/ip2.db" --nodes $NODES --multipv 2 --threads 2 --quiet > /dev/null 2>&1
+cmp -s "$T/ip1.db" "$T/ip2.db" || fail "in-process think: --threads 2 answered otherwise than --threads 1"
+
 # ---- gpsusi: no MultiPV, byoyomi only ----
 out=$("$HAYANAGI" book think $Y "$T/gps.db" --engine /usr/games/gpsusi --engine-option BookDepth=0 \
       --go "btime 0 wtime 0 byoyomi 300" --multipv 2 2>"$T/gps.err")
