@@ -1,29 +1,28 @@
 #!/bin/sh
 # Rebuilds book/standard_book.db from GPS Shogi's opening book (joseki.dat, OSL
 # WeightedBook, Debian package gpsshogi-data, GPL-2+: 58 818 positions and 73 498 moves
-# from real games) with the project's own tools and GPS Shogi's own engine:
+# from real games) with the project's own tools and Hayanagi's own search:
 #   1. convert joseki.dat to DB2016 (weights become counts, weight-0 moves dropped, the
 #      positions left without moves with them);
-#   2. prune: keep what games from the start position reach within 20 plies, following the
+#   2. prune: keep what games from the start position reach within PLIES (10) plies, following the
 #      book's moves and the opponent's deviations into book positions (joseki.dat drops
 #      GPS's never-play moves as weight 0, but keeps the positions after them);
-#   3. think: search every leaf (a book move into a position the pruned book lacks) with
-#      gpsusi through the engine pool, at a fixed node count (its --node-count-hard-limit;
-#      gpsusi has no `go nodes`), its own book off, with a byoyomi (60 s) so long that
-#      the clock never decides (at `byoyomi 5000` a loaded machine made gpsusi stop on time
-#      first, and a rerun gave other scores);
+#   3. think: search every leaf (a book move into a position the pruned book lacks) and every
+#      thin position (fewer than 2 book moves) with Hayanagi's own search in this process,
+#      MultiPV 2 at a fixed node count (NODES, about 1.3 s of one core each, some 6 times
+#      what the engine searches in a 200 ms game move): the engine's best moves join GPS's,
+#      so where Hayanagi's deep search prefers a move the joseki lack, the book has it
+#      (THINKER=gpsusi searches the leaves with gpsusi through the engine pool instead, the
+#      recipe of the first joseki book);
 #   4. minimax (colour-flipped twins joined): every book move gets the back-propagated
 #      score, and its depth becomes the distance to the leaf;
-#   5. what ships is the first 8 plies of that (SHIP_PLIES), scored by the 20-ply analysis:
-#      against gpsusi (which plays from this same joseki.dat) the whole book measured
-#      -32 Elo and the 8-ply cut +2 against no book (book/README.md, "Proof in games");
-#      written sorted (on-the-fly ready) and checked.
-# Every step's output goes to book/make_book.log. Nearly deterministic with one engine:
-# fixed inputs, a fixed node count on one gpsusi thread, the positions in a fixed order
-# through one process; a rerun on a loaded machine still gave other answers for 14 of 2 826
-# leaves (gpsusi's node limit is not exact), so 8 of 1 572 move lines differed (see
-# book/README.md). With ENGINES=2 the split between the processes, and so the scores,
-# vary too (gpsusi keeps its hash). About 17 minutes of one core.
+#   5. what ships is the first SHIP_PLIES plies of that (all of them by default), written
+#      sorted (on-the-fly ready) and checked. book/README.md has the matches.
+# Deterministic: fixed inputs (the log starts with joseki.dat's SHA-256), a fixed node
+# count, and each position searched from a cleared hash on one thread, so neither the
+# order nor the number of threads (THREADS) changes an answer; the provenance date is
+# SOURCE_DATE_EPOCH, joseki.dat's modification time unless set. Two runs give the same
+# bytes (book/README.md). About 45 minutes of one core (THREADS=2: half that).
 # Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
@@ -31,10 +30,14 @@ H=${1:-build/hayanagi}
 W=${2:-/tmp/hayanagi_book_work}
 JOSEKI=${JOSEKI:-/usr/share/gpsshogi-data/data/joseki.dat}
 GPSUSI=${GPSUSI:-/usr/games/gpsusi}
-NODES=${NODES:-50000}
-PLIES=${PLIES:-20}
-SHIP_PLIES=${SHIP_PLIES:-8}
-ENGINES=${ENGINES:-1}
+THINKER=${THINKER:-hayanagi}
+NODES=${NODES:-1500000}
+PLIES=${PLIES:-10}
+SHIP_PLIES=${SHIP_PLIES:-$PLIES}
+THREADS=${THREADS:-1}
+GPS_NODES=${GPS_NODES:-50000}
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$JOSEKI")}
+export SOURCE_DATE_EPOCH
 LOG=book/make_book.log
 mkdir -p "$W"
 : > "$LOG"
@@ -45,16 +48,18 @@ sha256sum "$JOSEKI" >> "$LOG"
 step "$H" book convert "$JOSEKI" "$W/joseki.db"
 # 2. what games from the start position reach, up to ply $PLIES
 step "$H" book prune --max-ply "$PLIES" --through-legal --quiet "$W/joseki.db" "$W/pruned.db"
-# 3. every leaf searched by gpsusi (the journal makes a killed run resumable). gpsusi saves
-#    the options it is given in its gpsusi.conf, so every option it relies on is passed.
-set --
-i=0
-while [ "$i" -lt "$ENGINES" ]; do
-    set -- "$@" --engine "$GPSUSI --node-count-hard-limit $NODES"
-    i=$((i + 1))
-done
-step nice "$H" book think "$W/pruned.db" "$W/thought.db" "$@" --engine-option BookDepth=0 \
-    --engine-option LimitDepth=10 --engine-option Thread=1 --go "byoyomi 60000" --multipv 1 --quiet
+# 3. leaves and thin positions searched (the journal makes a killed run resumable)
+echo "SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH THINKER=$THINKER" >> "$LOG"
+if [ "$THINKER" = gpsusi ]; then
+    # gpsusi saves the options it is given in its gpsusi.conf, so every option it relies
+    # on is passed; it has no `go nodes`, and its node limit is not exact
+    step nice "$H" book think "$W/pruned.db" "$W/thought.db" --engine "$GPSUSI --node-count-hard-limit $GPS_NODES" \
+        --engine-option BookDepth=0 --engine-option LimitDepth=10 --engine-option Thread=1 --go "byoyomi 60000" \
+        --multipv 1 --quiet
+else
+    step nice "$H" book think "$W/pruned.db" "$W/thought.db" --nodes "$NODES" --threads "$THREADS" --hash 64 \
+        --multipv 2 --quiet
+fi
 # 4. leaf scores back-propagated, colour-flipped twins joined
 step "$H" book minimax --flipped --quiet "$W/thought.db" "$W/minimax.db"
 # 5. the shipped cut: the first $SHIP_PLIES plies (the opponent's deviations into book
