@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eval/eval.h"
 #include "search/dfpn.h"
 #include "search/root.h"
+#include "search/see.h"
 #include "search/watchdog.h"
 #include "search/worker.h"
 #include "shogi/notation.h"
@@ -231,6 +233,27 @@ static void report_final(Search *s, const SearchResult *res, Value score, InfoBo
     s->reporter.info(s->reporter.ctx, &in);
 }
 
+/* The watchdog's answer until an iteration completes: the capture of the most valuable
+ * piece that does not lose the exchange (SEE), else the first legal move. A first search
+ * in a new process can take longer than a zero-time budget to finish depth 1; the
+ * generation order's first move then left a horse en prise (1c1d after 8h2b+). */
+static Move fallback_move(const Worker *w) {
+    const Position *pos = &w->game.pos;
+    Move best = w->root_count > 0 ? w->root_moves[0].move : MOVE_NONE;
+    int best_gain = 0;
+    for (int i = 0; i < w->root_count; i++) {
+        Move m = w->root_moves[i].move;
+        if (!position_is_capture(pos, m))
+            continue;
+        int gain = CAPTURE_VALUE[piece_type(pos->board[move_to(m)])];
+        if (gain > best_gain && see_ge(pos, m, 0)) {
+            best = m;
+            best_gain = gain;
+        }
+    }
+    return best;
+}
+
 /* Records the main worker's best root move for the watchdog. Runs on the main search
  * thread (the only one that reports), so root_moves is read where it is written. */
 static void take_snapshot(Search *s) {
@@ -439,8 +462,8 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
     s->wrapped.ctx = s;
     sh->reporter = &s->wrapped;
     atomic_store(&s->answered, false);
-    /* Until an iteration completes, the watchdog would play the first legal move. */
-    s->snap.best = root_moves_init(s->workers[0], limits) > 0 ? s->workers[0]->root_moves[0].move : MOVE_NONE;
+    /* Until an iteration completes, the watchdog would play fallback_move. */
+    s->snap.best = root_moves_init(s->workers[0], limits) > 0 ? fallback_move(s->workers[0]) : MOVE_NONE;
     s->snap.ponder = MOVE_NONE;
     s->snap.pv_len = 0;
     s->snap.score = VALUE_NONE;

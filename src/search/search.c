@@ -167,7 +167,10 @@ static void check_time(Worker *w) {
         if (n >= sh->limits.nodes)
             atomic_store(&sh->stop, true);
     }
-    if (atomic_load(&sh->ponder) || sh->limits.infinite)
+    /* The clock never ends the search before depth 1 is complete: that takes well under a
+     * millisecond, and without it zero time (go btime 0 wtime 0) answered with the first
+     * legal move, unsearched (1c1d with the opponent's horse to take). */
+    if (atomic_load(&sh->ponder) || sh->limits.infinite || w->completed_depth < 1)
         return;
     if (search_now_ms() - sh->start_ms >= (double)sh->budget.maximum_ms)
         atomic_store(&sh->stop, true);

@@ -2,7 +2,8 @@
 # The engine never leaves a GUI waiting (issue 31 items 10-12, issue 32 item 4):
 # - every go, malformed or with zero limits, gets exactly one bestmove without any stop
 #   (a bad field is named in an info string and replaced by its least value);
-# - zero time is the least time: only infinite and ponder wait for stop;
+# - zero time is the least time: only infinite and ponder wait for stop, and depth 1 is
+#   always searched;
 # - setoption Hash during a search does not end it (the table is resized afterwards);
 # - a closing info line (depth seldepth score nodes nps time pv) comes right before every
 #   bestmove, also when a node or time limit cut the search short.
@@ -47,6 +48,16 @@ for args in "btime 0 wtime 0" "btime 0 wtime 0 byoyomi 0" "byoyomi 0" "movetime 
     [ "$(count '^bestmove ' "$out")" = 1 ] || fail "go $args: exactly one bestmove (got $(count '^bestmove ' "$out"))"
     expect_not_contains "go $args: nothing to complain about" "$out" "info string go:"
     closing "go $args" "$out"
+done
+
+# Zero time: after 7g7f 3c3d 8h2b+ white takes the horse back (3a2b or 8b2b, hand-checked).
+# The clock once ended the search before depth 1, and the watchdog (which answers when a
+# first search in a new process cannot finish depth 1 in time) played 1c1d, the first
+# legal move; now the clock waits for depth 1 and the watchdog's move is the best capture.
+for args in "btime 0 wtime 0" "btime 0 wtime 0 binc 1000 winc 1000" "byoyomi 0" "movetime 0"; do
+    out=$(one_go "$args" "startpos moves 7g7f 3c3d 8h2b+")
+    move=$(echo "$out" | awk '/^bestmove/ {print $2}')
+    case "$move" in 3a2b | 8b2b) ;; *) fail "go $args after 8h2b+: bestmove '$move', expected a recapture (3a2b or 8b2b)" ;; esac
 done
 
 # go mate 0 is the least time too (not "until stop"); a bad mate time as well.
