@@ -24,7 +24,7 @@ typedef struct {
     int restarts; /* starts after the first */
     int starts;
     uint64_t done;
-    bool fresh; /* no position searched since its last usinewgame */
+    bool fresh;            /* no position searched since its last usinewgame */
     int64_t next_start_us; /* back-off: not before this */
     char why[700];         /* the last failure */
 } Slot;

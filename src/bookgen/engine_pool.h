@@ -5,8 +5,9 @@
  * /bin/sh -c when it holds shell syntax, so `ssh host /path/engine` is a remote engine).
  * A slot starts its engine on first use: `usi` (startup deadline), the options,
  * `isready` (long loads allowed), `usinewgame`. Each position is `position sfen ...` and
- * `go ...` (with newgame_each, after `isready` and `usinewgame` again); info lines are read with match/usi_info.h against the position, and the last
- * complete line per multipv index is the answer.
+ * `go ...` (with newgame_each, after `isready` and `usinewgame` again); info lines are
+ * read with match/usi_info.h against the position, and the last complete line per
+ * multipv index is the answer.
  *
  * Faults: an engine that exits, crashes, prints an illegal bestmove with no usable PV,
  * or gives no bestmove within the timeout is killed (quit, SIGTERM, SIGKILL) and its

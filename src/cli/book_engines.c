@@ -97,9 +97,7 @@ bool cli_engines_option(CliEngines *ce, int c, const char *arg, const char *verb
             break;
         ce->startup_ms = v;
         return true;
-    case OPT_ENGINE_NEWGAME:
-        ce->newgame_each = true;
-        return true;
+    case OPT_ENGINE_NEWGAME: ce->newgame_each = true; return true;
     case OPT_GO:
         if (!*arg || strchr(arg, '\n'))
             break;

@@ -1,6 +1,7 @@
 /* book_engines.h - the options `book think` and `book expand` share for choosing their
  * searcher (--engine, --engine-file, --engine-option, --engine-timeout, --engine-startup,
- * --engine-newgame, --go, --multipv-margin, --multipv-max) and the writer of thought books (provenance kept). */
+ * --engine-newgame, --go, --multipv-margin, --multipv-max) and the writer of thought books
+ * (provenance kept). */
 #ifndef HAYANAGI_CLI_BOOK_ENGINES_H
 #define HAYANAGI_CLI_BOOK_ENGINES_H
 
@@ -28,8 +29,8 @@ enum {
     {"engine", required_argument, NULL, OPT_ENGINE}, {"engine-file", required_argument, NULL, OPT_ENGINE_FILE},        \
         {"engine-option", required_argument, NULL, OPT_ENGINE_OPTION},                                                 \
         {"engine-timeout", required_argument, NULL, OPT_ENGINE_TIMEOUT}, {"go", required_argument, NULL, OPT_GO},      \
-        {"multipv-margin", required_argument, NULL, OPT_MULTIPV_MARGIN}, {                                             \
-        "multipv-max", required_argument, NULL, OPT_MULTIPV_MAX},                                                      \
+        {"multipv-margin", required_argument, NULL, OPT_MULTIPV_MARGIN},                                               \
+        {"multipv-max", required_argument, NULL, OPT_MULTIPV_MAX},                                                     \
         {"engine-newgame", no_argument, NULL, OPT_ENGINE_NEWGAME}, {                                                   \
         "engine-startup", required_argument, NULL, OPT_ENGINE_STARTUP                                                  \
     }
