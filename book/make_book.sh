@@ -1,28 +1,29 @@
 #!/bin/sh
 # Rebuilds book/standard_book.db from GPS Shogi's opening book (joseki.dat, OSL
 # WeightedBook, Debian package gpsshogi-data, GPL-2+: 58 818 positions and 73 498 moves
-# from real games) with the project's own tools and Hayanagi's own search:
+# from real games) with the project's own tools and GPS Shogi's own engine:
 #   1. convert joseki.dat to DB2016 (weights become counts, weight-0 moves dropped, the
 #      positions left without moves with them);
 #   2. prune: keep what games from the start position reach within PLIES (10) plies, following the
 #      book's moves and the opponent's deviations into book positions (joseki.dat drops
 #      GPS's never-play moves as weight 0, but keeps the positions after them);
-#   3. think: search every leaf (a book move into a position the pruned book lacks) and every
-#      thin position (fewer than 2 book moves) with Hayanagi's own search in this process,
-#      MultiPV 2 at a fixed node count (NODES, about 1.3 s of one core each, some 6 times
-#      what the engine searches in a 200 ms game move): the engine's best moves join GPS's,
-#      so where Hayanagi's deep search prefers a move the joseki lack, the book has it
-#      (THINKER=gpsusi searches the leaves with gpsusi through the engine pool instead, the
-#      recipe of the first joseki book);
+#   3. think: search every leaf (a book move into a position the pruned book lacks) with
+#      gpsusi through the engine pool, to a fixed depth (its LimitDepth, GPS_DEPTH), its own
+#      book off, with a byoyomi (60 s) so long that the clock never decides, and
+#      `--engine-newgame` so that each leaf is searched from a fresh start whichever of the
+#      ENGINES processes gets it (THINKER=hayanagi searches the leaves and the thin
+#      positions with Hayanagi's own search at NODES nodes instead: measured worse, see
+#      book/README.md);
 #   4. minimax (colour-flipped twins joined): every book move gets the back-propagated
 #      score, and its depth becomes the distance to the leaf;
-#   5. what ships is the first SHIP_PLIES plies of that (all of them by default), written
-#      sorted (on-the-fly ready) and checked. book/README.md has the matches.
-# Deterministic: fixed inputs (the log starts with joseki.dat's SHA-256), a fixed node
-# count, and each position searched from a cleared hash on one thread, so neither the
-# order nor the number of threads (THREADS) changes an answer; the provenance date is
-# SOURCE_DATE_EPOCH, joseki.dat's modification time unless set. Two runs give the same
-# bytes (book/README.md). About 45 minutes of one core (THREADS=2: half that).
+#   5. what ships is the first SHIP_PLIES (4) plies of that, written sorted (on-the-fly
+#      ready) and checked: against gpsusi, which plays from this same joseki.dat, the
+#      8- and 10-ply cuts measured below no book, the 4-ply cut level with it
+#      (book/README.md, "Proof in games").
+# Deterministic: fixed inputs (the log starts with joseki.dat's SHA-256 and gpsusi's
+# version), a fixed depth, each leaf searched as if first, the provenance date
+# SOURCE_DATE_EPOCH (joseki.dat's modification time unless set): two runs give the same
+# bytes, with one engine process or several (book/README.md). About 7 minutes of one core.
 # Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
@@ -30,16 +31,22 @@ H=${1:-build/hayanagi}
 W=${2:-/tmp/hayanagi_book_work}
 JOSEKI=${JOSEKI:-/usr/share/gpsshogi-data/data/joseki.dat}
 GPSUSI=${GPSUSI:-/usr/games/gpsusi}
-THINKER=${THINKER:-hayanagi}
+THINKER=${THINKER:-gpsusi}
+GPS_DEPTH=${GPS_DEPTH:-6}
 NODES=${NODES:-1500000}
 PLIES=${PLIES:-10}
-SHIP_PLIES=${SHIP_PLIES:-$PLIES}
-THREADS=${THREADS:-1}
-GPS_NODES=${GPS_NODES:-50000}
+SHIP_PLIES=${SHIP_PLIES:-4}
+ENGINES=${ENGINES:-1}
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$JOSEKI")}
 export SOURCE_DATE_EPOCH
 LOG=book/make_book.log
 mkdir -p "$W"
+# gpsusi writes the options it is given into its global configuration file; put it back
+GPS_CONF=${GPS_CONF:-/usr/share/gpsshogi-data/gpsusi.conf}
+if [ -f "$GPS_CONF" ] && [ -w "$GPS_CONF" ]; then
+    cp "$GPS_CONF" "$W/gpsusi.conf.saved"
+    trap 'cp "$W/gpsusi.conf.saved" "$GPS_CONF"' EXIT
+fi
 : > "$LOG"
 step() { echo "\$ $*" >> "$LOG"; "$@" 2>&1 | grep -v '^\(reading\|writing\|thinking\|minimax\)' | tee -a "$LOG"; }
 sha256sum "$JOSEKI" >> "$LOG"
@@ -52,12 +59,19 @@ step "$H" book prune --max-ply "$PLIES" --through-legal --quiet "$W/joseki.db" "
 echo "SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH THINKER=$THINKER" >> "$LOG"
 if [ "$THINKER" = gpsusi ]; then
     # gpsusi saves the options it is given in its gpsusi.conf, so every option it relies
-    # on is passed; it has no `go nodes`, and its node limit is not exact
-    step nice "$H" book think "$W/pruned.db" "$W/thought.db" --engine "$GPSUSI --node-count-hard-limit $GPS_NODES" \
-        --engine-option BookDepth=0 --engine-option LimitDepth=10 --engine-option Thread=1 --go "byoyomi 60000" \
-        --multipv 1 --quiet
+    # on is passed; it has no `go nodes`, and its node limit is checked on a timer, so the
+    # budget is a depth
+    set --
+    i=0
+    while [ "$i" -lt "$ENGINES" ]; do
+        set -- "$@" --engine "$GPSUSI"
+        i=$((i + 1))
+    done
+    step nice "$H" book think "$W/pruned.db" "$W/thought.db" "$@" --engine-newgame --engine-option BookDepth=0 \
+        --engine-option LimitDepth="$GPS_DEPTH" --engine-option Thread=1 --go "byoyomi 60000" --multipv 1 --quiet
 else
-    step nice "$H" book think "$W/pruned.db" "$W/thought.db" --nodes "$NODES" --threads "$THREADS" --hash 64 \
+    # the leaves and the positions with fewer than 2 book moves, MultiPV 2, in this process
+    step nice "$H" book think "$W/pruned.db" "$W/thought.db" --nodes "$NODES" --threads "$ENGINES" --hash 64 \
         --multipv 2 --quiet
 fi
 # 4. leaf scores back-propagated, colour-flipped twins joined
@@ -66,6 +80,7 @@ step "$H" book minimax --flipped --quiet "$W/thought.db" "$W/minimax.db"
 #    positions followed, as in step 2)
 step "$H" book prune --max-ply "$SHIP_PLIES" --through-legal --quiet "$W/minimax.db" "$W/ship.db"
 cp "$W/ship.db" book/standard_book.db
+sha256sum book/standard_book.db >> "$LOG"
 step "$H" book check book/standard_book.db
 step "$H" book info book/standard_book.db
 for line in "startpos" "startpos moves 7g7f" "startpos moves 2g2f" "startpos moves 7g7f 3c3d" \
