@@ -4,9 +4,10 @@
 # from real games) with the project's own tools and GPS Shogi's own engine:
 #   1. convert joseki.dat to DB2016 (weights become counts, weight-0 moves dropped, the
 #      positions left without moves with them);
-#   2. prune: keep what games from the start position reach within PLIES (10) plies, following the
-#      book's moves and the opponent's deviations into book positions (joseki.dat drops
-#      GPS's never-play moves as weight 0, but keeps the positions after them);
+#   2. prune: keep what games from the start position reach within PLIES (10) plies,
+#      following the book's moves and the opponent's deviations into book positions
+#      (joseki.dat drops GPS's never-play moves as weight 0, but keeps the positions after
+#      them);
 #   3. think: search every leaf (a book move into a position the pruned book lacks) with
 #      gpsusi through the engine pool, to a fixed depth (its LimitDepth, GPS_DEPTH), its own
 #      book off, with a byoyomi (60 s) so long that the clock never decides, and
@@ -22,8 +23,9 @@
 #      (book/README.md, "Proof in games").
 # Deterministic: fixed inputs (the log starts with joseki.dat's SHA-256 and gpsusi's
 # version), a fixed depth, each leaf searched as if first, the provenance date
-# SOURCE_DATE_EPOCH (joseki.dat's modification time unless set): two runs give the same
-# bytes, with one engine process or several (book/README.md). About 7 minutes of one core.
+# SOURCE_DATE_EPOCH (joseki.dat's modification time unless set): three runs, with one
+# engine process and with two, shipped the same bytes (the analyses differed only in a few
+# node counts that gpsusi reports on a timer; book/README.md). About 6 minutes of one core.
 # Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
