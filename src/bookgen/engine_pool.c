@@ -86,6 +86,9 @@ static SearchStatus slot_fail(Pool *p, int i, const char *fmt, const char *arg) 
     return SEARCH_RETRY;
 }
 
+/* isready -> readyok: the caller's deadline, or 120 s (NNUE and GPU engines load long). */
+static int64_t ready_deadline_ms(const Pool *p) { return p->o.ready_ms > 0 ? p->o.ready_ms : 120000; }
+
 /* Starts slot i's engine and does the handshake. */
 static SearchStatus slot_start(Pool *p, int i) {
     Slot *s = &p->slots[i];
@@ -113,7 +116,7 @@ static SearchStatus slot_start(Pool *p, int i) {
         }
     s->has_multipv = engine_option_name(&s->e, "MultiPV") != NULL;
     s->cur_mpv = 0;
-    if (!engine_isready(&s->e, p->o.ready_ms > 0 ? p->o.ready_ms : 120000, err, sizeof err))
+    if (!engine_isready(&s->e, ready_deadline_ms(p), err, sizeof err))
         return p->stop ? SEARCH_STOPPED : slot_fail(p, i, "%s", err);
     engine_send(&s->e, "usinewgame");
     s->fresh = true;
@@ -171,7 +174,7 @@ static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const Sea
     engine_drain(&s->e);
     if (p->o.newgame_each && !s->fresh) {
         char err[256];
-        if (!engine_isready(&s->e, p->o.ready_ms > 0 ? p->o.ready_ms : 120000, err, sizeof err)) {
+        if (!engine_isready(&s->e, ready_deadline_ms(p), err, sizeof err)) {
             free(posline);
             return p->stop ? SEARCH_STOPPED : slot_fail(p, i, "%s", err);
         }
