@@ -107,8 +107,7 @@ static bool write_book(const char *path, const Book *b, bool quiet, bool comment
 
 bool cli_write_book(const char *path, const Book *b, bool quiet) { return write_book(path, b, quiet, false); }
 
-/* cli_write_book() with the comments as "#" lines. */
-static bool cli_write_book_comments(const char *path, const Book *b, bool quiet) {
+bool cli_write_book_with_comments(const char *path, const Book *b, bool quiet) {
     return write_book(path, b, quiet, true);
 }
 
@@ -366,7 +365,7 @@ static int verb_build(int argc, char **argv) {
         book_free(c.book);
         c.book = f;
     }
-    if (!(c.bo.scores ? cli_write_book_comments(out, c.book, c.quiet) : cli_write_book(out, c.book, c.quiet))) {
+    if (!(c.bo.scores ? cli_write_book_with_comments(out, c.book, c.quiet) : cli_write_book(out, c.book, c.quiet))) {
         rc = 1;
         goto done;
     }
@@ -492,7 +491,7 @@ static int merge_books(char **paths, int n, MergePolicy policy, const double *we
             return 1;
         }
     }
-    bool ok = cli_write_book_comments(paths[nin], acc, quiet);
+    bool ok = cli_write_book_with_comments(paths[nin], acc, quiet);
     if (ok)
         printf("wrote %s: %zu positions, %zu moves\n", paths[nin], book_position_count(acc), book_move_count(acc));
     book_free(acc);
@@ -777,5 +776,7 @@ int cmd_book_make(int argc, char **argv) {
         return cmd_book_prune(argc, argv);
     if (!strcmp(verb, "report"))
         return cmd_book_report(argc, argv);
+    if (!strcmp(verb, "learn"))
+        return cmd_book_learn(argc, argv);
     return -1;
 }

@@ -29,6 +29,9 @@ int cmd_book_prune(int argc, char **argv);
 /* `hayanagi book report` (cmd_book_report.c); argv[0] is the verb. Exit status as cmd_book(). */
 int cmd_book_report(int argc, char **argv);
 
+/* `hayanagi book learn` (cmd_book_learn.c); argv[0] is the verb. Exit status as cmd_book(). */
+int cmd_book_learn(int argc, char **argv);
+
 /* Helpers shared by the book-making verbs (cmd_book_make.c). */
 /* Parses a decimal integer in [lo, hi]; false for anything else. */
 bool cli_parse_int(const char *s, long lo, long hi, long *out);
@@ -44,6 +47,8 @@ bool cli_check_output(const char *verb, const char *path);
 /* Writes b atomically in the format its name says (.sbk SBK, else DB2016), with a progress
  * display; false (reason on stderr, the old file untouched) on failure. */
 bool cli_write_book(const char *path, const Book *b, bool quiet);
+/* cli_write_book() with the book's comments as "#" lines (DB2016) or SBK comments. */
+bool cli_write_book_with_comments(const char *path, const Book *b, bool quiet);
 
 /* `hayanagi match ...` (docs/match.md): plays two USI engines against each other; argv[0]
  * is "match".

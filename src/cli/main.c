@@ -15,18 +15,18 @@
 #include "usi/version.h"
 
 static void usage(FILE *f) {
-    fprintf(f,
-            "usage: hayanagi [usi]                 (the USI engine: commands on stdin, answers on stdout)\n"
-            "       hayanagi --version\n"
-            "       hayanagi perft [--divide] [--stats] (startpos | sfen <SFEN>) <depth>\n"
-            "       hayanagi book (info | lookup | sort | check | convert) ...   (hayanagi book help)\n"
-            "       hayanagi book (build | merge | minimax | think | expand | import-losses | records | openings) ...\n"
-            "       hayanagi match --engine CMD --engine CMD [options]   (hayanagi match --help)\n"
-            "       hayanagi tune (generate | records | openings | label | fit) ... (fits the embedded evaluation, "
-            "docs/eval.md)\n"
-            "       hayanagi bench [--depth=N | --nodes=N]   (node-count signature last)\n"
-            "       hayanagi help\n"
-            "Each command answers --help with its options.\n");
+    fprintf(f, "usage: hayanagi [usi]                 (the USI engine: commands on stdin, answers on stdout)\n"
+               "       hayanagi --version\n"
+               "       hayanagi perft [--divide] [--stats] (startpos | sfen <SFEN>) <depth>\n"
+               "       hayanagi book (info | lookup | sort | check | convert) ...   (hayanagi book help)\n"
+               "       hayanagi book (build | merge | minimax | think | expand | import-losses | learn | records |\n"
+               "                     openings | prune | report) ...\n"
+               "       hayanagi match --engine CMD --engine CMD [options]   (hayanagi match --help)\n"
+               "       hayanagi tune (generate | records | openings | label | fit) ... (fits the embedded evaluation, "
+               "docs/eval.md)\n"
+               "       hayanagi bench [--depth=N | --nodes=N]   (node-count signature last)\n"
+               "       hayanagi help\n"
+               "Each command answers --help with its options.\n");
 }
 
 static void print_divide_line(void *ctx, Move m, uint64_t nodes) {

@@ -44,6 +44,7 @@ help_check "book records" --moves --variations
 help_check "book openings" --count --plies --seed
 help_check "book prune" --max-ply --min-share --through-legal
 help_check "book report" --records --plies-at --top
+help_check "book learn" --player --max-ply --min-games --prior --quiet
 help_check "book gen-synthetic"
 help_check "perft" --divide --stats
 help_check "bench" --depth --nodes
@@ -60,7 +61,7 @@ expect_contains "book --help" "$out" "hayanagi book minimax"
 
 # An unknown option: glibc's message naming the command, the hint, exit 2, no output file.
 for v in info lookup sort check convert build merge minimax think expand import-losses records openings prune \
-    report gen-synthetic; do
+    report learn gen-synthetic; do
     err=$("$H" book $v --no-such-option "$T/a.db" "$T/unknown_$v.db" 2>&1 >/dev/null); st=$?
     expect_status "book $v unknown option" 2 $st
     expect_contains "book $v unknown option" "$err" "hayanagi book $v: unrecognized option '--no-such-option'"
@@ -98,6 +99,7 @@ bad_value "info --unreg-depth=x" "--unreg-depth: bad value 'x'" book info --unre
 bad_value "convert --to=xyz" "--to: bad value 'xyz'" book convert --to=xyz "$DB" "$T/bad.db"
 bad_value "prune --min-share=101" "--min-share: bad value '101'" book prune --min-share=101 "$DB" "$T/bad.db"
 bad_value "report --top=x" "--top: bad value 'x'" book report "$DB" --records "$REC" --top=x
+bad_value "learn --prior=-1" "--prior: bad value '-1'" book learn --player x --prior=-1 "$REC" "$T/bad.db"
 bad_value "think --depth=x" "--depth: bad value 'x'" book think "$DB" "$T/bad.db" --depth=x --multipv 1
 bad_value "bench --depth=0" "--depth: bad value '0'" bench --depth=0
 bad_value "match --games=0" "--games expects an integer in 1..1000000, got '0'" match --engine=a --engine b --games=0
