@@ -31,7 +31,7 @@ static void usage(FILE *f) {
                "  --option NAME=VALUE   setoption for both engines (repeatable; NAME alone for a button)\n"
                "  --option1/--option2   setoption for the first / second engine only\n"
                "  --go-extra TEXT       appended to every go command (--go-extra1/--go-extra2: one engine)\n"
-               "  --out FILE.csa        write every game to one CSA v2.2 file\n"
+               "  --out FILE.csa        write every game to one CSA v2.2 file (rewritten after each game)\n"
                "  --concurrency N       games played at once (default 1)\n"
                "  --max-moves N         draw after move N (default 320; 0: no limit)\n"
                "  --grace MS            allowance over the clock before a time loss (default 50)\n"
@@ -127,6 +127,21 @@ static bool write_record(const char *path, const MatchResult *res, char *err, si
     fwrite(text, 1, len, af.f);
     free(text);
     return atomic_file_commit(&af, err, err_len);
+}
+
+/* MatchConfig.on_game for --out: the record rewritten (atomically) after every game. */
+typedef struct {
+    const char *path;
+    bool warned;
+} RecordSink;
+
+static void record_after_game(void *ctx, const MatchResult *res) {
+    RecordSink *s = ctx;
+    char err[512];
+    if (!write_record(s->path, res, err, sizeof err) && !s->warned) {
+        fprintf(stderr, "hayanagi match: writing %s: %s (retried after every game and at the end)\n", s->path, err);
+        s->warned = true;
+    }
 }
 
 /* Checks early that the record's directory is writable, so a long match does not end
@@ -397,6 +412,11 @@ int cmd_match(int argc, char **argv) {
     EngineLog log = {log_file, &log_lock};
     cfg.log = log_file ? &log : NULL;
     cfg.stop_flag = interrupt_flag(); /* the runner finishes no new game and writes what it has */
+    RecordSink sink = {out_path, false};
+    if (out_path) {
+        cfg.on_game = record_after_game;
+        cfg.on_game_ctx = &sink;
+    }
 
     /* A dead engine must show up as a failed write, not kill us; Ctrl-C (or SIGTERM) stops
      * the match cleanly, a second one ends the process at once (util/interrupt.h). */

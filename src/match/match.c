@@ -496,6 +496,8 @@ static void *worker_main(void *arg) {
         pthread_mutex_lock(&sh->lock);
         sh->res->records[idx] = rec;
         record_finished(sh, idx, &rec, &cnt);
+        if (sh->cfg->on_game)
+            sh->cfg->on_game(sh->cfg->on_game_ctx, sh->res);
         pthread_mutex_unlock(&sh->lock);
         if (!go_on)
             break;

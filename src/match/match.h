@@ -51,6 +51,8 @@ typedef struct {
                            * (the other may play on the clock: a fast engine against a depth-limited one) */
 } MatchEngineSpec;
 
+struct MatchResult; /* below */
+
 typedef struct {
     MatchEngineSpec engines[2];
     TimeControl tc;
@@ -66,9 +68,14 @@ typedef struct {
     bool tty;            /* out is a terminal: one self-updating progress line */
     const EngineLog *log;
     const volatile sig_atomic_t *stop_flag; /* raised (SIGINT): finish nothing new, abort games */
+    /* When set, called after every finished game with the results so far (the runner's
+     * lock held: one call at a time): `match --out` rewrites its record there, so that a
+     * match that dies loses at most the games in progress. */
+    void (*on_game)(void *ctx, const struct MatchResult *res);
+    void *on_game_ctx;
 } MatchConfig;
 
-typedef struct {
+typedef struct MatchResult {
     char names[2][RECORD_NAME_MAX];
     int wins, draws, losses; /* the first engine's view */
     int played;

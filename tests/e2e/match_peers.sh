@@ -197,6 +197,22 @@ expect_status "interrupted" 130 $?
 expect_contains "interrupted" "$(cat "$tmp/int.txt")" "Interrupted:"
 [ -s "$tmp/int.csa" ] || fail "interrupted: no record written"
 
+# ---- killed (SIGKILL, nothing runs after it): the record holds every game finished ----
+"$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --games 1000 --nodes 200 --max-moves 10 \
+    --out "$tmp/kill.csa" > "$tmp/kill.txt" 2>&1 &
+pid=$!
+for _ in $(seq 600); do grep -q '^game 2/' "$tmp/kill.txt" 2>/dev/null && break; sleep 0.2; done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+done_games=$(grep -c '^game ' "$tmp/kill.txt")
+[ "$done_games" -ge 2 ] || fail "killed: only $done_games games finished before the kill"
+# the record is rewritten after each game: it holds the games announced (or one more, when
+# a game ended between the last line read and the kill)
+rec_games=$(($(grep -c '^/$' "$tmp/kill.csa" 2>/dev/null) + 1))
+[ "$rec_games" -ge "$done_games" ] && [ "$rec_games" -le $((done_games + 1)) ] ||
+    fail "killed: $rec_games games in the record, $done_games announced"
+check_csa "killed" "$tmp/kill.csa" "$rec_games"
+
 # ---- peers ----
 if [ -x "$FAIRY" ]; then
     run_match "fairy self" 0 --engine "$FAIRY" --engine "$FAIRY" --games 2 --nodes 3000 --max-moves 160 \
