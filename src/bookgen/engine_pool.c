@@ -185,9 +185,10 @@ static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const Sea
     free(posline);
     if (!sent)
         return slot_fail(p, i, "%s", "engine gone (cannot write to it)");
-    UsiInfo *last = calloc(SEARCHER_MAX_PV, sizeof *last);
-    if (!last)
+    MultiPvLines *lines = malloc(sizeof *lines);
+    if (!lines)
         return SEARCH_RETRY;
+    multipv_lines_init(lines, pos, want);
     int64_t limit = p->o.timeout_ms > 0 ? p->o.timeout_ms : engine_pool_default_timeout(b);
     int64_t deadline = engine_now_us() + limit * 1000;
     int junk = 0;
@@ -222,11 +223,9 @@ static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const Sea
                 out->warnings++;
             if (in.has_nodes && in.nodes > out->nodes)
                 out->nodes = in.nodes;
-            if (usi_info_is_complete(&in) && in.multipv <= want) {
-                last[in.multipv - 1] = in;
-                if (in.depth > out->depth)
-                    out->depth = in.depth;
-            }
+            multipv_lines_add(lines, &in);
+            if (usi_info_is_complete(&in) && in.multipv <= want && in.depth > out->depth)
+                out->depth = in.depth;
             continue;
         }
         UsiBestmove bm = usi_bestmove_parse(line, pos, &best, &ponder);
@@ -244,9 +243,7 @@ static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const Sea
         break;
     }
     if (st == SEARCH_OK) {
-        for (int k = 0; k < want; k++)
-            if (last[k].pv_len && searcher_candidate_from_info(&last[k], &out->c[out->n]))
-                out->n++;
+        multipv_lines_answer(lines, out);
         if (!out->n && best != MOVE_NONE) {
             SearchCandidate *c = &out->c[out->n++];
             memset(c, 0, sizeof *c);
@@ -264,7 +261,7 @@ static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const Sea
         }
     }
     snprintf(out->engine, sizeof out->engine, "%s", slot_name(s));
-    free(last);
+    free(lines);
     return st;
 }
 

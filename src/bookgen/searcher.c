@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "shogi/movegen.h"
+
 _Static_assert((int)SEARCHER_MATE == (int)VALUE_MATE, "the book's mate value is the search's");
 
 /* How many candidates beyond the first are within margin of the best. */
@@ -117,4 +119,44 @@ bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *c) {
     c->depth = in->depth;
     c->nodes = in->nodes;
     return true;
+}
+
+void multipv_lines_init(MultiPvLines *c, const Position *pos, int mpv) {
+    memset(c, 0, sizeof *c);
+    ExtMove list[MAX_MOVES];
+    int legal = generate_moves(pos, GEN_LEGAL, list);
+    c->want = mpv < 1 ? 1 : mpv > SEARCHER_MAX_PV ? SEARCHER_MAX_PV : mpv;
+    if (legal > 0 && legal < c->want)
+        c->want = legal;
+}
+
+void multipv_lines_add(MultiPvLines *c, const UsiInfo *in) {
+    bool exact = usi_info_is_complete(in);
+    int k = in->multipv; /* 1 when the line has none */
+    if (k < 1 || k > c->want)
+        return;
+    if (exact) {
+        c->latest[k - 1] = *in;
+        c->have_latest[k - 1] = true;
+    }
+    if (k == 1)
+        c->cur_n = 0; /* a new report */
+    if (!exact || k != c->cur_n + 1 || (c->cur_n && in->depth != c->cur[0].depth)) {
+        c->cur_n = 0; /* a bound, a gap or another depth: this report is not whole */
+        return;
+    }
+    c->cur[c->cur_n++] = *in;
+    if (c->cur_n == c->want) {
+        memcpy(c->done, c->cur, sizeof c->cur[0] * (size_t)c->cur_n);
+        c->done_n = c->cur_n;
+        c->cur_n = 0;
+    }
+}
+
+void multipv_lines_answer(const MultiPvLines *c, SearchAnswer *out) {
+    for (int k = 0; k < c->want && out->n < SEARCHER_MAX_PV; k++) {
+        const UsiInfo *in = c->done_n ? &c->done[k] : c->have_latest[k] ? &c->latest[k] : NULL;
+        if (in && searcher_candidate_from_info(in, &out->c[out->n]))
+            out->n++;
+    }
 }

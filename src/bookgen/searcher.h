@@ -112,6 +112,33 @@ void search_budget_describe(const SearchBudget *b, char *buf, size_t len);
  * longest mate), depth, nodes. Returns false when the line has no PV move. */
 bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *cand);
 
+/* The MultiPV lines of one search, as the candidates of one iteration. An engine reports
+ * its K lines together, 1..K in order, after each iteration and when it stops; the lines
+ * of an iteration cut short mix depths (Stockfish's and our own search print the lines not
+ * yet searched with the previous iteration's depth and score, so the second line can
+ * outscore the first). The collector keeps the last report whose lines are 1..want, in
+ * order, exact and of one depth, and answers with it; without any such report it answers
+ * with each index's latest exact line, as before it existed. */
+typedef struct {
+    int want;                      /* lines expected: the MultiPV, at most the legal moves */
+    UsiInfo cur[SEARCHER_MAX_PV];  /* the report being read */
+    int cur_n;                     /* its lines so far (0: none, or broken) */
+    UsiInfo done[SEARCHER_MAX_PV]; /* the last whole report */
+    int done_n;
+    UsiInfo latest[SEARCHER_MAX_PV]; /* the latest exact line of each index */
+    bool have_latest[SEARCHER_MAX_PV];
+} MultiPvLines;
+
+/* Starts collecting for a search of the position pos with MultiPV mpv (1..SEARCHER_MAX_PV). */
+void multipv_lines_init(MultiPvLines *c, const Position *pos, int mpv);
+
+/* Takes one parsed info line (its PV checked on the position; lines that are not exact,
+ * with a PV, are part of no whole report). */
+void multipv_lines_add(MultiPvLines *c, const UsiInfo *in);
+
+/* Appends the answer's candidates to out (out->n grows, best first as reported). */
+void multipv_lines_answer(const MultiPvLines *c, SearchAnswer *out);
+
 /* The in-process searcher: threads slots, each with its own Search of hash_mb MB,
  * searching single-threaded. NULL when memory runs out. */
 Searcher *searcher_inproc_create(int threads, size_t hash_mb);

@@ -23,9 +23,7 @@ typedef struct {
 } Inproc;
 
 typedef struct {
-    UsiInfo last[SEARCHER_MAX_PV]; /* the last complete line per multipv index */
-    bool have[SEARCHER_MAX_PV];
-    int mpv;
+    MultiPvLines lines; /* the lines of the last iteration that gave all of them */
     int warnings;
 } Collect;
 
@@ -62,10 +60,7 @@ static void on_info(void *ctx, const SearchInfo *si) {
         return;
     UsiInfo in;
     info_from_search(si, &in);
-    if (!usi_info_is_complete(&in) || in.multipv > c->mpv)
-        return;
-    c->last[in.multipv - 1] = in;
-    c->have[in.multipv - 1] = true;
+    multipv_lines_add(&c->lines, &in);
 }
 
 static void on_bestmove(void *ctx, Move best, Move ponder) {
@@ -110,7 +105,7 @@ static SearchStatus inproc_analyse(Searcher *s, int slot, Position *pos, const S
         game_free(&g);
         return SEARCH_RETRY;
     }
-    c->mpv = mpv;
+    multipv_lines_init(&c->lines, &g.pos, mpv);
     SearchReporter rep = {on_info, on_bestmove, on_checkmate, c};
     search_clear(ip->search[slot]);
     SearchResult r = search_run(ip->search[slot], &g, &lim, &so, &rep);
@@ -123,9 +118,7 @@ static SearchStatus inproc_analyse(Searcher *s, int slot, Position *pos, const S
         free(c);
         return SEARCH_STOPPED; /* cut short: redone on resume */
     }
-    for (int k = 0; k < mpv; k++)
-        if (c->have[k] && searcher_candidate_from_info(&c->last[k], &out->c[out->n]))
-            out->n++;
+    multipv_lines_answer(&c->lines, out);
     if (!out->n && move_is_ok(r.best)) {
         /* no complete info line (a very short search): take the bestmove */
         SearchCandidate *cd = &out->c[out->n++];

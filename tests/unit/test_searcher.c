@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -13,6 +14,7 @@
 #include "bookgen/think.h"
 #include "shogi/game.h"
 #include "shogi/movegen.h"
+#include "shogi/notation.h"
 
 /* A searcher that answers MultiPV m with the first m legal moves, scored scores[0..m). */
 typedef struct {
@@ -195,6 +197,79 @@ static void test_provenance_and_rethink(void **state) {
     assert_true(strlen(err) > 0);
 }
 
+/* The lines of one search (MultiPvLines): the answer is the last report whose lines came
+ * 1..K with one depth, exact; a report cut short (the second line still at the previous
+ * depth, as Stockfish and our search print it) or with a bound is passed over. */
+static void feed_lines(MultiPvLines *c, Position *pos, const char *const *lines, int n) {
+    for (int i = 0; i < n; i++) {
+        UsiInfo in;
+        assert_true(usi_info_parse(lines[i], pos, &in, NULL, 0));
+        multipv_lines_add(c, &in);
+    }
+}
+
+static void answer_text(const MultiPvLines *c, char *buf, size_t len) {
+    SearchAnswer a;
+    memset(&a, 0, sizeof a);
+    multipv_lines_answer(c, &a);
+    buf[0] = 0;
+    for (int i = 0; i < a.n; i++) {
+        char usi[USI_MOVE_MAX];
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, "%s%s:%d@%d", i ? " " : "", move_to_usi(a.c[i].move, usi), a.c[i].score,
+                 a.c[i].depth);
+    }
+}
+
+static void test_multipv_lines_of_one_iteration(void **state) {
+    (void)state;
+    Game g;
+    game_init(&g);
+    assert_true(game_set_sfen(&g, STARTPOS_SFEN, NULL, 0));
+    MultiPvLines *c = malloc(sizeof *c);
+    char got[256];
+    multipv_lines_init(c, &g.pos, 2);
+    static const char *const d5[] = {"info depth 5 multipv 1 score cp 50 pv 7g7f 3c3d",
+                                     "info depth 5 multipv 2 score cp 30 pv 2g2f 8c8d"};
+    static const char *const cut[] = {"info depth 6 multipv 1 score cp 10 pv 2g2f 8c8d",
+                                      "info depth 5 multipv 2 score cp 50 pv 7g7f 3c3d"};
+    static const char *const bound[] = {"info depth 6 multipv 1 score cp 60 lowerbound pv 7g7f",
+                                        "info depth 6 multipv 2 score cp 40 pv 2g2f"};
+    static const char *const d6[] = {"info depth 6 multipv 1 score cp 20 pv 2g2f",
+                                     "info depth 6 multipv 2 score cp 15 pv 7g7f"};
+    feed_lines(c, &g.pos, d5, 2);
+    feed_lines(c, &g.pos, cut, 2);
+    answer_text(c, got, sizeof got);
+    assert_string_equal(got, "7g7f:50@5 2g2f:30@5"); /* before: 2g2f:10@6 7g7f:50@5 */
+    feed_lines(c, &g.pos, bound, 2);
+    answer_text(c, got, sizeof got);
+    assert_string_equal(got, "7g7f:50@5 2g2f:30@5");
+    feed_lines(c, &g.pos, d6, 2);
+    answer_text(c, got, sizeof got);
+    assert_string_equal(got, "2g2f:20@6 7g7f:15@6");
+    /* no whole report (MultiPV 3, two lines each time): each index's latest exact line */
+    multipv_lines_init(c, &g.pos, 3);
+    feed_lines(c, &g.pos, d5, 2);
+    feed_lines(c, &g.pos, cut, 2);
+    answer_text(c, got, sizeof got);
+    assert_string_equal(got, "2g2f:10@6 7g7f:50@5");
+    /* MultiPV 3 where one move is legal (white's king, checked by the lance on the 1-file,
+     * can only go to 2a: 2b is the pawn's): that one line is a whole report */
+    Game h;
+    game_init(&h);
+    assert_true(game_set_sfen(&h, "8k/9/7P1/9/9/9/9/9/4K3L w - 1", NULL, 0));
+    multipv_lines_init(c, &h.pos, 3);
+    static const char *const only[] = {"info depth 3 multipv 1 score cp -900 pv 1a2a",
+                                       "info depth 4 multipv 1 score cp -950 pv 1a2a",
+                                       "info depth 5 multipv 1 score cp -990 lowerbound pv 1a2a"};
+    feed_lines(c, &h.pos, only, 3);
+    answer_text(c, got, sizeof got);
+    assert_string_equal(got, "1a2a:-950@4");
+    game_free(&h);
+    game_free(&g);
+    free(c);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -202,6 +277,7 @@ int main(void) {
         cmocka_unit_test(test_duplicate_moves_dropped),
         cmocka_unit_test(test_candidate_scale),
         cmocka_unit_test(test_provenance_and_rethink),
+        cmocka_unit_test(test_multipv_lines_of_one_iteration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
