@@ -3,9 +3,11 @@
 
 #include "eval/eval.h"
 
-/* Attacker types from least to most valuable. */
-static const PieceType SEE_ORDER[] = {PAWN,       LANCE, KNIGHT, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, SILVER,
-                                      PRO_SILVER, GOLD,  BISHOP, HORSE,    ROOK,      DRAGON,     KING};
+/* Attacker types from least to most valuable (PIECE_VALUE: a silver, 495, is worth less than
+ * a gold or a promoted minor, 540; the order had the promoted pawn, lance and knight before
+ * the silver, and an exchange searched in full showed the difference, test_see.c). */
+static const PieceType SEE_ORDER[] = {PAWN,       LANCE, KNIGHT, SILVER, PRO_PAWN, PRO_LANCE, PRO_KNIGHT,
+                                      PRO_SILVER, GOLD,  BISHOP, HORSE,  ROOK,     DRAGON,    KING};
 
 bool see_ge(const Position *pos, Move m, int threshold) {
     Square to = move_to(m);
