@@ -36,7 +36,10 @@ typedef struct {
     volatile sig_atomic_t stop; /* raised by pool_stop; engine reads give up on it */
     pthread_mutex_t lock;       /* warn stream and the said-once flag */
     bool said_no_multipv;
+    int bad_lines_said; /* ignored engine lines shown on the warn stream so far */
 } Pool;
+
+enum { BAD_LINES_SHOWN = 3 }; /* the first ones are shown; the summary counts them all */
 
 int64_t engine_pool_default_timeout(const SearchBudget *b) {
     if (b->movetime)
@@ -51,6 +54,25 @@ static void sleep_ms(int64_t ms) {
 }
 
 static const char *slot_name(const Slot *s) { return s->e.name[0] ? s->e.name : s->cmd; }
+
+/* Counts an engine line that was ignored and shows the first few, with the reason and the
+ * position, so that a user can see what an engine printed that we could not use. */
+static void bad_line(Pool *p, int i, const char *sfen, const char *line, const char *why, int *warnings) {
+    (*warnings)++;
+    pthread_mutex_lock(&p->lock);
+    if (p->bad_lines_said < BAD_LINES_SHOWN) {
+        p->bad_lines_said++;
+        char shown[201]; /* the line as printable text, cut at 200 bytes */
+        size_t n = 0;
+        for (; line[n] && n < sizeof shown - 1; n++)
+            shown[n] = line[n] >= 0x20 && line[n] < 0x7f ? line[n] : '?';
+        shown[n] = '\0';
+        fprintf(p->o.warn, "engine #%d (%s): ignored %s%s (%s) at sfen %s%s\n", i + 1, slot_name(&p->slots[i]), shown,
+                line[n] ? "..." : "", why, sfen,
+                p->bad_lines_said == BAD_LINES_SHOWN ? "; further ones are only counted" : "");
+    }
+    pthread_mutex_unlock(&p->lock);
+}
 
 /* Ends the engine and counts a failure; retires the slot after too many in a row.
  * Returns the status to give the caller. */
@@ -218,9 +240,10 @@ static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const Sea
             break;
         }
         UsiInfo in;
-        if (usi_info_parse(line, pos, &in, NULL, 0)) {
+        char why[160] = "";
+        if (usi_info_parse(line, pos, &in, why, sizeof why)) {
             if (in.pv_illegal)
-                out->warnings++;
+                bad_line(p, i, sfen, line, "a PV move that is not legal; the PV stops before it", &out->warnings);
             if (in.has_nodes && in.nodes > out->nodes)
                 out->nodes = in.nodes;
             multipv_lines_add(lines, &in);
@@ -231,7 +254,7 @@ static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const Sea
         UsiBestmove bm = usi_bestmove_parse(line, pos, &best, &ponder);
         if (bm == USI_BESTMOVE_NO) {
             if (!strncmp(line, "info", 4))
-                out->warnings++; /* a malformed info line */
+                bad_line(p, i, sfen, line, why[0] ? why : "malformed", &out->warnings);
             else if (++junk > 1000) {
                 st = slot_fail(p, i, "%s", "printed more than 1000 lines that are no USI");
                 break;
@@ -239,7 +262,7 @@ static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const Sea
             continue;
         }
         if (bm == USI_BESTMOVE_BAD)
-            out->warnings++;
+            bad_line(p, i, sfen, line, "not a legal move", &out->warnings);
         break;
     }
     if (st == SEARCH_OK) {

@@ -172,6 +172,11 @@ out=$("$HAYANAGI" book think $Y "$T/g.db" --engine "sh $T/garbage.sh" --engine "
 expect_status "garbage engine" 0 $?
 expect_contains "garbage engine: all done" "$out" "5 searched now"
 expect_contains "garbage engine refused" "$(cat "$T/g.err")" "no legal move in its answer"
+# the first ignored lines are shown with the reason and the position, the rest counted
+expect_contains "garbage engine: line shown" "$(cat "$T/g.err")" "engine #1 (FakeGarbage): ignored info depth x score cp ("
+expect_contains "garbage engine: illegal PV shown" "$(cat "$T/g.err")" "engine #1 (FakeGarbage): ignored info depth 3 score cp 10 pv 9z9z 5e5d (a PV move that is not legal"
+expect_contains "garbage engine: then counted" "$(cat "$T/g.err")" "further ones are only counted"
+[ "$(grep -c ': ignored ' "$T/g.err")" = 3 ] || fail "garbage engine: $(grep -c ': ignored ' "$T/g.err") ignored lines shown, expected 3"
 expect_not_contains "garbage engine: nothing of it stored" "$(cat "$T/g.db")" "FakeGarbage"
 grep -q '9z9z\|5e5d' "$T/g.db" && fail "garbage engine: its moves were stored"
 
