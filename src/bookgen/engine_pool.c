@@ -64,7 +64,7 @@ static void bad_line(Pool *p, int i, const char *sfen, const char *line, const c
         p->bad_lines_said++;
         char shown[201]; /* the line as printable text, cut at 200 bytes */
         size_t n = 0;
-        for (; line[n] && n < sizeof shown - 1; n++)
+        for (; n < sizeof shown - 1 && line[n]; n++)
             shown[n] = line[n] >= 0x20 && line[n] < 0x7f ? line[n] : '?';
         shown[n] = '\0';
         fprintf(p->o.warn, "engine #%d (%s): ignored %s%s (%s) at sfen %s%s\n", i + 1, slot_name(&p->slots[i]), shown,
