@@ -17,15 +17,22 @@
 #      book/README.md);
 #   4. minimax (colour-flipped twins joined): every book move gets the back-propagated
 #      score, and its depth becomes the distance to the leaf;
-#   5. what ships is the first SHIP_PLIES (4) plies of that, written sorted (on-the-fly
-#      ready) and checked: against gpsusi, which plays from this same joseki.dat, the
-#      8- and 10-ply cuts measured below no book, the 4-ply cut level with it
-#      (book/README.md, "Proof in games").
-# Deterministic: fixed inputs (the log starts with joseki.dat's SHA-256 and gpsusi's
-# version), a fixed depth, each leaf searched as if first, the provenance date
-# SOURCE_DATE_EPOCH (joseki.dat's modification time unless set): three runs, with one
-# engine process and with two, shipped the same bytes (the analyses differed only in a few
-# node counts that gpsusi reports on a timer; book/README.md). About 6 minutes of one core.
+#   5. the first SHIP_PLIES (4) plies of that: against gpsusi, which plays from this same
+#      joseki.dat, the 8- and 10-ply cuts measured below no book, the 4-ply cut level
+#      with it (book/README.md, "Proof in games");
+#   6. learn: in every position Hayanagi met within LEARN_PLIES (10) plies of its own
+#      games against gpsusi (book/records: 1836 games of earlier measurements), the move
+#      whose results beat Hayanagi's mean in the same match by most, shrunk by 100 prior
+#      games, among the moves played in 20 games or more (docs/book_making.md, "learn");
+#   7. what ships: the learned positions, and the thought 4-ply cut where nothing was
+#      learned (merge, prefer-first), written sorted (on-the-fly ready) and checked.
+# Deterministic: fixed inputs (the log starts with joseki.dat's and the records' SHA-256
+# and gpsusi's version), a fixed depth, each leaf searched as if first, the provenance date
+# SOURCE_DATE_EPOCH (joseki.dat's modification time unless set), and learning that is a
+# pure function of the records: three runs, with one engine process and with two, shipped
+# the same bytes for steps 1-5 (the analyses differed only in a few node counts that gpsusi
+# reports on a timer; book/README.md), a fourth, with steps 6-7 added, gave step 5 the same
+# bytes again, and steps 6-7 rerun gave the same file. About 6 minutes of one core.
 # Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
@@ -38,6 +45,8 @@ GPS_DEPTH=${GPS_DEPTH:-6}
 NODES=${NODES:-1500000}
 PLIES=${PLIES:-10}
 SHIP_PLIES=${SHIP_PLIES:-4}
+LEARN_PLIES=${LEARN_PLIES:-10}
+RECORDS=${RECORDS:-book/records}
 ENGINES=${ENGINES:-1}
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$JOSEKI")}
 export SOURCE_DATE_EPOCH
@@ -51,7 +60,7 @@ if [ -f "$GPS_CONF" ] && [ -w "$GPS_CONF" ]; then
 fi
 : > "$LOG"
 step() { echo "\$ $*" >> "$LOG"; "$@" 2>&1 | grep -v '^\(reading\|writing\|thinking\|minimax\)' | tee -a "$LOG"; }
-sha256sum "$JOSEKI" >> "$LOG"
+sha256sum "$JOSEKI" "$RECORDS"/*.csa >> "$LOG"
 "$GPSUSI" --version 2>/dev/null | head -1 >> "$LOG" || true
 # 1. joseki.dat -> DB2016 (the format is found by content)
 step "$H" book convert "$JOSEKI" "$W/joseki.db"
@@ -81,7 +90,12 @@ step "$H" book minimax --flipped --quiet "$W/thought.db" "$W/minimax.db"
 # 5. the shipped cut: the first $SHIP_PLIES plies (the opponent's deviations into book
 #    positions followed, as in step 2)
 step "$H" book prune --max-ply "$SHIP_PLIES" --through-legal --quiet "$W/minimax.db" "$W/ship.db"
-cp "$W/ship.db" book/standard_book.db
+# 6. the moves that scored best for Hayanagi in its own games
+step "$H" book learn --player 'hayanagi*' --max-ply "$LEARN_PLIES" --min-games 20 --prior 100 --quiet \
+    "$RECORDS"/*.csa "$W/learned.db"
+# 7. learned positions first, the thought cut elsewhere
+step "$H" book merge "$W/learned.db" "$W/ship.db" --policy prefer-first --quiet "$W/final.db"
+cp "$W/final.db" book/standard_book.db
 sha256sum book/standard_book.db >> "$LOG"
 step "$H" book check book/standard_book.db
 step "$H" book info book/standard_book.db
