@@ -237,47 +237,41 @@ static void test_mate_in_one(void **state) {
 
 /* The fast mate-in-one must agree with brute force (every legal move played, the reply
  * count taken) on positions from random playouts that favour drops and captures. */
+typedef struct {
+    int positions, mates;
+} MateCheck;
+
+static void check_mate_in_one(Game *g, const ExtMove *list, int n, void *ctx) {
+    MateCheck *c = ctx;
+    Move brute = MOVE_NONE;
+    for (int i = 0; i < n && !brute; i++) {
+        StateInfo st;
+        position_do_move(&g->pos, list[i].move, &st);
+        if (!position_has_legal_move(&g->pos))
+            brute = list[i].move;
+        position_undo_move(&g->pos, list[i].move);
+    }
+    Move fast = position_mate_in_one(&g->pos);
+    c->positions++;
+    c->mates += brute != MOVE_NONE;
+    if ((brute == MOVE_NONE) != (fast == MOVE_NONE)) {
+        char sfen[SFEN_MAX];
+        fail_msg("mate in one disagrees at %s", position_to_sfen(&g->pos, sfen, true));
+    }
+    if (fast) {
+        StateInfo st;
+        position_do_move(&g->pos, fast, &st);
+        assert_false(position_has_legal_move(&g->pos));
+        position_undo_move(&g->pos, fast);
+    }
+}
+
 static void test_mate_in_one_matches_brute_force(void **state) {
     (void)state;
-    uint64_t seed = 12345;
-    int positions = 0, mates = 0;
-    for (int game = 0; game < 60; game++) {
-        Game g;
-        game_init(&g);
-        for (int ply = 0; ply < 160; ply++) {
-            ExtMove list[MAX_MOVES];
-            int n = generate_moves(&g.pos, GEN_LEGAL, list);
-            if (n == 0)
-                break;
-            Move brute = MOVE_NONE;
-            for (int i = 0; i < n && !brute; i++) {
-                StateInfo st;
-                position_do_move(&g.pos, list[i].move, &st);
-                if (!position_has_legal_move(&g.pos))
-                    brute = list[i].move;
-                position_undo_move(&g.pos, list[i].move);
-            }
-            Move fast = position_mate_in_one(&g.pos);
-            positions++;
-            mates += brute != MOVE_NONE;
-            if ((brute == MOVE_NONE) != (fast == MOVE_NONE)) {
-                char sfen[SFEN_MAX];
-                fail_msg("mate in one disagrees at %s", position_to_sfen(&g.pos, sfen, true));
-            }
-            if (fast) {
-                StateInfo st;
-                position_do_move(&g.pos, fast, &st);
-                assert_false(position_has_legal_move(&g.pos));
-                position_undo_move(&g.pos, fast);
-            }
-            /* Prefer captures and drops three times in four, so that hands fill up. */
-            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-            game_push(&g, list[playout_pick(&g.pos, list, n, seed, seed)].move);
-        }
-        game_free(&g);
-    }
-    assert_true(positions > 5000);
-    assert_true(mates > 50); /* the sample must hold real mates to mean anything */
+    MateCheck c = {0};
+    playout_visit(60, 160, 12345, PLAYOUT_ONE_DRAW, check_mate_in_one, &c);
+    assert_true(c.positions > 5000);
+    assert_true(c.mates > 50); /* the sample must hold real mates to mean anything */
 }
 
 int main(void) {

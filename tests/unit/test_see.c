@@ -130,109 +130,93 @@ static int searched_see(const Position *pos, Move m, bool least_only, long *node
            searched_exchange(pos, them, to, occ, PIECE_VALUE[piece_type(pos->board[move_from(m)])], least_only, nodes);
 }
 
-static uint64_t next_rand(uint64_t *s) {
-    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
-    return *s;
-}
-
 /* Every legal move of positions from random playouts that favour captures and drops (so
  * that pieces crowd and lines open), at thresholds around the piece values. */
+typedef struct {
+    long checked, true_count, deep;
+} SwapCheck;
+
+static void check_swap(Game *g, const ExtMove *list, int n, void *ctx) {
+    static const int thresholds[] = {-2000, -700, -400, -90, -1, 0, 1, 89, 90, 91, 300, 405, 700, 1500};
+    SwapCheck *c = ctx;
+    for (int i = 0; i < n; i++) {
+        Move m = list[i].move;
+        /* exchanges of three captures or more, where x-rays can matter */
+        c->deep += !move_is_drop(m) && g->pos.board[move_to(m)] != NO_PIECE &&
+                   bb_more_than_one(position_attackers_to_both(&g->pos, move_to(m), position_occupied(&g->pos)));
+        for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
+            bool want = reference_see_ge(&g->pos, m, thresholds[t]);
+            if (see_ge(&g->pos, m, thresholds[t]) != want) {
+                char sfen[SFEN_MAX], usi[16];
+                fail_msg("see_ge(%s, %d) should be %d at %s", move_to_usi(m, usi), thresholds[t], want,
+                         position_to_sfen(&g->pos, sfen, true));
+            }
+            c->checked++;
+            c->true_count += want;
+        }
+    }
+}
+
 static void test_see_matches_recomputed_swap(void **state) {
     (void)state;
-    static const int thresholds[] = {-2000, -700, -400, -90, -1, 0, 1, 89, 90, 91, 300, 405, 700, 1500};
-    uint64_t rng = 4711;
-    long checked = 0, true_count = 0, deep = 0;
-    for (int game = 0; game < 60; game++) {
-        Game g;
-        game_init(&g);
-        for (int ply = 0; ply < 160; ply++) {
-            ExtMove list[MAX_MOVES];
-            int n = generate_moves(&g.pos, GEN_LEGAL, list);
-            if (n == 0)
-                break;
-            for (int i = 0; i < n; i++) {
-                Move m = list[i].move;
-                /* exchanges of three captures or more, where x-rays can matter */
-                deep += !move_is_drop(m) && g.pos.board[move_to(m)] != NO_PIECE &&
-                        bb_more_than_one(position_attackers_to_both(&g.pos, move_to(m), position_occupied(&g.pos)));
-                for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
-                    bool want = reference_see_ge(&g.pos, m, thresholds[t]);
-                    if (see_ge(&g.pos, m, thresholds[t]) != want) {
-                        char sfen[SFEN_MAX], usi[16];
-                        fail_msg("see_ge(%s, %d) should be %d at %s", move_to_usi(m, usi), thresholds[t], want,
-                                 position_to_sfen(&g.pos, sfen, true));
-                    }
-                    checked++;
-                    true_count += want;
-                }
-            }
-            uint64_t r = next_rand(&rng);
-            game_push(&g, list[playout_pick(&g.pos, list, n, r, next_rand(&rng))].move);
-        }
-        game_free(&g);
-    }
-    assert_true(checked > 1000000);
-    assert_true(true_count > checked / 10 && true_count < checked * 9 / 10);
-    assert_true(deep > 10000);
+    SwapCheck c = {0};
+    playout_visit(60, 160, 4711, PLAYOUT_TWO_DRAWS, check_swap, &c);
+    assert_true(c.checked > 1000000);
+    assert_true(c.true_count > c.checked / 10 && c.true_count < c.checked * 9 / 10);
+    assert_true(c.deep > 10000);
 }
 
 /* Exchanges of three or more pieces on one square (captures, and drops onto contested
- * squares) from the same playouts: see_ge agrees at the thresholds around the outcome with
- * the exchange searched over every least valuable attacker (by PIECE_VALUE, not by see.c's
- * order of types: a silver before a promoted minor), but for a few ties below. The exchange searched over every
- * attacker differs only where taking with a dearer piece keeps an x-ray closed (white's
- * dragon rather than a pawn that would uncover black's rook, for one): rare, and counted. */
+ * squares) from the same kind of playouts: see_ge agrees at the thresholds around the
+ * outcome with the exchange searched over every least valuable attacker (by PIECE_VALUE, not
+ * by see.c's order of types: a silver before a promoted minor), but for a few ties below.
+ * The exchange searched over every attacker differs only where taking with a dearer piece
+ * keeps an x-ray closed (white's dragon rather than a pawn that would uncover black's rook,
+ * for one): rare, and counted. */
+typedef struct {
+    long checked, exchanges, nodes, lost, not_least, differing;
+} ExchangeCheck;
+
+static void check_exchange(Game *g, const ExtMove *list, int n, void *ctx) {
+    ExchangeCheck *c = ctx;
+    for (int i = 0; i < n; i++) {
+        Move m = list[i].move;
+        Square to = move_to(m);
+        Bitboard around = position_attackers_to_both(&g->pos, to, position_occupied(&g->pos));
+        bool contested = bb_more_than_one(around) && (move_is_drop(m) || g->pos.board[to] != NO_PIECE);
+        if (!contested)
+            continue;
+        int v = searched_see(&g->pos, m, true, &c->nodes);
+        c->exchanges++;
+        c->lost += v < 0;
+        c->not_least += searched_see(&g->pos, m, false, &c->nodes) != v;
+        const int at[] = {v - 1, v, v + 1};
+        bool differs = false;
+        for (int k = 0; k < 3; k++, c->checked++)
+            differs |= see_ge(&g->pos, m, at[k]) != (v >= at[k]);
+        if (differs && ++c->differing <= 10) {
+            char sfen[SFEN_MAX], usi[16];
+            printf("  differs: %s at %s, searched %d\n", move_to_usi(m, usi), position_to_sfen(&g->pos, sfen, true), v);
+        }
+    }
+}
+
 static void test_see_matches_searched_exchange(void **state) {
     (void)state;
-    uint64_t rng = 1234;
-    long checked = 0, exchanges = 0, nodes = 0, lost = 0, not_least = 0, differing = 0;
-    for (int game = 0; game < 40; game++) {
-        Game g;
-        game_init(&g);
-        for (int ply = 0; ply < 160; ply++) {
-            ExtMove list[MAX_MOVES];
-            int n = generate_moves(&g.pos, GEN_LEGAL, list);
-            if (n == 0)
-                break;
-            for (int i = 0; i < n; i++) {
-                Move m = list[i].move;
-                Square to = move_to(m);
-                Bitboard around = position_attackers_to_both(&g.pos, to, position_occupied(&g.pos));
-                bool contested = move_is_drop(m) ? bb_more_than_one(around)
-                                                 : g.pos.board[to] != NO_PIECE && bb_more_than_one(around);
-                if (!contested)
-                    continue;
-                int v = searched_see(&g.pos, m, true, &nodes);
-                exchanges++;
-                lost += v < 0;
-                not_least += searched_see(&g.pos, m, false, &nodes) != v;
-                const int at[] = {v - 1, v, v + 1};
-                bool differs = false;
-                for (int k = 0; k < 3; k++, checked++)
-                    differs |= see_ge(&g.pos, m, at[k]) != (v >= at[k]);
-                if (differs && ++differing <= 10) {
-                    char sfen[SFEN_MAX], usi[16];
-                    printf("  differs: %s at %s, searched %d\n", move_to_usi(m, usi),
-                           position_to_sfen(&g.pos, sfen, true), v);
-                }
-            }
-            uint64_t r = next_rand(&rng);
-            game_push(&g, list[playout_pick(&g.pos, list, n, r, next_rand(&rng))].move);
-        }
-        game_free(&g);
-    }
+    ExchangeCheck c = {0};
+    playout_visit(40, 160, 1234, PLAYOUT_TWO_DRAWS, check_exchange, &c);
     printf("searched exchanges: %ld (%ld losing, %ld where a dearer attacker does better), %ld nodes, %ld checks, "
            "see_ge differs in %ld\n",
-           exchanges, lost, not_least, nodes, checked, differing);
-    assert_true(exchanges > 5000);
-    assert_true(lost > exchanges / 20);
-    assert_true(not_least > 0 && not_least < exchanges / 50);
+           c.exchanges, c.lost, c.not_least, c.nodes, c.checked, c.differing);
+    assert_true(c.exchanges > 5000);
+    assert_true(c.lost > c.exchanges / 20);
+    assert_true(c.not_least > 0 && c.not_least < c.exchanges / 50);
     /* see_ge takes the first attacker of the least valuable type; where two attackers of one
-     * value stand on different lines (two rooks, a gold and a promoted pawn), which one goes
-     * first decides an x-ray, and the search tries both: 6 of 76 340 exchanges here, all with
-     * such a pair (printed above). With the silver after the promoted minors (before this
-     * test) 21 differed. */
-    assert_true(differing <= 8);
+     * value stand on different lines (two rooks, two horses), which one goes first decides
+     * an x-ray, and the search tries both: 6 of 76 340 exchanges here, all with such a pair
+     * (printed above). With the silver after the promoted minors (before this test) 21
+     * differed. */
+    assert_true(c.differing <= 8);
 }
 
 int main(void) {
