@@ -44,17 +44,17 @@ struct BookLearn {
     uint64_t games;
 };
 
-/* Grows *a (elements of size sz) so that one more fits; false when memory runs out. */
-static bool grow(void **a, size_t *cap, size_t n, size_t sz) {
-    if (n < *cap)
-        return true;
+/* The array a of n elements of size sz, with room for one more (*cap updated): a itself,
+ * or a larger copy. NULL when memory runs out (a is then unchanged and still owned by the
+ * caller). */
+static void *grow(void *a, size_t *cap, size_t n, size_t sz) {
+    if (a && n < *cap)
+        return a;
     size_t nc = *cap ? *cap * 2 : 256;
-    void *b = realloc(*a, nc * sz);
-    if (!b)
-        return false;
-    *a = b;
-    *cap = nc;
-    return true;
+    void *b = realloc(a, nc * sz);
+    if (b)
+        *cap = nc;
+    return b;
 }
 
 BookLearn *book_learn_create(const BookLearnOptions *o) {
@@ -93,8 +93,10 @@ void book_learn_free(BookLearn *l) {
 static uint32_t group_of(BookLearn *l, const char *file) {
     if (l->n_groups && !strcmp(l->groups[l->n_groups - 1].file, file))
         return (uint32_t)(l->n_groups - 1);
-    if (!grow((void **)&l->groups, &l->cap_groups, l->n_groups, sizeof *l->groups))
+    Group *groups = grow(l->groups, &l->cap_groups, l->n_groups, sizeof *groups);
+    if (!groups)
         return UINT32_MAX;
+    l->groups = groups;
     Group *g = &l->groups[l->n_groups];
     memset(g, 0, sizeof *g);
     g->file = strdup(file);
@@ -126,8 +128,10 @@ bool book_learn_add_game(BookLearn *l, const RecordGame *g) {
         if (!plays[c])
             continue;
         float r = g->result == REC_DRAW ? 0.5f : (g->result == REC_BLACK_WIN) == (c == BLACK) ? 1.0f : 0.0f;
-        if (!grow((void **)&l->sides, &l->cap_sides, l->n_sides, sizeof *l->sides))
+        Side *sides = grow(l->sides, &l->cap_sides, l->n_sides, sizeof *sides);
+        if (!sides)
             return false;
+        l->sides = sides;
         l->sides[l->n_sides] = (Side){.group = group, .color = (uint8_t)c, .result = r};
         side_id[c] = (uint32_t)l->n_sides++;
         l->groups[group].sum[c] += r;
@@ -142,9 +146,12 @@ bool book_learn_add_game(BookLearn *l, const RecordGame *g) {
             BookKey key;
             book_key_from_position(&pos, &key);
             uint32_t id;
-            if (!book_add_position(l->keys, &key, pos.ply, &id) ||
-                !grow((void **)&l->occ, &l->cap_occ, l->n_occ, sizeof *l->occ))
+            Occurrence *occ = book_add_position(l->keys, &key, pos.ply, &id)
+                                  ? grow(l->occ, &l->cap_occ, l->n_occ, sizeof *occ)
+                                  : NULL;
+            if (!occ)
                 return false;
+            l->occ = occ;
             l->occ[l->n_occ++] =
                 (Occurrence){.pos = id, .side = side_id[pos.side], .move = move_to_move16(g->moves[i])};
         }
@@ -240,8 +247,10 @@ Book *book_learn_finish(BookLearn *l, BookLearnStats *st) {
                 diff += s->result - g->sum[s->color] / g->n[s->color];
                 games++;
             }
-            if (!grow((void **)&ev, &cap_ev, (size_t)n, sizeof *ev))
+            MoveEvidence *more = grow(ev, &cap_ev, (size_t)n, sizeof *more);
+            if (!more)
                 goto oom;
+            ev = more;
             ev[n++] = (MoveEvidence){
                 .move = move, .games = games, .result = sum / games, .value = diff / (games + l->o.prior)};
         }
