@@ -11,6 +11,7 @@
 #include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "match/match.h"
+#include "match/resume.h"
 #include "util/atomic_file.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
@@ -32,6 +33,9 @@ static void usage(FILE *f) {
                "  --option1/--option2   setoption for the first / second engine only\n"
                "  --go-extra TEXT       appended to every go command (--go-extra1/--go-extra2: one engine)\n"
                "  --out FILE.csa        write every game to one CSA v2.2 file (rewritten after each game)\n"
+               "  --resume              with --out: count the finished games FILE.csa holds (a match of\n"
+               "                        the same --games) and play only the others; new games are\n"
+               "                        written beside the old ones, which stay as they were\n"
                "  --concurrency N       games played at once (default 1)\n"
                "  --max-moves N         draw after move N (default 320; 0: no limit)\n"
                "  --grace MS            allowance over the clock before a time loss (default 50)\n"
@@ -104,41 +108,50 @@ static void merge_options(OptionLists *ol) {
     }
 }
 
-static bool write_record(const char *path, const MatchResult *res, char *err, size_t err_len) {
-    GameRecord *games = malloc((size_t)(res->n_records > 0 ? res->n_records : 1) * sizeof *games);
-    if (!games) {
-        snprintf(err, err_len, "out of memory");
-        return false;
-    }
-    int n = 0;
-    for (int i = 0; i < res->n_records; i++)
-        if (res->records[i].root_sfen[0]) /* a game that was at least started */
-            games[n++] = res->records[i];
-    size_t len = 0;
-    char *text = csa_format_games(games, n, &len, err, err_len);
-    free(games);
-    if (!text)
-        return false;
+/* Writes the record: every game started in this run, and the games a resumed record
+ * held (resumed, may be NULL) as they were written, in schedule order. */
+static bool write_record(const char *path, const MatchResult *res, const MatchResume *resumed, char *err,
+                         size_t err_len) {
     AtomicFile af;
-    if (!atomic_file_open(&af, path, err, err_len)) {
-        free(text);
+    if (!atomic_file_open(&af, path, err, err_len))
         return false;
+    fputs("V2.2\n", af.f);
+    bool first = true;
+    for (int i = 0; i < res->n_records; i++) {
+        const char *old = resumed && i < resumed->games ? resumed->text[i] : NULL;
+        char *text = NULL;
+        size_t len = 0;
+        if (res->records[i].root_sfen[0]) { /* a game that was at least started */
+            text = csa_format_game(&res->records[i], &len, err, err_len);
+            if (!text) {
+                atomic_file_abort(&af);
+                return false;
+            }
+        } else if (!old)
+            continue;
+        if (!first)
+            fputs("/\n", af.f);
+        first = false;
+        if (text)
+            fwrite(text, 1, len, af.f);
+        else
+            fputs(old, af.f);
+        free(text);
     }
-    fwrite(text, 1, len, af.f);
-    free(text);
     return atomic_file_commit(&af, err, err_len);
 }
 
 /* MatchConfig.on_game for --out: the record rewritten (atomically) after every game. */
 typedef struct {
     const char *path;
+    const MatchResume *resumed; /* --resume: the games read back, or NULL */
     bool warned;
 } RecordSink;
 
 static void record_after_game(void *ctx, const MatchResult *res) {
     RecordSink *s = ctx;
     char err[512];
-    if (!write_record(s->path, res, err, sizeof err) && !s->warned) {
+    if (!write_record(s->path, res, s->resumed, err, sizeof err) && !s->warned) {
         fprintf(stderr, "hayanagi match: writing %s: %s (retried after every game and at the end)\n", s->path, err);
         s->warned = true;
     }
@@ -170,7 +183,8 @@ int cmd_match(int argc, char **argv) {
     long long byoyomi = -1, main_time = -1, inc = -1, nodes = -1, own_nodes[2] = {-1, -1};
     const char *openings_path = NULL, *out_path = NULL, *log_path = NULL;
     const char *go_extra[3] = {NULL, NULL, NULL}; /* both, first, second */
-    bool have_seed = false, engine_stderr = false;
+    bool have_seed = false, engine_stderr = false, resume = false;
+    MatchResume resumed = {0};
     uint64_t seed = 0;
     OptionLists *ol = calloc(1, sizeof *ol);
     if (!ol) {
@@ -193,6 +207,7 @@ int cmd_match(int argc, char **argv) {
         M_GO2,
         M_OPENINGS,
         M_OUT,
+        M_RESUME,
         M_LOG,
         M_SEED,
         M_GAMES,
@@ -219,6 +234,7 @@ int cmd_match(int argc, char **argv) {
                                              {"go-extra2", required_argument, NULL, M_GO2},
                                              {"openings", required_argument, NULL, M_OPENINGS},
                                              {"out", required_argument, NULL, M_OUT},
+                                             {"resume", no_argument, NULL, M_RESUME},
                                              {"log", required_argument, NULL, M_LOG},
                                              {"seed", required_argument, NULL, M_SEED},
                                              {"games", required_argument, NULL, M_GAMES},
@@ -255,6 +271,7 @@ int cmd_match(int argc, char **argv) {
             status = 0;
             goto out;
         case M_STDERR: engine_stderr = true; break;
+        case M_RESUME: resume = true; break;
         case M_ENGINE:
             if (n_engines == 2) {
                 usage_error("%s", "exactly two --engine arguments are needed, got more");
@@ -344,6 +361,10 @@ int cmd_match(int argc, char **argv) {
         usage_error("--out: only .csa records are written (got '%s')", out_path);
         goto out;
     }
+    if (resume && !out_path) {
+        usage_error("%s", "--resume needs --out FILE.csa (the record to resume)");
+        goto out;
+    }
     if (out_path && !out_dir_writable(out_path)) {
         fprintf(stderr, "hayanagi match: cannot write to the directory of '%s'\n", out_path);
         status = 1;
@@ -372,6 +393,22 @@ int cmd_match(int argc, char **argv) {
     }
     if (games < 0)
         games = openings.n > 0 ? 2LL * openings.n : 2;
+    if (resume && access(out_path, F_OK) == 0) {
+        if (!match_resume_read(out_path, (int)games, &resumed, err, sizeof err)) {
+            fprintf(stderr, "hayanagi match: --resume: %s\n", err);
+            status = 1;
+            goto out;
+        }
+        for (int k = 0; k < 2; k++)
+            if (names[k] && resumed.names[k][0] && strcmp(names[k], resumed.names[k])) {
+                fprintf(stderr, "hayanagi match: --resume: engine %d is '%s' in %s, not '%s' (--name)\n", k + 1,
+                        resumed.names[k], out_path, names[k]);
+                status = 1;
+                goto out;
+            }
+        printf("Resuming: %d of %lld games read back from %s\n", resumed.n_done, games, out_path);
+    } else if (resume)
+        printf("Resuming: %s does not exist yet, starting from game 1\n", out_path);
     if (log_path) {
         log_file = fopen(log_path, "w");
         if (!log_file) {
@@ -412,7 +449,8 @@ int cmd_match(int argc, char **argv) {
     EngineLog log = {log_file, &log_lock};
     cfg.log = log_file ? &log : NULL;
     cfg.stop_flag = interrupt_flag(); /* the runner finishes no new game and writes what it has */
-    RecordSink sink = {out_path, false};
+    RecordSink sink = {out_path, resumed.games ? &resumed : NULL, false};
+    cfg.resumed = resumed.games ? resumed.done : NULL;
     if (out_path) {
         cfg.on_game = record_after_game;
         cfg.on_game_ctx = &sink;
@@ -439,7 +477,7 @@ int cmd_match(int argc, char **argv) {
     status = !ok ? 1 : res.interrupted ? 130 : 0;
     if (out_path && res.n_records > 0) {
         char werr[512];
-        if (write_record(out_path, &res, werr, sizeof werr)) {
+        if (write_record(out_path, &res, sink.resumed, werr, sizeof werr)) {
             printf("Record: %s\n", out_path);
         } else {
             fprintf(stderr, "hayanagi match: writing %s: %s\n", out_path, werr);
@@ -450,6 +488,7 @@ int cmd_match(int argc, char **argv) {
     match_result_free(&res);
 
 out:
+    match_resume_free(&resumed);
     if (log_file)
         fclose(log_file);
     openings_free(&openings);

@@ -417,11 +417,33 @@ static const char *end_word(GameEnd e) {
     return e >= 0 && e < END_NB ? WORDS[e] : "?";
 }
 
+/* Counts a finished game's end and outcome into the result (lock held); returns the
+ * outcome's words ("black wins", "draw"). */
+static const char *tally_outcome(MatchResult *res, int idx, const GameRecord *rec) {
+    int black_k = idx % 2 == 0 ? 0 : 1;
+    res->played++;
+    res->ends[rec->end]++;
+    if (rec->outcome == OUTCOME_DRAW) {
+        res->draws++;
+        return "draw";
+    }
+    bool black_won = rec->outcome == OUTCOME_BLACK_WINS;
+    if (black_won)
+        res->black_wins++;
+    else
+        res->white_wins++;
+    bool first_won = black_won == (black_k == 0);
+    if (first_won)
+        res->wins++;
+    else
+        res->losses++;
+    return black_won ? "black wins" : "white wins";
+}
+
 /* Merges a finished game into the result and prints its progress line (lock held). */
 static void record_finished(Shared *sh, int idx, const GameRecord *rec, const GameCounters *cnt) {
     MatchResult *res = sh->res;
     const MatchConfig *cfg = sh->cfg;
-    int black_k = idx % 2 == 0 ? 0 : 1;
     for (int k = 0; k < 2; k++) {
         res->time_losses[k] += cnt->time_losses[k];
         res->illegal[k] += cnt->illegal[k];
@@ -434,25 +456,7 @@ static void record_finished(Shared *sh, int idx, const GameRecord *rec, const Ga
     }
     if (rec->end == END_NONE)
         return;
-    res->played++;
-    res->ends[rec->end]++;
-    const char *what;
-    if (rec->outcome == OUTCOME_DRAW) {
-        res->draws++;
-        what = "draw";
-    } else {
-        bool black_won = rec->outcome == OUTCOME_BLACK_WINS;
-        if (black_won)
-            res->black_wins++;
-        else
-            res->white_wins++;
-        bool first_won = black_won == (black_k == 0);
-        if (first_won)
-            res->wins++;
-        else
-            res->losses++;
-        what = black_won ? "black wins" : "white wins";
-    }
+    const char *what = tally_outcome(res, idx, rec);
     char line[600];
     snprintf(line, sizeof line, "game %d/%d: %s (black) - %s (white): %s by %s after %d moves | %s: +%d =%d -%d",
              idx + 1, cfg->games, rec->black, rec->white, what, end_word(rec->end), rec->n_moves, res->names[0],
@@ -462,6 +466,34 @@ static void record_finished(Shared *sh, int idx, const GameRecord *rec, const Ga
     else
         fprintf(cfg->out, "%s\n", line);
     fflush(cfg->out);
+}
+
+/* Counts the games a resumed match played before (MatchConfig.resumed): their outcomes,
+ * and the time losses, illegal moves, false declarations and crashes their ends name. */
+static void tally_resumed(MatchResult *res, const MatchConfig *cfg) {
+    for (int idx = 0; cfg->resumed && idx < cfg->games; idx++) {
+        const GameRecord *rec = &cfg->resumed[idx];
+        if (rec->end == END_NONE || rec->outcome == OUTCOME_NONE)
+            continue;
+        tally_outcome(res, idx, rec);
+        if (rec->outcome == OUTCOME_DRAW)
+            continue;
+        int black_k = idx % 2 == 0 ? 0 : 1;
+        int loser = (rec->outcome == OUTCOME_BLACK_WINS) ? 1 - black_k : black_k;
+        res->time_losses[loser] += rec->end == END_TIME;
+        res->illegal[loser] += rec->end == END_ILLEGAL;
+        res->false_declarations[loser] += rec->end == END_FALSE_DECLARATION;
+        res->crashes[loser] += rec->end == END_CRASH;
+    }
+}
+
+/* The next game of the schedule not played before (lock held); -1 when none is left. */
+static int next_unplayed(Shared *sh) {
+    const MatchConfig *cfg = sh->cfg;
+    while (sh->next_game < cfg->games && cfg->resumed && cfg->resumed[sh->next_game].end != END_NONE &&
+           cfg->resumed[sh->next_game].outcome != OUTCOME_NONE)
+        sh->next_game++;
+    return sh->next_game < cfg->games ? sh->next_game++ : -1;
 }
 
 static void *worker_main(void *arg) {
@@ -484,8 +516,8 @@ static void *worker_main(void *arg) {
     for (;;) {
         pthread_mutex_lock(&sh->lock);
         int idx = -1;
-        if (!sh->fatal && !stop_requested(sh) && sh->next_game < sh->cfg->games)
-            idx = sh->next_game++;
+        if (!sh->fatal && !stop_requested(sh))
+            idx = next_unplayed(sh);
         pthread_mutex_unlock(&sh->lock);
         if (idx < 0)
             break;
@@ -560,6 +592,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t err_l
                 n = sizeof res->names[1] - 4;
             snprintf(res->names[1] + n, sizeof res->names[1] - n, " #2");
         }
+        tally_resumed(res, cfg);
         int launched = 1;
         for (int i = 1; i < workers_n; i++) {
             if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0)

@@ -73,6 +73,10 @@ typedef struct {
      * match that dies loses at most the games in progress. */
     void (*on_game)(void *ctx, const struct MatchResult *res);
     void *on_game_ctx;
+    /* `match --resume`: NULL, or `games` records of which those with an end and an outcome
+     * are games played before (only end and outcome are read): they are counted in the
+     * result, not played again, and get no record in MatchResult.records. */
+    const GameRecord *resumed;
 } MatchConfig;
 
 typedef struct MatchResult {

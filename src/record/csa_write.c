@@ -93,7 +93,7 @@ const char *csa_end_marker(GameEnd end, Color loser, Color side_to_move) {
     }
 }
 
-/* shogi-server's words for the 'summary comment. */
+/* shogi-server's words for the 'summary comment (csa_summary_end() reads them back). */
 static const char *summary_word(GameEnd end) {
     switch (end) {
     case END_RESIGN: return "toryo";
@@ -108,6 +108,15 @@ static const char *summary_word(GameEnd end) {
     case END_CRASH: return "abnormal";
     default: return "chudan";
     }
+}
+
+GameEnd csa_summary_end(const char *word, size_t len) {
+    for (int e = END_RESIGN; e < END_NB; e++) {
+        const char *w = summary_word((GameEnd)e);
+        if (strlen(w) == len && !memcmp(w, word, len))
+            return (GameEnd)e;
+    }
+    return END_NONE;
 }
 
 typedef struct {
@@ -249,6 +258,23 @@ static bool put_game(TextBuf *b, const GameRecord *r, char *err, size_t err_len)
         put(b, "'%s\n", r->detail);
     game_free(&g);
     return true;
+}
+
+char *csa_format_game(const GameRecord *game, size_t *len, char *err, size_t err_len) {
+    TextBuf b = {0};
+    char why[128];
+    if (!put_game(&b, game, why, sizeof why)) {
+        error_set(err, err_len, "%s", why);
+        free(b.data);
+        return NULL;
+    }
+    if (b.failed) {
+        error_set(err, err_len, "out of memory");
+        free(b.data);
+        return NULL;
+    }
+    *len = b.len;
+    return b.data;
 }
 
 char *csa_format_games(const GameRecord *games, int n, size_t *len, char *err, size_t err_len) {

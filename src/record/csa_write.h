@@ -86,4 +86,13 @@ const char *csa_end_marker(GameEnd end, Color loser, Color side_to_move);
  * not replay (reason in err). */
 char *csa_format_games(const GameRecord *games, int n, size_t *len, char *err, size_t err_len);
 
+/* One game's text as csa_format_games() writes it inside a file, without the "V2.2" line
+ * and the "/" separators (for `match --resume`, which puts new games between the old ones
+ * as they were written). Returns as csa_format_games(). */
+char *csa_format_game(const GameRecord *game, size_t *len, char *err, size_t err_len);
+
+/* The end a 'summary comment's word names ("toryo", "time up", ...; len bytes, as
+ * csa_format_games() writes them); END_NONE for "chudan" or an unknown word. */
+GameEnd csa_summary_end(const char *word, size_t len);
+
 #endif

@@ -213,6 +213,38 @@ rec_games=$(($(grep -c '^/$' "$tmp/kill.csa" 2>/dev/null) + 1))
     fail "killed: $rec_games games in the record, $done_games announced"
 check_csa "killed" "$tmp/kill.csa" "$rec_games"
 
+# ---- --resume: a killed 6-game match goes on from its record; the old games stay as written ----
+"$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --games 6 --nodes 200 --max-moves 10 \
+    --out "$tmp/res.csa" > "$tmp/res.txt" 2>&1 &
+pid=$!
+for _ in $(seq 600); do grep -q '^game 2/' "$tmp/res.txt" 2>/dev/null && break; sleep 0.2; done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+cp "$tmp/res.csa" "$tmp/res_before.csa"
+before=$(($(grep -c '^/$' "$tmp/res_before.csa") + 1))
+out=$("$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --games 6 --nodes 200 --max-moves 10 \
+    --out "$tmp/res.csa" --resume 2>&1)
+expect_status "resume" 0 $?
+expect_contains "resume read back" "$out" "Resuming: $before of 6 games read back from $tmp/res.csa"
+expect_contains "resume counts all" "$out" "(6 games)"
+check_csa "resumed" "$tmp/res.csa" 6
+[ "$(grep '^\$EVENT' "$tmp/res.csa" | sed 's/.*game \([0-9]*\) of 6/\1/' | tr '\n' ' ')" = "1 2 3 4 5 6 " ] ||
+    fail "resume: games out of order: $(grep '^\$EVENT' "$tmp/res.csa" | tr '\n' ' ')"
+head -c "$(($(wc -c < "$tmp/res_before.csa") - 1))" "$tmp/res_before.csa" | cmp -s - <(head -c "$(($(wc -c < "$tmp/res_before.csa") - 1))" "$tmp/res.csa") ||
+    fail "resume: the games played before were not kept as written"
+# refused: another number of games, a record of another program, no --out; the record stays
+cp "$tmp/res.csa" "$tmp/res_keep.csa"
+out=$("$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --games 8 --nodes 200 --out "$tmp/res.csa" --resume 2>&1)
+expect_status "resume other --games" 1 $?
+expect_contains "resume other --games" "$out" "a game of a match of 6 games, not 8 (--games)"
+cmp -s "$tmp/res.csa" "$tmp/res_keep.csa" || fail "resume other --games: the record changed"
+cp ../shared/refdata/csa/json-kifu-format/example.csa "$tmp/other.csa"
+out=$("$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --games 2 --nodes 200 --out "$tmp/other.csa" --resume 2>&1)
+expect_status "resume foreign record" 1 $?
+expect_contains "resume foreign record" "$out" "not a record \`hayanagi match\` wrote"
+"$HAYANAGI" match --engine a --engine b --resume > /dev/null 2>&1
+expect_status "resume without --out" 2 $?
+
 # ---- peers ----
 if [ -x "$FAIRY" ]; then
     run_match "fairy self" 0 --engine "$FAIRY" --engine "$FAIRY" --games 2 --nodes 3000 --max-moves 160 \
