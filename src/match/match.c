@@ -527,9 +527,10 @@ static void *worker_main(void *arg) {
         bool go_on = play_game(w, idx, &rec, &cnt);
         pthread_mutex_lock(&sh->lock);
         sh->res->records[idx] = rec;
-        record_finished(sh, idx, &rec, &cnt);
-        if (sh->cfg->on_game)
+        /* the record first, then the progress line: a game announced is a game kept */
+        if (sh->cfg->on_game && rec.end != END_NONE)
             sh->cfg->on_game(sh->cfg->on_game_ctx, sh->res);
+        record_finished(sh, idx, &rec, &cnt);
         pthread_mutex_unlock(&sh->lock);
         if (!go_on)
             break;

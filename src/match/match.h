@@ -68,9 +68,10 @@ typedef struct {
     bool tty;            /* out is a terminal: one self-updating progress line */
     const EngineLog *log;
     const volatile sig_atomic_t *stop_flag; /* raised (SIGINT): finish nothing new, abort games */
-    /* When set, called after every finished game with the results so far (the runner's
-     * lock held: one call at a time): `match --out` rewrites its record there, so that a
-     * match that dies loses at most the games in progress. */
+    /* When set, called after every finished game, before its progress line, with the
+     * records so far (the runner's lock held: one call at a time): `match --out` rewrites
+     * its record there, so that a match that dies loses at most the games in progress,
+     * and every game announced is in the record. */
     void (*on_game)(void *ctx, const struct MatchResult *res);
     void *on_game_ctx;
     /* `match --resume`: NULL, or `games` records of which those with an end and an outcome
