@@ -198,12 +198,17 @@ expect_contains "interrupted" "$(cat "$tmp/int.txt")" "Interrupted:"
 [ -s "$tmp/int.csa" ] || fail "interrupted: no record written"
 
 # ---- killed (SIGKILL, nothing runs after it): the record holds every game finished ----
-"$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --games 1000 --nodes 200 --max-moves 10 \
-    --out "$tmp/kill.csa" > "$tmp/kill.txt" 2>&1 &
-pid=$!
-for _ in $(seq 600); do grep -q '^game 2/' "$tmp/kill.txt" 2>/dev/null && break; sleep 0.2; done
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null
+# kill_after_two NAME GAMES: a self-play match of GAMES games into $tmp/NAME.csa, killed once
+# its second game is announced (its lines in $tmp/NAME.txt)
+kill_after_two() {
+    "$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --games "$2" --nodes 200 --max-moves 10 \
+        --out "$tmp/$1.csa" > "$tmp/$1.txt" 2>&1 &
+    local pid=$!
+    for _ in $(seq 600); do grep -q '^game 2/' "$tmp/$1.txt" 2>/dev/null && break; sleep 0.2; done
+    kill -KILL "$pid"
+    wait "$pid" 2>/dev/null
+}
+kill_after_two kill 1000
 done_games=$(grep -c '^game ' "$tmp/kill.txt")
 [ "$done_games" -ge 2 ] || fail "killed: only $done_games games finished before the kill"
 # the record is rewritten after each game: it holds the games announced (or one more, when
@@ -214,12 +219,7 @@ rec_games=$(($(grep -c '^/$' "$tmp/kill.csa" 2>/dev/null) + 1))
 check_csa "killed" "$tmp/kill.csa" "$rec_games"
 
 # ---- --resume: a killed 6-game match goes on from its record; the old games stay as written ----
-"$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --games 6 --nodes 200 --max-moves 10 \
-    --out "$tmp/res.csa" > "$tmp/res.txt" 2>&1 &
-pid=$!
-for _ in $(seq 600); do grep -q '^game 2/' "$tmp/res.txt" 2>/dev/null && break; sleep 0.2; done
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null
+kill_after_two res 6
 cp "$tmp/res.csa" "$tmp/res_before.csa"
 before=$(($(grep -c '^/$' "$tmp/res_before.csa") + 1))
 out=$("$HAYANAGI" match --engine "$HAYANAGI" --engine "$HAYANAGI" --games 6 --nodes 200 --max-moves 10 \
