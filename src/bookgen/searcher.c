@@ -131,6 +131,8 @@ void multipv_lines_init(MultiPvLines *c, const Position *pos, int mpv) {
 }
 
 void multipv_lines_add(MultiPvLines *c, const UsiInfo *in) {
+    if (in->is_string || !in->has_score || !in->has_pv)
+        return; /* progress (currmove, nps, hashfull) and strings are no part of a report */
     bool exact = usi_info_is_complete(in);
     int k = in->multipv; /* 1 when the line has none */
     if (k < 1 || k > c->want)

@@ -235,7 +235,8 @@ static void test_multipv_lines_of_one_iteration(void **state) {
                                       "info depth 5 multipv 2 score cp 50 pv 7g7f 3c3d"};
     static const char *const bound[] = {"info depth 6 multipv 1 score cp 60 lowerbound pv 7g7f",
                                         "info depth 6 multipv 2 score cp 40 pv 2g2f"};
-    static const char *const d6[] = {"info depth 6 multipv 1 score cp 20 pv 2g2f",
+    static const char *const d6[] = {"info depth 6 multipv 1 score cp 20 pv 2g2f", "info string between the lines",
+                                     "info depth 6 currmove 7g7f currmovenumber 2",
                                      "info depth 6 multipv 2 score cp 15 pv 7g7f"};
     feed_lines(c, &g.pos, d5, 2);
     feed_lines(c, &g.pos, cut, 2);
@@ -244,7 +245,7 @@ static void test_multipv_lines_of_one_iteration(void **state) {
     feed_lines(c, &g.pos, bound, 2);
     answer_text(c, got, sizeof got);
     assert_string_equal(got, "7g7f:50@5 2g2f:30@5");
-    feed_lines(c, &g.pos, d6, 2);
+    feed_lines(c, &g.pos, d6, 4); /* progress and string lines between do not break a report */
     answer_text(c, got, sizeof got);
     assert_string_equal(got, "2g2f:20@6 7g7f:15@6");
     /* no whole report (MultiPV 3, two lines each time): each index's latest exact line */
