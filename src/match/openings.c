@@ -1,7 +1,6 @@
 /* openings.c - see openings.h. */
 #include "match/openings.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "shogi/rules.h"
 #include "util/random.h"
 #include "util/error.h"
+#include "util/file_text.h"
 
 static char *dup_range(const char *s, size_t n) {
     char *p = malloc(n + 1);
@@ -140,42 +140,16 @@ bool openings_parse_text(Openings *o, const char *text, const char *source, char
 bool openings_load(Openings *o, const char *path, char *err, size_t err_len) {
     o->lines = NULL;
     o->n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return error_set(err, err_len, "%s: %s", path, strerror(errno));
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    bool ok = buf != NULL;
-    while (ok) {
-        if (len + 1 >= cap) {
-            char *grown = realloc(buf, cap * 2);
-            if (!grown) {
-                ok = false;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-        size_t n = fread(buf + len, 1, cap - 1 - len, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    bool read_error = ferror(f);
-    fclose(f);
-    if (!ok || read_error) {
-        error_set(err, err_len, "%s: %s", path, ok ? "read error" : "out of memory");
-        free(buf);
+    size_t len;
+    char *buf = file_read_text(path, 0, &len, err, err_len);
+    if (!buf)
         return false;
-    }
-    buf[len] = '\0';
     if (memchr(buf, '\0', len)) {
         error_set(err, err_len, "%s: binary data (NUL byte) in an openings file", path);
         free(buf);
         return false;
     }
-    ok = openings_parse_text(o, buf, path, err, err_len);
+    bool ok = openings_parse_text(o, buf, path, err, err_len);
     free(buf);
     return ok;
 }

@@ -7,47 +7,9 @@
 
 #include "record/reader.h"
 #include "util/error.h"
+#include "util/file_text.h"
 
 enum { RECORD_FILE_MAX = 1 << 30 }; /* a record larger than 1 GiB is refused */
-
-/* The whole file, NUL-terminated (caller frees); NULL with the reason in err. */
-static char *read_all(const char *path, size_t *len, char *err, size_t err_len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        error_set(err, err_len, "%s: cannot open", path);
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    const char *why = buf ? NULL : "out of memory";
-    while (!why) {
-        if (n + 1 >= cap) {
-            char *b = cap >= RECORD_FILE_MAX ? NULL : realloc(buf, cap * 2);
-            if (!b) {
-                why = cap >= RECORD_FILE_MAX ? "larger than 1 GiB" : "out of memory";
-                break;
-            }
-            buf = b;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                why = "read error";
-            break;
-        }
-    }
-    fclose(f);
-    if (why) {
-        error_set(err, err_len, "%s: %s", path, why);
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
 
 /* The value after "key" at the start of a line of text[0..len), up to the line's end
  * (*vlen bytes); NULL when no line starts so. */
@@ -202,7 +164,7 @@ bool match_resume_read_memory(const char *name, const char *buf, size_t len, int
 bool match_resume_read(const char *path, int games, MatchResume *r, char *err, size_t err_len) {
     memset(r, 0, sizeof *r);
     size_t len;
-    char *buf = read_all(path, &len, err, err_len);
+    char *buf = file_read_text(path, RECORD_FILE_MAX, &len, err, err_len);
     if (!buf)
         return false;
     bool ok = match_resume_read_memory(path, buf, len, games, r, err, err_len);
