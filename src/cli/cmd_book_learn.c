@@ -3,12 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bookgen/learn.h"
 #include "cli/commands.h"
 #include "util/cli_opts.h"
-#include "util/progress.h"
 
 static void learn_usage(FILE *f) {
     fprintf(f, "usage: hayanagi book learn --player PATTERN [--max-ply N] [--min-games K] [--prior G] [--quiet]\n"
@@ -27,7 +25,6 @@ static void learn_usage(FILE *f) {
 typedef struct {
     BookLearn *l;
     bool oom;
-    uint64_t errors;
 } Ctx;
 
 static bool on_game(void *ctx, const RecordGame *g) {
@@ -37,38 +34,6 @@ static bool on_game(void *ctx, const RecordGame *g) {
         return false;
     }
     return true;
-}
-
-static void on_error(void *ctx, const char *file, uint64_t line, const char *reason) {
-    Ctx *c = ctx;
-    c->errors++;
-    fprintf(stderr, "warning: %s:%llu: %s\n", file, (unsigned long long)line, reason);
-}
-
-/* Reads the records into c->l with one progress display; false when a file could not be read. */
-static bool read_all(char **files, int n, Ctx *c, bool quiet) {
-    uint64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        struct stat sb;
-        total += stat(files[i], &sb) == 0 ? (uint64_t)sb.st_size : 0;
-    }
-    Progress pr;
-    progress_start(&pr, stderr, "reading records", total, quiet);
-    RecordStats rs = {0};
-    bool ok = true;
-    for (int i = 0; i < n && ok && !c->oom; i++) {
-        char err[512];
-        RecordReadOptions ro = {
-            .on_game = on_game, .on_error = on_error, .ctx = c, .progress = &pr, .progress_base = rs.bytes};
-        if (!record_read_file(files[i], REC_FMT_AUTO, &ro, &rs, err, sizeof err)) {
-            fprintf(stderr, "hayanagi book learn: %s\n", err);
-            ok = false;
-        }
-    }
-    progress_finish(&pr);
-    if (c->oom)
-        fprintf(stderr, "hayanagi book learn: out of memory\n");
-    return ok && !c->oom;
 }
 
 int cmd_book_learn(int argc, char **argv) {
@@ -121,10 +86,11 @@ int cmd_book_learn(int argc, char **argv) {
         return 2;
     }
     Ctx ctx = {.l = book_learn_create(&o)};
+    RecordStats rs = {0};
     rc = 1;
     if (!ctx.l)
         fprintf(stderr, "hayanagi book learn: out of memory\n");
-    else if (read_all(files, n, &ctx, quiet)) {
+    else if (cli_read_records(files, n, on_game, &ctx, &ctx.oom, false, quiet, &rs) == 0) {
         BookLearnStats st;
         Book *b = book_learn_finish(ctx.l, &st);
         if (!b)
@@ -139,7 +105,7 @@ int cmd_book_learn(int argc, char **argv) {
                    "sides played by '%s' in %llu games; %llu positions seen, %llu bad records skipped\n",
                    out, (unsigned long long)st.chosen, (unsigned long long)st.changed,
                    (unsigned long long)st.player_games, o.player, (unsigned long long)st.games,
-                   (unsigned long long)st.positions, (unsigned long long)ctx.errors);
+                   (unsigned long long)st.positions, (unsigned long long)rs.errors);
             rc = 0;
         }
         book_free(b);

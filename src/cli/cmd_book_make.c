@@ -42,7 +42,6 @@ typedef struct {
     StateInfo *st;
     size_t cap;
     bool oom;
-    Progress pr;
 } Ctx;
 
 static void rec_error(void *ctx, const char *file, uint64_t line, const char *reason) {
@@ -134,35 +133,38 @@ static bool print_game(void *ctx, const RecordGame *g) {
     return true;
 }
 
-/* Reads every file through on_game; returns 0, or 1 when a file could not be read. */
-static int read_records(char **files, int n, RecordGameFn on_game, Ctx *c, bool variations, const char *label) {
+int cli_read_records(char **files, int n, RecordGameFn on_game, void *ctx, const bool *oom, bool variations, bool quiet,
+                     RecordStats *stats) {
     uint64_t total = 0;
     for (int i = 0; i < n; i++)
         total += file_size(files[i]);
-    progress_start(&c->pr, stderr, label, total, c->quiet);
+    Progress pr;
+    progress_start(&pr, stderr, "reading records", total, quiet);
     RecordStats st = {0};
     int rc = 0;
-    for (int i = 0; i < n && !c->oom; i++) {
+    for (int i = 0; i < n && !*oom; i++) {
         char err[512];
         RecordReadOptions ro = {.on_game = on_game,
                                 .on_error = rec_error,
-                                .ctx = c,
+                                .ctx = ctx,
                                 .variations = variations,
-                                .progress = &c->pr,
+                                .progress = &pr,
                                 .progress_base = st.bytes};
         if (!record_read_file(files[i], REC_FMT_AUTO, &ro, &st, err, sizeof err)) {
             fprintf(stderr, "hayanagi book: %s\n", err);
             rc = 1;
         }
-        progress_update(&c->pr, st.bytes);
+        progress_update(&pr, st.bytes);
     }
-    progress_finish(&c->pr);
+    progress_finish(&pr);
     fprintf(stderr, "%llu games, %llu moves, %llu bad records skipped\n", (unsigned long long)st.games,
             (unsigned long long)st.moves, (unsigned long long)st.errors);
-    if (c->oom) {
+    if (*oom) {
         fprintf(stderr, "hayanagi book: out of memory\n");
         rc = 1;
     }
+    if (stats)
+        *stats = st;
     return rc;
 }
 
@@ -202,7 +204,7 @@ static int verb_records(int argc, char **argv) {
         rc = CLI_USAGE_ERROR;
     }
     if (rc < 0)
-        rc = read_records(av + optind, argc - optind, print_game, &c, variations, "reading records");
+        rc = cli_read_records(av + optind, argc - optind, print_game, &c, &c.oom, variations, c.quiet, NULL);
     free(av);
     return rc;
 }
@@ -343,7 +345,7 @@ static int verb_build(int argc, char **argv) {
         rc = 1;
         goto done;
     }
-    rc = read_records(files, nfiles, build_game, &c, variations, "reading records");
+    rc = cli_read_records(files, nfiles, build_game, &c, &c.oom, variations, c.quiet, NULL);
     if (rc || c.oom) { /* a run that failed writes nothing */
         fprintf(stderr, "hayanagi book build: %s not written\n", out);
         rc = 1;
@@ -566,7 +568,7 @@ static int verb_import_losses(int argc, char **argv) {
     c.book = stat(bookp, &sb) == 0 ? cli_read_book(bookp, c.quiet) : book_create();
     rc = 1;
     if (c.book) {
-        rc = read_records(files, n, loss_game, &c, false, "reading records");
+        rc = cli_read_records(files, n, loss_game, &c, &c.oom, false, c.quiet, NULL);
         if (rc || c.oom) { /* a run that failed writes nothing */
             fprintf(stderr, "hayanagi book import-losses: %s not written\n", bookp);
             rc = 1;

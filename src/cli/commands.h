@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "book/book.h"
+#include "record/reader.h"
 
 /* `hayanagi book <verb> ...`: argv[0] is the verb. Returns the process exit status
  * (0 success, 1 failure, 2 usage error, 3 lookup miss). */
@@ -47,6 +48,13 @@ bool cli_check_output(const char *verb, const char *path);
 /* Writes b atomically in the format its name says (.sbk SBK, else DB2016), with a progress
  * display; false (reason on stderr, the old file untouched) on failure. */
 bool cli_write_book(const char *path, const Book *b, bool quiet);
+/* Reads every game of the record files[0..n) through on_game(ctx), with one progress
+ * display on stderr (none when quiet), bad records warned about and skipped, and a closing
+ * line "N games, M moves, K bad records skipped"; stops early once *oom (which on_game
+ * sets) is true. *stats (may be NULL) gets the counts. Returns 0, or 1 when a file could
+ * not be read or memory ran out. */
+int cli_read_records(char **files, int n, RecordGameFn on_game, void *ctx, const bool *oom, bool variations, bool quiet,
+                     RecordStats *stats);
 /* cli_write_book() with the book's comments as "#" lines (DB2016) or SBK comments. */
 bool cli_write_book_with_comments(const char *path, const Book *b, bool quiet);
 
