@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bookgen/make.h"
 #include "shogi/game.h"
 #include "shogi/notation.h"
 
@@ -115,14 +116,6 @@ bool book_learn_add_game(BookLearn *l, const RecordGame *g) {
     uint32_t group = group_of(l, g->file ? g->file : "");
     if (group == UINT32_MAX)
         return false;
-    size_t need = (size_t)g->n_moves + 1;
-    if (l->cap_st < need) {
-        StateInfo *p = realloc(l->st, need * sizeof *p);
-        if (!p)
-            return false;
-        l->st = p;
-        l->cap_st = need;
-    }
     uint32_t side_id[2] = {0, 0};
     for (int c = BLACK; c <= WHITE; c++) {
         if (!plays[c])
@@ -138,8 +131,8 @@ bool book_learn_add_game(BookLearn *l, const RecordGame *g) {
         l->groups[group].n[c]++;
     }
     Position pos;
-    if (!position_from_sfen(&pos, &l->st[0], g->root_sfen, NULL, 0))
-        return true; /* the reader never hands out such a game; a key needs both kings */
+    if (!book_replay_start(g, &pos, &l->st, &l->cap_st))
+        return l->cap_st > (size_t)g->n_moves; /* a root without both kings is skipped, out of memory is not */
     int limit = g->n_moves < l->o.max_ply ? g->n_moves : l->o.max_ply;
     for (int i = 0; i < limit; i++) {
         if (plays[pos.side]) {

@@ -94,9 +94,7 @@ bool build_scores_apply(const BuildScores *s, Book *b, uint64_t *moves, uint64_t
     return true;
 }
 
-/* Replays g into pos with states from *st; returns false when the root does not parse
- * (the reader never hands out such a game) or memory runs out. */
-static bool start_replay(const RecordGame *g, Position *pos, StateInfo **st, size_t *cap) {
+bool book_replay_start(const RecordGame *g, Position *pos, StateInfo **st, size_t *cap) {
     size_t need = (size_t)g->n_moves + 1;
     if (*cap < need) {
         StateInfo *p = realloc(*st, need * sizeof *p);
@@ -120,7 +118,7 @@ bool book_build_add_game(Book *b, const RecordGame *g, const BookBuildOptions *o
                          size_t *cap) {
     Position pos;
     stats->games++;
-    if (!start_replay(g, &pos, st, cap))
+    if (!book_replay_start(g, &pos, st, cap))
         return *cap > (size_t)g->n_moves; /* a bad root is skipped, out of memory is not */
     RecordResult winner = g->result;
     bool used = false;
@@ -345,7 +343,7 @@ bool book_import_loss(Book *b, const RecordGame *g, const char *opponent, int ma
     else
         return true;
     Position pos;
-    if (!start_replay(g, &pos, st, cap))
+    if (!book_replay_start(g, &pos, st, cap))
         return *cap > (size_t)g->n_moves;
     BookMoveList *list = malloc(sizeof *list);
     if (!list)

@@ -12,6 +12,13 @@
 #include "book/book.h"
 #include "record/reader.h"
 
+/* Sets pos to g's root with states from the caller-owned buffer *st, grown to hold one
+ * state per move of g (*st and *cap start NULL / 0; free(*st) at the end), so that the game
+ * can be replayed with position_do_move(pos, g->moves[i], &(*st)[i + 1]). Returns false
+ * when the root does not parse (the reader never hands out such a game; a book key needs
+ * both kings) or memory runs out: *cap > g->n_moves tells the first from the second. */
+bool book_replay_start(const RecordGame *g, Position *pos, StateInfo **st, size_t *cap);
+
 typedef enum { BUILD_SIDE_BOTH, BUILD_SIDE_BLACK, BUILD_SIDE_WHITE } BuildSide;
 
 /* Scores gathered from record comments (--scores-from-comments): per (position, move),
