@@ -74,6 +74,14 @@ typedef struct {
 
 static bool stop_requested(const Shared *sh) { return sh->cfg->stop_flag && *sh->cfg->stop_flag; }
 
+/* The engine (0 or 1) playing black in game idx of the schedule: colours alternate. */
+static int black_engine(int idx) { return idx % 2 == 0 ? 0 : 1; }
+
+/* True when game idx was played before and is read back from a resumed record. */
+static bool played_before(const MatchConfig *cfg, int idx) {
+    return cfg->resumed && cfg->resumed[idx].end != END_NONE && cfg->resumed[idx].outcome != OUTCOME_NONE;
+}
+
 /* Starts engine k of worker w and brings it to readyok with its options set. Unknown
  * options are reported once (by worker 0, at the first start). */
 static bool start_engine(Worker *w, int k, char *err, size_t err_len) {
@@ -227,7 +235,7 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
     const MatchConfig *cfg = w->sh->cfg;
     MatchResult *res = w->sh->res;
     const TimeControl *tc = &cfg->tc;
-    int black_k = idx % 2 == 0 ? 0 : 1;
+    int black_k = black_engine(idx);
     const char *opening =
         cfg->openings && cfg->openings->n > 0 ? cfg->openings->lines[(idx / 2) % cfg->openings->n] : "startpos";
 
@@ -420,7 +428,7 @@ static const char *end_word(GameEnd e) {
 /* Counts a finished game's end and outcome into the result (lock held); returns the
  * outcome's words ("black wins", "draw"). */
 static const char *tally_outcome(MatchResult *res, int idx, const GameRecord *rec) {
-    int black_k = idx % 2 == 0 ? 0 : 1;
+    int black_k = black_engine(idx);
     res->played++;
     res->ends[rec->end]++;
     if (rec->outcome == OUTCOME_DRAW) {
@@ -471,14 +479,14 @@ static void record_finished(Shared *sh, int idx, const GameRecord *rec, const Ga
 /* Counts the games a resumed match played before (MatchConfig.resumed): their outcomes,
  * and the time losses, illegal moves, false declarations and crashes their ends name. */
 static void tally_resumed(MatchResult *res, const MatchConfig *cfg) {
-    for (int idx = 0; cfg->resumed && idx < cfg->games; idx++) {
-        const GameRecord *rec = &cfg->resumed[idx];
-        if (rec->end == END_NONE || rec->outcome == OUTCOME_NONE)
+    for (int idx = 0; idx < cfg->games; idx++) {
+        if (!played_before(cfg, idx))
             continue;
+        const GameRecord *rec = &cfg->resumed[idx];
         tally_outcome(res, idx, rec);
         if (rec->outcome == OUTCOME_DRAW)
             continue;
-        int black_k = idx % 2 == 0 ? 0 : 1;
+        int black_k = black_engine(idx);
         int loser = (rec->outcome == OUTCOME_BLACK_WINS) ? 1 - black_k : black_k;
         res->time_losses[loser] += rec->end == END_TIME;
         res->illegal[loser] += rec->end == END_ILLEGAL;
@@ -490,8 +498,7 @@ static void tally_resumed(MatchResult *res, const MatchConfig *cfg) {
 /* The next game of the schedule not played before (lock held); -1 when none is left. */
 static int next_unplayed(Shared *sh) {
     const MatchConfig *cfg = sh->cfg;
-    while (sh->next_game < cfg->games && cfg->resumed && cfg->resumed[sh->next_game].end != END_NONE &&
-           cfg->resumed[sh->next_game].outcome != OUTCOME_NONE)
+    while (sh->next_game < cfg->games && played_before(cfg, sh->next_game))
         sh->next_game++;
     return sh->next_game < cfg->games ? sh->next_game++ : -1;
 }
