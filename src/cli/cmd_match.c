@@ -112,32 +112,34 @@ static void merge_options(OptionLists *ol) {
  * held (resumed, may be NULL) as they were written, in schedule order. */
 static bool write_record(const char *path, const MatchResult *res, const MatchResume *resumed, char *err,
                          size_t err_len) {
-    AtomicFile af;
-    if (!atomic_file_open(&af, path, err, err_len))
-        return false;
-    fputs("V2.2\n", af.f);
-    bool first = true;
-    for (int i = 0; i < res->n_records; i++) {
+    size_t cap = (size_t)(res->n_records > 0 ? res->n_records : 1);
+    GameRecord *games = malloc(cap * sizeof *games);
+    const char **raw = calloc(cap, sizeof *raw);
+    int n = 0;
+    for (int i = 0; games && raw && i < res->n_records; i++) {
         const char *old = resumed && i < resumed->games ? resumed->text[i] : NULL;
-        char *text = NULL;
-        size_t len = 0;
-        if (res->records[i].root_sfen[0]) { /* a game that was at least started */
-            text = csa_format_game(&res->records[i], &len, err, err_len);
-            if (!text) {
-                atomic_file_abort(&af);
-                return false;
-            }
-        } else if (!old)
-            continue;
-        if (!first)
-            fputs("/\n", af.f);
-        first = false;
-        if (text)
-            fwrite(text, 1, len, af.f);
-        else
-            fputs(old, af.f);
-        free(text);
+        if (res->records[i].root_sfen[0]) /* a game that was at least started */
+            games[n++] = res->records[i];
+        else if (old) {
+            memset(&games[n], 0, sizeof games[n]);
+            raw[n++] = old;
+        }
     }
+    size_t len = 0;
+    char *text = games && raw ? csa_format_games(games, raw, n, &len, err, err_len) : NULL;
+    if (!games || !raw)
+        snprintf(err, err_len, "out of memory");
+    free(games);
+    free(raw);
+    if (!text)
+        return false;
+    AtomicFile af;
+    if (!atomic_file_open(&af, path, err, err_len)) {
+        free(text);
+        return false;
+    }
+    fwrite(text, 1, len, af.f);
+    free(text);
     return atomic_file_commit(&af, err, err_len);
 }
 

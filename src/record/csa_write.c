@@ -260,43 +260,26 @@ static bool put_game(TextBuf *b, const GameRecord *r, char *err, size_t err_len)
     return true;
 }
 
-/* Appends games[0..n) to b, "/" lines between them; false with the reason in err when a
- * game does not replay or memory runs out (b's data is then freed). */
-static bool put_games(TextBuf *b, const GameRecord *games, int n, char *err, size_t err_len) {
-    for (int i = 0; i < n; i++) {
-        if (i > 0)
-            put(b, "/\n");
-        char why[128];
-        if (!put_game(b, &games[i], why, sizeof why)) {
-            if (n > 1)
-                error_set(err, err_len, "game %d: %s", i + 1, why);
-            else
-                error_set(err, err_len, "%s", why);
-            free(b->data);
-            return false;
-        }
-    }
-    if (b->failed) {
-        error_set(err, err_len, "out of memory");
-        free(b->data);
-        return false;
-    }
-    return true;
-}
-
-char *csa_format_game(const GameRecord *game, size_t *len, char *err, size_t err_len) {
-    TextBuf b = {0};
-    if (!put_games(&b, game, 1, err, err_len))
-        return NULL;
-    *len = b.len;
-    return b.data;
-}
-
-char *csa_format_games(const GameRecord *games, int n, size_t *len, char *err, size_t err_len) {
+char *csa_format_games(const GameRecord *games, const char *const *raw, int n, size_t *len, char *err, size_t err_len) {
     TextBuf b = {0};
     put(&b, "V2.2\n");
-    if (!put_games(&b, games, n, err, err_len))
+    for (int i = 0; i < n; i++) {
+        if (i > 0)
+            put(&b, "/\n");
+        char why[128];
+        if (raw && raw[i])
+            put(&b, "%s", raw[i]);
+        else if (!put_game(&b, &games[i], why, sizeof why)) {
+            error_set(err, err_len, "game %d: %s", i + 1, why);
+            free(b.data);
+            return NULL;
+        }
+    }
+    if (b.failed) {
+        error_set(err, err_len, "out of memory");
+        free(b.data);
         return NULL;
+    }
     *len = b.len;
     return b.data;
 }

@@ -81,15 +81,12 @@ char *csa_move(const Position *pos, Move m, char *buf);
  * %CHUDAN (interrupted). */
 const char *csa_end_marker(GameEnd end, Color loser, Color side_to_move);
 
-/* Formats games[0..n) as one CSA v2.2 file. Returns a malloc'd NUL-terminated text
- * (caller frees) and its length in *len, or NULL when memory runs out or a record does
- * not replay (reason in err). */
-char *csa_format_games(const GameRecord *games, int n, size_t *len, char *err, size_t err_len);
-
-/* One game's text as csa_format_games() writes it inside a file, without the "V2.2" line
- * and the "/" separators (for `match --resume`, which puts new games between the old ones
- * as they were written). Returns as csa_format_games(). */
-char *csa_format_game(const GameRecord *game, size_t *len, char *err, size_t err_len);
+/* Formats games[0..n) as one CSA v2.2 file ("V2.2", the games separated by "/" lines);
+ * where raw (may be NULL) has raw[i], that text is written for game i as it is (a game's
+ * text as this function wrote it before, "\n"-terminated: `match --resume` keeps the games
+ * it reads back so). Returns a malloc'd NUL-terminated text (caller frees) and its length
+ * in *len, or NULL when memory runs out or a record does not replay (reason in err). */
+char *csa_format_games(const GameRecord *games, const char *const *raw, int n, size_t *len, char *err, size_t err_len);
 
 /* The end a 'summary comment's word names ("toryo", "time up", ...; len bytes, as
  * csa_format_games() writes them); END_NONE for "chudan" or an unknown word. */

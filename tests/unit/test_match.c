@@ -178,7 +178,7 @@ static void test_csa_record_text(void **state) {
     snprintf(games[1].detail, sizeof games[1].detail, "Alice: no bestmove");
     size_t len = 0;
     char err[128];
-    char *text = csa_format_games(games, 2, &len, err, sizeof err);
+    char *text = csa_format_games(games, NULL, 2, &len, err, sizeof err);
     assert_non_null(text);
     const char *want = "V2.2\n"
                        "N+Alice\n"
@@ -217,6 +217,14 @@ static void test_csa_record_text(void **state) {
     assert_string_equal(text, want);
     assert_int_equal(len, strlen(want));
     free(text);
+    /* a game given as raw text (match --resume's old games) is written as it is */
+    const char *raw[2] = {"N+Carol\nN-Dan\nPI\n+\n%CHUDAN\n", NULL};
+    text = csa_format_games(games, raw, 2, &len, err, sizeof err);
+    assert_non_null(text);
+    const char *head = "V2.2\nN+Carol\nN-Dan\nPI\n+\n%CHUDAN\n/\nN+Alice\nN-Bob\nP1 ";
+    assert_memory_equal(text, head, strlen(head));
+    assert_string_equal(strstr(text, "/\n") + 2, strstr(want, "/\n") + 2);
+    free(text);
     game_record_free(&games[0]);
     game_record_free(&games[1]);
 }
@@ -228,7 +236,7 @@ static void test_csa_rejects_a_record_that_does_not_replay(void **state) {
     r.moves[0] = move_make(square_make(6, 6), square_make(6, 4), false, piece_make(BLACK, PAWN)); /* 7g7e */
     size_t len;
     char err[128];
-    assert_null(csa_format_games(&r, 1, &len, err, sizeof err));
+    assert_null(csa_format_games(&r, NULL, 1, &len, err, sizeof err));
     assert_non_null(strstr(err, "move 1 does not replay"));
     game_record_free(&r);
 }
