@@ -17,6 +17,15 @@ CC      ?= cc
 ifeq ($(origin CC),default)
 CC      := cc
 endif
+
+# Quiet builds: one short line per file (`CC src/...`); `make V=1` prints the full commands.
+ifeq ($(V),1)
+Q     :=
+say    = @true
+else
+Q     := @
+say    = @printf '  %-6s %s\n' $(1) $(2)
+endif
 ARCH    ?= $(shell grep -qw bmi2 /proc/cpuinfo 2>/dev/null && grep -qw avx2 /proc/cpuinfo && echo avx2 || echo portable)
 ifeq ($(ARCH),avx2)
 ARCHFLAGS := -mavx2 -mbmi -mbmi2 -mpopcnt
@@ -65,52 +74,64 @@ all: build/hayanagi build/book/standard_book.db
 # The engine finds its default book through BookDir "book" next to the executable.
 build/book/standard_book.db: book/standard_book.db
 	@mkdir -p $(@D)
-	cp $< $@
+	$(call say,CP,$@)
+	$(Q)cp $< $@
 
 build/gen/proto/%.pb-c.c build/gen/proto/%.pb-c.h: proto/%.proto
 	@mkdir -p build/gen
 	@command -v protoc-c >/dev/null || { echo "protoc-c not found: run 'make deps' first (make run and make test do)" >&2; exit 1; }
-	protoc-c --c_out=build/gen $<
+	$(call say,PROTOC,$<)
+	$(Q)protoc-c --c_out=build/gen $<
 
 # Order-only: on a clean tree every object waits for the generated headers; afterwards the
 # .d files track who includes them.
 build/rel/%.o: %.c | $(PROTO_H)
 	@mkdir -p $(@D)
-	$(CC) $(REL_CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(REL_CFLAGS) -c $< -o $@
 
 build/asan/%.o: %.c | $(PROTO_H)
 	@mkdir -p $(@D)
-	$(SAN_CC) $(ASAN_CFLAGS) -c $< -o $@
+	$(call say,CC-SAN,$<)
+	$(Q)$(SAN_CC) $(ASAN_CFLAGS) -c $< -o $@
 
 build/port/%.o: %.c | $(PROTO_H)
 	@mkdir -p $(@D)
-	$(CC) $(PORT_CFLAGS) -c $< -o $@
+	$(call say,CC-PRT,$<)
+	$(Q)$(CC) $(PORT_CFLAGS) -c $< -o $@
 
 build/port/tests/%: build/port/tests/unit/%.o $(PORT_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(LDLIBS) -lcmocka
+	$(call say,LD,$@)
+	$(Q)$(CC) $^ -o $@ $(LDLIBS) -lcmocka
 
 build/hayanagi: build/rel/src/cli/main.o $(REL_LIB_OBJ)
-	$(CC) $^ -o $@ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $^ -o $@ $(LDLIBS)
 
 build/asan/book/standard_book.db: book/standard_book.db
 	@mkdir -p $(@D)
-	cp $< $@
+	$(call say,CP,$@)
+	$(Q)cp $< $@
 
 build/asan/hayanagi: build/asan/src/cli/main.o $(ASAN_LIB_OBJ)
-	$(SAN_CC) $(ASAN_LDFLAGS) $^ -o $@ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(SAN_CC) $(ASAN_LDFLAGS) $^ -o $@ $(LDLIBS)
 
 build/rel/tests/%: build/rel/tests/unit/%.o $(REL_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(LDLIBS) -lcmocka
+	$(call say,LD,$@)
+	$(Q)$(CC) $^ -o $@ $(LDLIBS) -lcmocka
 
 build/asan/tests/%: build/asan/tests/unit/%.o $(ASAN_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(SAN_CC) $(ASAN_LDFLAGS) $^ -o $@ $(LDLIBS) -lcmocka
+	$(call say,LD,$@)
+	$(Q)$(SAN_CC) $(ASAN_LDFLAGS) $^ -o $@ $(LDLIBS) -lcmocka
 
 build/rel/bench/%: build/rel/bench/%.o build/rel/bench/common.o $(REL_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $^ -o $@ $(LDLIBS)
 
 # stdout belongs to the engine (a GUI may run `make run`): everything make says goes to
 # stderr, and the engine is started without an echo of its command line.
@@ -148,10 +169,14 @@ deps:
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
+# The three flavours' summaries are repeated at the end, so a passing run ends with them
+# in view (the build lines scroll by above); the last line is the total.
 test: deps
-	$(MAKE) --no-print-directory $(PARALLEL) test-port
-	$(MAKE) --no-print-directory $(PARALLEL) test-rel
-	$(MAKE) --no-print-directory $(PARALLEL) test-asan
+	@rm -f build/logs/summary.*
+	@$(MAKE) --no-print-directory $(PARALLEL) test-port
+	@$(MAKE) --no-print-directory $(PARALLEL) test-rel
+	@$(MAKE) --no-print-directory $(PARALLEL) test-asan
+	@tests/summarize.sh portable release sanitized
 
 test-port: $(PORT_TESTS)
 	@HAYANAGI=build/hayanagi tests/run_tests.sh portable --no-e2e $(PORT_TESTS)
@@ -183,10 +208,12 @@ FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzzlib/%.o)
 fuzz: $(FUZZ_SRC:fuzz/%.c=build/fuzz/%)
 build/fuzzlib/%.o: %.c | $(PROTO_H)
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -c $< -o $@
+	$(call say,CC-FUZ,$<)
+	$(Q)clang $(FUZZ_CFLAGS) -c $< -o $@
 build/fuzz/%: build/fuzzlib/fuzz/%.o $(FUZZ_LIB_OBJ)
 	@mkdir -p $(@D)
-	clang -fsanitize=fuzzer,address,undefined $^ -o $@ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)clang -fsanitize=fuzzer,address,undefined $^ -o $@ $(LDLIBS)
 
 clean:
 	rm -rf build

@@ -34,4 +34,5 @@ for t in "$@"; do run_one "$(basename "$t")" "$t"; done
 done
 for f in "${failures[@]+"${failures[@]}"}"; do echo "FAILED (log: $f)"; done
 echo "$label: $passed passed, $failed failed"
+echo "$passed $failed" > "build/logs/summary.$label"
 [ "$failed" -eq 0 ]
