@@ -1,4 +1,4 @@
-/* bench_pool.c - the engine pool's coordinator overhead (issue 28): two external engine
+/* bench_pool.c - the engine pool's coordinator overhead: two external engine
  * processes (build/hayanagi) at a fixed node budget think the same positions
  *   (a) driven directly, one thread per engine writing `position` / `go nodes N` and
  *       reading up to `bestmove`, nothing else: the engines' own rate;

@@ -32,7 +32,7 @@ typedef struct {
     int repeat; /* commands per measurement, so that a fast case lasts ~1 s against 10 ms ticks */
 } Case;
 
-/* The positions of issue 32: the start position, a middle game with many pieces in hand
+/* The benchmark positions: the start position, a middle game with many pieces in hand
  * and the "matsuri" position; the search set adds two more middle games. */
 #define MIDGAME1  "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1"
 #define MATSURI   "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"

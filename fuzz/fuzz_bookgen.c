@@ -1,7 +1,7 @@
 /* fuzz_bookgen.c - libFuzzer target for book making on small fuzzed books: build from
  * game records, merge, minimax, import-losses, think (a few hundred nodes) and expand (a
  * few playouts), all in process, with book_shrink() between the steps so that every verb
- * grows a book shrunk to its exact size (issue 31: a one-position book overflowed).
+ * grows a book shrunk to its exact size (a one-position book overflowed).
  *
  * Input: byte 0 holds flags (bit 0: count only ply 1, which makes one-position books;
  * bits 1-2: the side counted; bit 3: winner only; bits 4-5: the merge policy; bits 6-7: 1

@@ -1,7 +1,7 @@
 /* sbk.h - ShogiGUI/ShogiHome SBK opening books (.sbk): a streaming on-demand reader, the
  * import into the book IR, and a writer from the IR.
  *
- * An SBK file is one Protocol Buffers message SBook (proto/sbk.proto, seed 001 section 1):
+ * An SBK file is one Protocol Buffers message SBook (proto/sbk.proto; docs/formats/sbk.md, "Wire format"):
  * author, description and a repeated SBookState. States are vertices; each candidate move
  * carries the logical id of its child state (nextStateId), and only roots carry an SFEN.
  * docs/formats/sbk.md has the details, the move word layout and the limits.
@@ -220,7 +220,7 @@ bool sbk_write_file(const char *path, const Book *book, const SbkWriteOptions *o
 bool sbk_write_memory(const Book *book, const SbkWriteOptions *opt, SbkWriteReport *rep, uint8_t **out, size_t *len,
                       char *err, size_t err_len);
 
-/* ---- the patch writer (seed 001 section 5) ---- */
+/* ---- the patch writer (docs/formats/sbk.md, "Patch writer") ---- */
 
 typedef enum {
     SBK_OK,

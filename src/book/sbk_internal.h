@@ -4,7 +4,7 @@
  *                the index records;
  *   sbk.c        the open (index build), entries, lookups, children, sbk_probe;
  *   sbk_write.c  into the IR (entry_from_sbk) and the writer from the IR;
- *   sbk_patch.c  the patch writer (seed 001 section 5).
+ *   sbk_patch.c  the patch writer (docs/formats/sbk.md, "Patch writer").
  * See sbk.h for the contracts and docs/formats/sbk.md for the format. */
 #ifndef HAYANAGI_BOOK_SBK_INTERNAL_H
 #define HAYANAGI_BOOK_SBK_INTERNAL_H

@@ -1,4 +1,4 @@
-/* sbk_patch.c - the SBK patch writer (seed 001 section 5); see sbk.h. */
+/* sbk_patch.c - the SBK patch writer (docs/formats/sbk.md, "Patch writer"); see sbk.h. */
 #include "book/sbk_internal.h"
 
 #include <errno.h>

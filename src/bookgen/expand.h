@@ -1,4 +1,4 @@
-/* expand.h - `book expand`: grow a book where PV-MCTS says play will go (seed 003, the
+/* expand.h - `book expand`: grow a book where PV-MCTS says play will go (docs/mcts.md, "hayanagi book expand"; the
  * ponkotsu method).
  *
  * One round:
@@ -13,10 +13,10 @@
  *      book does not hold is itself the only candidate.
  *   4. Take the `top` candidates with the most visits (ties: smaller key bytes first)
  *      and think each with MultiPV 1 (book_think with only_keys), adding them.
- * Extra starts (seed 003: "other leaves of the book"): each round also runs steps 2-3
- * from the extra_starts book positions with fewer than min_candidates moves and the
- * smallest plies (ties: key order), other than the main start; their counts are summed.
- * After the last round the caller re-runs minimax (book_minimax).
+ * Extra starts ("other leaves of the book", as in the WCSC book article 将棋AI世界5位を支えた知識と技術): each round
+ * also runs steps 2-3 from the extra_starts book positions with fewer than min_candidates moves and the smallest plies
+ * (ties: key order), other than the main start; their counts are summed. After the last round the caller re-runs
+ * minimax (book_minimax).
  *
  * Resuming: each round's thinking checkpoints into the think journal; after a round the
  * caller's checkpoint callback writes the book, then the journal is removed (the next

@@ -1,5 +1,5 @@
 /* make.h - making books from game records and from other books: build (count the moves
- * of games), merge (several books, weighted, three policies) and import-losses (seed 003:
+ * of games), merge (several books, weighted, three policies) and import-losses (docs/book_making.md, "import-losses":
  * where a rival lost before, play the winner's moves again). The minimax back-propagation
  * is in minimax.h, the engine-driven expansion in think.h.
  */

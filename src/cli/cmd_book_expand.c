@@ -1,4 +1,4 @@
-/* cmd_book_expand.c - `hayanagi book expand`: PV-MCTS book expansion (book/expand.h). */
+/* cmd_book_expand.c - `hayanagi book expand`: PV-MCTS book expansion (bookgen/expand.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-/* policybook.h - PolicyBook (seed 004): the opening book as a prior for MCTS.
+/* policybook.h - PolicyBook (Qhapaq Lab's PolicyBook note; docs/mcts.md): the opening book as a prior for MCTS.
  *
  * When the position is in the book, with alpha the BookPolicyAlpha option (0.5 as in
  * dlshogi):

@@ -158,7 +158,7 @@ static void test_relocation_and_shrink(void **state) {
     book_free(b);
 }
 
-/* Issue 31 item 1: book_shrink leaves a one-position book with a capacity of one, and the
+/* book_shrink leaves a one-position book with a capacity of one, and the
  * old growth rule (cap + cap / 2) kept it at one and wrote the next position past the
  * block (ASan: heap-buffer-overflow; the release build trampled the next allocation).
  * Every position and move added after the shrink must read back. */

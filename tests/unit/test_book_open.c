@@ -89,7 +89,7 @@ static void test_text_evidence(void **state) {
 }
 
 /* Random bytes are no book: not even Apery, whose entries must be sorted by key with
- * moves on the board (issue 31 item 4: an unknown binary was read as an empty Apery book). */
+ * moves on the board (an unknown binary was read as an empty Apery book). */
 static void test_binary_evidence(void **state) {
     (void)state;
     uint8_t *buf = malloc(1 << 16);

@@ -40,7 +40,7 @@ static void test_multi_game(void **state) {
     assert_int_equal(got.g[2].n_moves, 173);
     assert_string_equal(got.g[1].end, "KACHI");
     /* white to move declares, but the server's own summary says "illegal kachi:gps8_pgsklp
-     * lose:gps9_p win": black (gps9_p) won (issue 31 item 8) */
+     * lose:gps9_p win": black (gps9_p) won */
     assert_int_equal(got.g[1].result, REC_BLACK_WIN);
     assert_int_equal(got.g[2].result, REC_BLACK_WIN);
     assert_string_equal(got.g[1].black, "gps9_p");

@@ -357,7 +357,7 @@ static void test_malformed_corpus(void **state) {
         {"sfen \n", 1, 1, "bad sfen", 0},
         {"sfen " STARTPOS_SFEN "\n\n7g7f\n", 1, 3, "outside an entry", 1},
         {"sfen " STARTPOS_SFEN "\nnone none\n", 1, 2, "malformed move 'none'", 1},
-        /* issue 31 item 7: a cut last line is read but reported, and so is a clamped number */
+        /* a cut last line is read but reported, and so is a clamped number */
         {"sfen " STARTPOS_SFEN "\n7g7f none 1 2 3", 1, 2, "ends in the middle of a line", 1},
         {"sfen " STARTPOS_SFEN "\n7g7f none 1 2 3\n# no line end after a comment", 0, 0, "", 1},
         {"sfen " STARTPOS_SFEN "\n7g7f none 99999999999 2 3\n", 1, 2, "out of range was clamped", 1},

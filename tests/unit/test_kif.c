@@ -231,7 +231,7 @@ static void test_empty_input(void **state) {
     }
 }
 
-/* Issue 31 item 7: a KIF saved as UTF-16 (with or without a byte order mark) is refused by
+/* A KIF saved as UTF-16 (with or without a byte order mark) is refused by
  * name, not read as "no game". The file is a real Shift_JIS KIF converted by iconv. */
 static void test_utf16_named(void **state) {
     (void)state;

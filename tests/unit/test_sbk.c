@@ -321,7 +321,7 @@ static void expect_same(const SbkBook *x, const SbkBook *y, bool stats) {
     free(b);
 }
 
-/* Issue 31 item 6: a DB2016 move with a comment gets a statistics record (for the comment)
+/* A DB2016 move with a comment gets a statistics record (for the comment)
  * whose weight is 0; SBK's weight must still be the move's count (ShogiHome's
  * yaneuraou.db: 2g2f 3c3d 63 27 935 with a two-line comment). Before the fix 0 was
  * written. */

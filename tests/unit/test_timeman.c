@@ -23,7 +23,7 @@ static void test_no_clock_is_unlimited(void **state) {
     assert_true(b.maximum_ms == INT64_MAX && b.optimum_ms == INT64_MAX);
 }
 
-/* Zero time is the least time (issue 31 item 11): go btime 0 wtime 0, byoyomi 0 and
+/* Zero time is the least time: go btime 0 wtime 0, byoyomi 0 and
  * movetime 0 are timed, and their limit is 1 ms, not "until stop". */
 static void test_zero_time_is_least(void **state) {
     (void)state;
@@ -40,7 +40,7 @@ static void test_zero_time_is_least(void **state) {
 }
 
 /* The lag of recent replies (a loaded machine) widens the byoyomi margin, up to half of
- * what the move may use (issue 31 item 14). */
+ * what the move may use. */
 static void test_lag_widens_margin(void **state) {
     (void)state;
     TimeControl tc = {0, 0, 200, 0, 40, true, 0, 0};
@@ -64,7 +64,7 @@ static void test_lag_widens_margin(void **state) {
     assert_int_equal(timeman_update_lag(0, -50), 0);
 }
 
-/* Main time plus byoyomi, 30 s + 5 s (issue 31 item 14: the whole main time went on the
+/* Main time plus byoyomi, 30 s + 5 s (the whole main time went on the
  * first 8 moves). Each of our moves uses its optimum, or 1.5 optima (an unstable best
  * move) within the hard limit every third move: the main time must last well past the
  * opening, yet be used up in the middle game, and the clock must never fall. */

@@ -1,9 +1,7 @@
-/* test_usi_eval.c - the USI `eval` command prints the active evaluation (issue 31 item
- * 13): with an NNUE net loaded through EvalFile, "nnue <N>" where N is the net's static
- * value from the side to move's view at FV_SCALE (YaneuraOu's `e`, "eval = N"); without
- * one, the embedded evaluation. The net is a random one in YaneuraOu's exact layout
- * (nnue_gen.h); N is checked against the net loaded on its own, which test_nnue checks
- * against an independent scalar reference. */
+/* test_usi_eval.c - the USI `eval` command prints the active evaluation: with an NNUE net loaded through EvalFile,
+ * "nnue <N>" where N is the net's static value from the side to move's view at FV_SCALE (YaneuraOu's `e`, "eval = N");
+ * without one, the embedded evaluation. The net is a random one in YaneuraOu's exact layout (nnue_gen.h); N is checked
+ * against the net loaded on its own, which test_nnue checks against an independent scalar reference. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* test_watchdog.c - the reply of last resort (issue 31 item 14). A search thread that
+/* test_watchdog.c - the reply of last resort. A search thread that
  * cannot run (here: held inside its info report, as a thread starved of CPU on a loaded
  * machine is held) must not leave the GUI waiting past its time: the watchdog answers a
  * little after the hard limit with the best move of the last completed iteration, and the
