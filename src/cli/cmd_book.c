@@ -470,6 +470,7 @@ static int book_convert(int argc, char **argv, bool sort_only) {
         return positional_error(v, av);
     const char *in = av[i], *out = av[i + 1];
     free(av);
+    FILE *say = cli_report_file(out);
     char err[512];
     if (sort_only)
         from = to = book_format_by_id("db");
@@ -500,12 +501,15 @@ static int book_convert(int argc, char **argv, bool sort_only) {
     }
     if (book_format_is(to, "db")) {
         if (book_has_stats(b))
-            printf("Unsupported: game and win totals and evaluation marks are not kept in DB2016 (move counts are%s)\n",
-                   lo.keep_comments ? ", comments as # lines" : "");
+            fprintf(
+                say,
+                "Unsupported: game and win totals and evaluation marks are not kept in DB2016 (move counts are%s)\n",
+                lo.keep_comments ? ", comments as # lines" : "");
         if (book_eval_count(b))
-            printf("Unsupported: %zu engine analyses (SBookEval) are not kept in DB2016: the first of each "
-                   "position is the score and depth of the moves leading there\n",
-                   book_eval_count(b));
+            fprintf(say,
+                    "Unsupported: %zu engine analyses (SBookEval) are not kept in DB2016: the first of each "
+                    "position is the score and depth of the moves leading there\n",
+                    book_eval_count(b));
     }
     BookWriteReport wr;
     bool ok = book_write(out, to, b, &wo, &wr, err, sizeof err);
@@ -513,25 +517,29 @@ static int book_convert(int argc, char **argv, bool sort_only) {
     free(description);
     if (ok && book_format_is(to, "sbk")) {
         if (wr.ponders)
-            printf("Unsupported: %llu ponder move(s) dropped (SBK has no ponder)\n", (unsigned long long)wr.ponders);
+            fprintf(say, "Unsupported: %llu ponder move(s) dropped (SBK has no ponder)\n",
+                    (unsigned long long)wr.ponders);
         if (wr.depths)
-            printf("Unsupported: %llu depth(s) dropped (SBK moves have no depth)\n", (unsigned long long)wr.depths);
+            fprintf(say, "Unsupported: %llu depth(s) dropped (SBK moves have no depth)\n",
+                    (unsigned long long)wr.depths);
         if (wr.scores)
-            printf("Unsupported: %llu score(s) dropped (SBK moves have no score)\n", (unsigned long long)wr.scores);
+            fprintf(say, "Unsupported: %llu score(s) dropped (SBK moves have no score)\n",
+                    (unsigned long long)wr.scores);
         if (wr.counts)
-            printf("Unsupported: %llu count(s) differ from the weight written (SBK has no count)\n",
-                   (unsigned long long)wr.counts);
+            fprintf(say, "Unsupported: %llu count(s) differ from the weight written (SBK has no count)\n",
+                    (unsigned long long)wr.counts);
         if (wr.clamped)
-            printf("Unsupported: %llu count(s) above INT32_MAX written as INT32_MAX\n", (unsigned long long)wr.clamped);
+            fprintf(say, "Unsupported: %llu count(s) above INT32_MAX written as INT32_MAX\n",
+                    (unsigned long long)wr.clamped);
         if (wr.illegal_moves)
-            printf("Unsupported: %llu illegal move(s) not written\n", (unsigned long long)wr.illegal_moves);
+            fprintf(say, "Unsupported: %llu illegal move(s) not written\n", (unsigned long long)wr.illegal_moves);
         if (book_format_is(fin, "db") && rep.db.had_header)
-            printf("Unsupported: the DB2016 header and comments outside entries are not kept\n");
+            fprintf(say, "Unsupported: the DB2016 header and comments outside entries are not kept\n");
     }
     if (!ok)
         fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, out);
     else
-        printf("wrote %s: %zu positions, %zu moves\n", out, book_position_count(b), book_move_count(b));
+        fprintf(say, "wrote %s: %zu positions, %zu moves\n", out, book_position_count(b), book_move_count(b));
     book_free(b);
     return ok ? 0 : 1;
 }

@@ -95,6 +95,8 @@ bool cli_check_output(const char *verb, const char *path) {
     return true;
 }
 
+FILE *cli_report_file(const char *out) { return strcmp(out, "-") == 0 ? stderr : stdout; }
+
 static bool write_book(const char *path, const Book *b, bool quiet, bool comments) {
     char err[512];
     BookWriteOptions wo = {.log = stderr, .quiet = quiet, .write_comments = comments};

@@ -45,6 +45,9 @@ Book *cli_read_book(const char *path, bool quiet);
  * and is not named like a game record; false (reason on stderr, for `hayanagi book VERB`)
  * otherwise. */
 bool cli_check_output(const char *verb, const char *path);
+/* Where a verb writing OUT prints its report ("wrote ...", "Unsupported: ..."): stdout,
+ * or stderr when OUT is "-" (the standard output then carries the output file alone). */
+FILE *cli_report_file(const char *out);
 /* Writes b atomically in the format its name says (.sbk SBK, else DB2016), with a progress
  * display; false (reason on stderr, the old file untouched) on failure. */
 bool cli_write_book(const char *path, const Book *b, bool quiet);
