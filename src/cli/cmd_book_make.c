@@ -567,14 +567,16 @@ static int verb_import_losses(int argc, char **argv) {
         return 2;
     }
     struct stat sb;
-    c.book = stat(bookp, &sb) == 0 ? cli_read_book(bookp, c.quiet) : book_create();
+    /* The book's comments (think's provenance, learn's evidence) stay: --rethink-if and
+     * learn select on them later. */
+    c.book = stat(bookp, &sb) == 0 ? cli_read_book_ex(bookp, c.quiet, true) : book_create();
     rc = 1;
     if (c.book) {
         rc = cli_read_records(files, n, loss_game, &c, &c.oom, false, c.quiet, NULL);
         if (rc || c.oom) { /* a run that failed writes nothing */
             fprintf(stderr, "hayanagi book import-losses: %s not written\n", bookp);
             rc = 1;
-        } else if (cli_write_book(bookp, c.book, c.quiet)) {
+        } else if (cli_write_book_with_comments(bookp, c.book, c.quiet)) {
             if (!c.is.named)
                 fprintf(stderr,
                         "warning: no game was played by '%s' (an exact, case-sensitive player name): "
