@@ -150,10 +150,10 @@ void cli_engines_free(CliEngines *ce) {
     memset(ce, 0, sizeof *ce);
 }
 
-bool cli_write_thought_book(const char *path, const Book *b, bool quiet) {
+bool cli_write_thought_book(const char *path, const Book *b, bool quiet, BookWriteReport *wr) {
     char err[512];
     BookWriteOptions wo = {.write_comments = true, .log = stderr, .quiet = quiet};
-    bool ok = book_write(path, NULL, b, &wo, NULL, err, sizeof err);
+    bool ok = book_write(path, NULL, b, &wo, wr, err, sizeof err);
     if (!ok)
         fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, path);
     return ok;

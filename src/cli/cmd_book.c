@@ -21,9 +21,10 @@
 #include "util/progress.h"
 #include "util/random.h"
 
-static bool write_db_atomic(const char *path, const Book *b, bool comments, bool quiet, char *err, size_t err_len) {
+static bool write_db_atomic(const char *path, const Book *b, bool comments, bool quiet, BookWriteReport *wr, char *err,
+                            size_t err_len) {
     BookWriteOptions wo = {.write_comments = comments, .log = stderr, .quiet = quiet};
-    return book_write(path, book_format_by_id("db"), b, &wo, NULL, err, err_len);
+    return book_write(path, book_format_by_id("db"), b, &wo, wr, err, err_len);
 }
 
 typedef struct {
@@ -539,7 +540,7 @@ static int book_convert(int argc, char **argv, bool sort_only) {
     if (!ok)
         fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, out);
     else
-        fprintf(say, "wrote %s: %zu positions, %zu moves\n", out, book_position_count(b), book_move_count(b));
+        fprintf(cli_say_wrote(out, &wr), "\n");
     book_free(b);
     return ok ? 0 : 1;
 }
@@ -661,14 +662,15 @@ static int book_gen_synthetic(int argc, char **argv) {
     free(moves);
     free(replies);
     char err[512];
+    BookWriteReport wr;
     if (ok)
-        ok = write_db_atomic(out, b, false, false, err, sizeof err);
+        ok = write_db_atomic(out, b, false, false, &wr, err, sizeof err);
     else
         snprintf(err, sizeof err, "out of memory");
     if (!ok)
         fprintf(stderr, "hayanagi book gen-synthetic: %s\n", err);
     else
-        printf("wrote %s: %zu positions, %zu moves\n", out, book_position_count(b), book_move_count(b));
+        fprintf(cli_say_wrote(out, &wr), "\n");
     book_free(b);
     return ok ? 0 : 1;
 }

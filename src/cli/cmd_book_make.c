@@ -97,19 +97,28 @@ bool cli_check_output(const char *verb, const char *path) {
 
 FILE *cli_report_file(const char *out) { return strcmp(out, "-") == 0 ? stderr : stdout; }
 
-static bool write_book(const char *path, const Book *b, bool quiet, bool comments) {
+FILE *cli_say_wrote(const char *out, const BookWriteReport *wr) {
+    FILE *f = cli_report_file(out);
+    fprintf(f, "wrote %s: %llu positions, %llu moves", out, (unsigned long long)wr->positions,
+            (unsigned long long)wr->moves);
+    return f;
+}
+
+static bool write_book(const char *path, const Book *b, bool quiet, bool comments, BookWriteReport *wr) {
     char err[512];
     BookWriteOptions wo = {.log = stderr, .quiet = quiet, .write_comments = comments};
-    bool ok = book_write(path, NULL, b, &wo, NULL, err, sizeof err);
+    bool ok = book_write(path, NULL, b, &wo, wr, err, sizeof err);
     if (!ok)
         fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, path);
     return ok;
 }
 
-bool cli_write_book(const char *path, const Book *b, bool quiet) { return write_book(path, b, quiet, false); }
+bool cli_write_book(const char *path, const Book *b, bool quiet, BookWriteReport *wr) {
+    return write_book(path, b, quiet, false, wr);
+}
 
-bool cli_write_book_with_comments(const char *path, const Book *b, bool quiet) {
-    return write_book(path, b, quiet, true);
+bool cli_write_book_with_comments(const char *path, const Book *b, bool quiet, BookWriteReport *wr) {
+    return write_book(path, b, quiet, true, wr);
 }
 
 /* ---- records: read the files, print one line per game ---- */
@@ -369,13 +378,15 @@ static int verb_build(int argc, char **argv) {
         book_free(c.book);
         c.book = f;
     }
-    if (!(c.bo.scores ? cli_write_book_with_comments(out, c.book, c.quiet) : cli_write_book(out, c.book, c.quiet))) {
+    BookWriteReport wr;
+    if (!(c.bo.scores ? cli_write_book_with_comments(out, c.book, c.quiet, &wr)
+                      : cli_write_book(out, c.book, c.quiet, &wr))) {
         rc = 1;
         goto done;
     }
-    printf("wrote %s: %zu positions, %zu moves from %llu games (%llu used, %llu moves counted)\n", out,
-           book_position_count(c.book), book_move_count(c.book), (unsigned long long)c.bs.games,
-           (unsigned long long)c.bs.games_used, (unsigned long long)c.bs.moves_counted);
+    fprintf(cli_say_wrote(out, &wr), " from %llu games (%llu used, %llu moves counted)\n",
+            (unsigned long long)c.bs.games, (unsigned long long)c.bs.games_used,
+            (unsigned long long)c.bs.moves_counted);
     if (c.bo.scores)
         printf("scores from comments: %llu moves scored from %llu samples\n", (unsigned long long)scored,
                (unsigned long long)samples);
@@ -495,9 +506,10 @@ static int merge_books(char **paths, int n, MergePolicy policy, const double *we
             return 1;
         }
     }
-    bool ok = cli_write_book_with_comments(paths[nin], acc, quiet);
+    BookWriteReport wr;
+    bool ok = cli_write_book_with_comments(paths[nin], acc, quiet, &wr);
     if (ok)
-        printf("wrote %s: %zu positions, %zu moves\n", paths[nin], book_position_count(acc), book_move_count(acc));
+        fprintf(cli_say_wrote(paths[nin], &wr), "\n");
     book_free(acc);
     return ok ? 0 : 1;
 }
@@ -576,7 +588,7 @@ static int verb_import_losses(int argc, char **argv) {
         if (rc || c.oom) { /* a run that failed writes nothing */
             fprintf(stderr, "hayanagi book import-losses: %s not written\n", bookp);
             rc = 1;
-        } else if (cli_write_book_with_comments(bookp, c.book, c.quiet)) {
+        } else if (cli_write_book_with_comments(bookp, c.book, c.quiet, NULL)) {
             if (!c.is.named)
                 fprintf(stderr,
                         "warning: no game was played by '%s' (an exact, case-sensitive player name): "
@@ -661,13 +673,14 @@ static int verb_minimax(int argc, char **argv) {
         book_free(out);
         return 1;
     }
-    bool ok = cli_write_thought_book(paths[1], out, quiet);
+    BookWriteReport wr;
+    bool ok = cli_write_thought_book(paths[1], out, quiet, &wr);
     if (ok)
-        printf("wrote %s: %llu positions, %llu settled without cycles, %llu on perpetual-check loops, "
-               "%llu converging moves added, %llu propagation rounds\n",
-               paths[1], (unsigned long long)ms.positions, (unsigned long long)ms.settled,
-               (unsigned long long)ms.check_loop, (unsigned long long)ms.converged_moves,
-               (unsigned long long)ms.rounds);
+        fprintf(cli_say_wrote(paths[1], &wr),
+                "; %llu settled without cycles, %llu on perpetual-check loops, %llu converging moves added, %llu "
+                "propagation rounds\n",
+                (unsigned long long)ms.settled, (unsigned long long)ms.check_loop,
+                (unsigned long long)ms.converged_moves, (unsigned long long)ms.rounds);
     if (ok && mo.flipped)
         printf("flipped: %llu positions with their mirror in the book, %llu moves copied from a mirror, %llu moves "
                "into a mirror\n",

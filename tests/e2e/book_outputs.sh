@@ -42,4 +42,21 @@ err=$("$HAYANAGI" book convert "$STD" "$T/adir" 2>&1); st=$?
 [ "$st" != 0 ] || fail "convert over a directory succeeded"
 expect_contains "directory refused" "$err" "is a directory"
 [ -d "$T/adir" ] || fail "the directory was replaced"
+
+# "wrote N positions" counts what the writer wrote: a position without moves is left out.
+cat > "$T/moveless.db" <<EOB
+#YANEURAOU-DB2016 1.00
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
+7g7f none 0 0 5
+2g2f none 0 0 5
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2
+EOB
+out=$("$HAYANAGI" book merge "$T/moveless.db" "$T/moveless.db" "$T/merged.db" 2>&1); expect_status "merge" 0 $?
+expect_contains "merge counts what it wrote" "$out" "wrote $T/merged.db: 1 positions, 2 moves"
+[ "$(grep -c '^sfen' "$T/merged.db")" = 1 ] || fail "merge: expected one position in the file"
+out=$("$HAYANAGI" book prune --min-share 100 "$T/moveless.db" "$T/pruned.db" 2>&1); expect_status "prune" 0 $?
+expect_contains "prune counts what it wrote" "$out" "wrote $T/pruned.db: 0 positions, 0 moves"
+[ "$(grep -c '^sfen' "$T/pruned.db")" = 0 ] || fail "prune: expected no position in the file"
+out=$("$HAYANAGI" book convert "$T/moveless.db" "$T/moveless.sbk" 2>&1); expect_status "convert to sbk" 0 $?
+expect_contains "sbk counts what it wrote" "$out" "wrote $T/moveless.sbk: "
 finish
