@@ -496,8 +496,9 @@ const BookFormat *book_format_detect(const char *path, char *err, size_t err_len
     }
     size_t len = fread(head, 1, SNIFF_BYTES, f);
     bool bad = ferror(f);
+    int e = errno; /* the reason: a directory reads as EISDIR */
     fclose(f);
-    const BookFormat *fmt = bad ? (error_set(err, err_len, "%s: cannot read", path), NULL)
+    const BookFormat *fmt = bad ? (error_set(err, err_len, "%s: cannot read: %s", path, strerror(e)), NULL)
                                 : detect(path, head, len, file_size(path), err, err_len);
     free(head);
     return fmt;

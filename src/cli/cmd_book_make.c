@@ -478,6 +478,19 @@ static int verb_merge(int argc, char **argv) {
     return rc;
 }
 
+/* Moves whose count sits at BOOK_COUNT_MAX: sums and weights saturate there (book.h). */
+static uint64_t saturated_moves(const Book *b) {
+    BookMoveList *list = malloc(sizeof *list);
+    uint64_t n = 0;
+    for (uint32_t id = 0; list && id < book_position_count(b); id++) {
+        book_position_moves(b, id, list);
+        for (int i = 0; i < list->n; i++)
+            n += list->moves[i].count >= BOOK_COUNT_MAX;
+    }
+    free(list);
+    return n;
+}
+
 /* Merges paths[0..n-2] into paths[n-1]; the exit status. */
 static int merge_books(char **paths, int n, MergePolicy policy, const double *weights, int nweights, bool quiet) {
     int nin = n - 1;
@@ -506,6 +519,12 @@ static int merge_books(char **paths, int n, MergePolicy policy, const double *we
             return 1;
         }
     }
+    uint64_t capped = saturated_moves(acc);
+    if (capped)
+        fprintf(stderr,
+                "warning: %llu move counts reached the largest count a book keeps (%llu) and stay there: "
+                "their order among themselves is lost (use smaller --weights)\n",
+                (unsigned long long)capped, (unsigned long long)BOOK_COUNT_MAX);
     BookWriteReport wr;
     bool ok = cli_write_book_with_comments(paths[nin], acc, quiet, &wr);
     if (ok)

@@ -43,6 +43,34 @@ err=$("$HAYANAGI" book convert "$STD" "$T/adir" 2>&1); st=$?
 expect_contains "directory refused" "$err" "is a directory"
 [ -d "$T/adir" ] || fail "the directory was replaced"
 
+# A directory as input says it is one (not "cannot read" or "read error").
+err=$("$HAYANAGI" book convert "$T/adir" "$T/x.db" 2>&1); st=$?
+[ "$st" != 0 ] || fail "convert from a directory succeeded"
+expect_contains "directory input" "$err" "Is a directory"
+err=$("$HAYANAGI" match --engine a --engine b --openings "$T/adir" --games 1 2>&1)
+expect_contains "directory openings" "$err" "Is a directory"
+
+# An SBK write that fails says why (a book larger than the write buffer into /dev/full).
+"$HAYANAGI" book gen-synthetic 30000 "$T/syn.db" >/dev/null 2>&1 || fail "gen-synthetic"
+err=$("$HAYANAGI" book convert --to sbk "$T/syn.db" /dev/full 2>&1); st=$?
+[ "$st" = 1 ] || fail "convert to /dev/full: exit $st"
+expect_contains "sbk write failure names the reason" "$err" "/dev/full: write error: No space left on device"
+[ -c /dev/full ] || fail "/dev/full is no longer a character device"
+
+# Weights that push counts past 4294967295 saturate there, with a warning.
+cat > "$T/counts.db" <<EOB
+#YANEURAOU-DB2016 1.00
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
+7g7f none 0 0 5000
+2g2f none 0 0 4000
+EOB
+err=$("$HAYANAGI" book merge --weights 1000000,1000000 "$T/counts.db" "$T/counts.db" "$T/heavy.db" 2>&1)
+expect_status "heavy merge" 0 $?
+expect_contains "saturation warned" "$err" "2 move counts reached the largest count a book keeps (4294967295)"
+[ "$(grep -c ' 4294967295$' "$T/heavy.db")" = 2 ] || fail "heavy merge: expected two saturated counts"
+err=$("$HAYANAGI" book merge "$STD" "$STD" "$T/light.db" 2>&1); expect_status "light merge" 0 $?
+expect_not_contains "no saturation warning" "$err" "largest count"
+
 # "wrote N positions" counts what the writer wrote: a position without moves is left out.
 cat > "$T/moveless.db" <<EOB
 #YANEURAOU-DB2016 1.00
