@@ -89,9 +89,10 @@ static bool take_game(MatchResume *r, const char *path, const char *chunk, size_
     if (!copy)
         return error_set(err, err_len, "out of memory");
     memcpy(copy, chunk, len);
+    size_t copy_len = len;
     if (len == 0 || chunk[len - 1] != '\n')
-        copy[len++] = '\n';
-    copy[len] = '\0';
+        copy[copy_len++] = '\n';
+    copy[copy_len] = '\0';
     r->text[idx - 1] = copy;
     const char *sum = line_value(chunk, len, "'summary:", &vlen);
     if (!sum)
