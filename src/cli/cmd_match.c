@@ -385,6 +385,10 @@ int cmd_match(int argc, char **argv) {
         usage_error("%s", "--resume needs --out FILE.csa (the record to resume)");
         goto out;
     }
+    if (out_path && !cli_check_record_output("hayanagi match", out_path)) {
+        status = 1;
+        goto out;
+    }
     if (out_path && !out_dir_writable(out_path)) {
         fprintf(stderr, "hayanagi match: cannot write to the directory of '%s'\n", out_path);
         status = 1;

@@ -43,9 +43,14 @@ bool cli_parse_int(const char *s, long lo, long hi, long *out);
 Book *cli_read_book_ex(const char *path, bool quiet, bool keep_comments);
 Book *cli_read_book(const char *path, bool quiet);
 /* Checks before any work that an output name is one we can write (book_format_for_output())
- * and is not named like a game record; false (reason on stderr, for `hayanagi book VERB`)
- * otherwise. */
+ * and is not named like a game record, and that the file already there (if any) does not
+ * read as game records (record/reader.h's sniffing: a forgotten OUT would replace the last
+ * input); false (reason on stderr, for `hayanagi book VERB`) otherwise. */
 bool cli_check_output(const char *verb, const char *path);
+/* The same rule for a verb that writes game records or a game list (match --out, book
+ * openings): false (reason on stderr, prefixed with prog) when the file already at path
+ * reads as a book. The content decides (book/open.h's evidence), not the name. */
+bool cli_check_record_output(const char *prog, const char *path);
 /* Where a verb writing OUT prints its report ("wrote ...", "Unsupported: ..."): stdout,
  * or stderr when OUT is "-" (the standard output then carries the output file alone). */
 FILE *cli_report_file(const char *out);

@@ -71,6 +71,26 @@ expect_contains "saturation warned" "$err" "2 move counts reached the largest co
 err=$("$HAYANAGI" book merge "$STD" "$STD" "$T/light.db" 2>&1); expect_status "light merge" 0 $?
 expect_not_contains "no saturation warning" "$err" "largest count"
 
+# An OUT that reads as another verb's input is refused by its content, whatever its name:
+# a forgotten OUT would make the last input the output.
+printf 'startpos moves 7g7f 3c3d\nstartpos moves 2g2f\n' > "$T/games.txt"
+printf 'N+x\nN-y\nPI\n+\n+7776FU\n-3334FU\n%%TORYO\n' > "$T/rec.csa"
+cp "$T/games.txt" "$T/games.before"
+err=$("$HAYANAGI" book build --from "$T/rec.csa" "$T/games.txt" 2>&1); expect_status "build over a game list" 2 $?
+expect_contains "build over a game list" "$err" "holds game records (USI)"
+cmp -s "$T/games.txt" "$T/games.before" || fail "build replaced the USI game list"
+cp "$T/rec.csa" "$T/rec.txt"
+err=$("$HAYANAGI" book merge "$STD" "$STD" "$T/rec.txt" 2>&1); expect_status "merge over a CSA record" 2 $?
+expect_contains "merge over a CSA record" "$err" "holds game records (CSA)"
+cmp -s "$T/rec.txt" "$T/rec.csa" || fail "merge replaced the record"
+cp "$STD" "$T/book.csa"
+err=$("$HAYANAGI" match --engine a --engine b --games 1 --out "$T/book.csa" 2>&1); expect_status "match over a book" 1 $?
+expect_contains "match over a book" "$err" "holds a book"
+cmp -s "$T/book.csa" "$STD" || fail "match replaced the book"
+err=$("$HAYANAGI" book openings --count 2 "$T/link.db" 2>&1); expect_status "openings over a book" 1 $?
+expect_contains "openings over a book" "$err" "holds a book"
+"$HAYANAGI" book build --from "$T/rec.csa" "$T/real.db" >/dev/null 2>&1; expect_status "build over a book" 0 $?
+
 # "wrote N positions" counts what the writer wrote: a position without moves is left out.
 cat > "$T/moveless.db" <<EOB
 #YANEURAOU-DB2016 1.00
