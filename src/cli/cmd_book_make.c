@@ -439,8 +439,8 @@ static int verb_build(int argc, char **argv) {
             (unsigned long long)c.bs.games, (unsigned long long)c.bs.games_used,
             (unsigned long long)c.bs.moves_counted);
     if (c.bo.scores)
-        printf("scores from comments: %llu moves scored from %llu samples\n", (unsigned long long)scored,
-               (unsigned long long)samples);
+        fprintf(cli_report_file(out), "scores from comments: %llu moves scored from %llu samples\n",
+                (unsigned long long)scored, (unsigned long long)samples);
 done:
     free(av);
     free(files);
@@ -664,8 +664,8 @@ static int verb_import_losses(int argc, char **argv) {
                         "warning: no game was played by '%s' (an exact, case-sensitive player name): "
                         "check the --opponent spelling\n",
                         c.opponent);
-            printf("%s: %llu lost games of %s imported, %llu positions rewritten\n", bookp,
-                   (unsigned long long)c.is.games, c.opponent, (unsigned long long)c.is.positions);
+            fprintf(cli_report_file(bookp), "%s: %llu lost games of %s imported, %llu positions rewritten\n", bookp,
+                    (unsigned long long)c.is.games, c.opponent, (unsigned long long)c.is.positions);
         } else
             rc = 1;
     }
@@ -752,10 +752,11 @@ static int verb_minimax(int argc, char **argv) {
                 (unsigned long long)ms.settled, (unsigned long long)ms.check_loop,
                 (unsigned long long)ms.converged_moves, (unsigned long long)ms.rounds);
     if (ok && mo.flipped)
-        printf("flipped: %llu positions with their mirror in the book, %llu moves copied from a mirror, %llu moves "
-               "into a mirror\n",
-               (unsigned long long)ms.flipped_twins, (unsigned long long)ms.flipped_moves,
-               (unsigned long long)ms.flipped_edges);
+        fprintf(cli_report_file(paths[1]),
+                "flipped: %llu positions with their mirror in the book, %llu moves copied from a mirror, %llu moves "
+                "into a mirror\n",
+                (unsigned long long)ms.flipped_twins, (unsigned long long)ms.flipped_moves,
+                (unsigned long long)ms.flipped_edges);
     book_free(out);
     return ok ? 0 : 1;
 }
@@ -841,7 +842,7 @@ static int verb_openings(int argc, char **argv) {
         fprintf(stderr, "hayanagi book openings: %s\n", err);
         return 1;
     }
-    printf("wrote %s: %d openings\n", out, written);
+    fprintf(cli_report_file(out), "wrote %s: %d openings\n", out, written);
     return 0;
 }
 

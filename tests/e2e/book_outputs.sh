@@ -35,6 +35,9 @@ cmp -s "$T/from_fifo" "$STD" || fail "the FIFO's reader did not get the book"
 "$HAYANAGI" book convert "$STD" - > "$T/stdout.db" 2>/dev/null; expect_status "convert to -" 0 $?
 cmp -s "$T/stdout.db" "$STD" || fail "convert to - did not write the book alone to stdout"
 [ -e ./- ] && fail "a file named - was created"
+"$HAYANAGI" book openings --count 3 - > "$T/openings.txt" 2>/dev/null; expect_status "openings to -" 0 $?
+[ "$(grep -c '^startpos moves' "$T/openings.txt")" = 3 ] && ! grep -q '^wrote' "$T/openings.txt" ||
+    fail "openings to -: expected the 3 lines alone on stdout"
 
 # A directory at OUT is refused and stays.
 mkdir "$T/adir"
