@@ -712,3 +712,23 @@ size_t book_get_evals(const Book *b, uint32_t id, const BookEval **evals) {
 }
 
 size_t book_eval_count(const Book *b) { return b->n_evals; }
+
+bool book_copy_notes(Book *dst, uint32_t did, const Book *src, uint32_t sid) {
+    BookStats s;
+    if (book_get_stats(src, sid, MOVE_NONE, &s) && !book_set_stats(dst, did, MOVE_NONE, &s))
+        return false;
+    const BookEval *ev;
+    size_t ne = book_get_evals(src, sid, &ev);
+    if (ne && !book_set_evals(dst, did, ev, ne))
+        return false;
+    BookMoveList *list = malloc(sizeof *list);
+    if (!list)
+        return false;
+    int n = book_position_moves(dst, did, list);
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++)
+        if (book_get_stats(src, sid, list->moves[i].move, &s))
+            ok = book_set_stats(dst, did, list->moves[i].move, &s);
+    free(list);
+    return ok;
+}

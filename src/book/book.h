@@ -215,6 +215,13 @@ bool book_get_stats(const Book *b, uint32_t id, Move16 move, BookStats *out);
 /* True when any statistics are attached (formats that cannot carry them may warn). */
 bool book_has_stats(const Book *b);
 
+/* Copies what src holds about its position sid beside the moves (the position's
+ * statistics and comment, its analyses, and the statistics and comments of those of its
+ * moves that dst's position did has) onto dst's position did: a verb that builds a new
+ * book from an old one (prune) keeps think's provenance and learn's evidence with it.
+ * Returns false when memory runs out. */
+bool book_copy_notes(Book *dst, uint32_t did, const Book *src, uint32_t sid);
+
 /* Replaces the analyses of position id with a copy of evals[0..n) (strings included);
  * n == 0 removes them. Returns false when memory runs out (the old list then stays). */
 bool book_set_evals(Book *b, uint32_t id, const BookEval *evals, size_t n);

@@ -75,9 +75,16 @@ bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt
 bool db2016_read_memory(const char *name, const char *data, size_t len, Book *book, const Db2016ReadOptions *opt,
                         Db2016Stats *stats, char *err, size_t err_len);
 
+/* What the writer wrote (positions without moves are left out, so this is not the book's
+ * count). */
 typedef struct {
-    bool write_comments; /* write position and move comments of the statistics as "#" lines */
-    Progress *progress;  /* may be NULL; updated with positions written */
+    uint64_t positions, moves;
+} Db2016WriteCounts;
+
+typedef struct {
+    bool write_comments;       /* write position and move comments of the statistics as "#" lines */
+    Progress *progress;        /* may be NULL; updated with positions written */
+    Db2016WriteCounts *counts; /* may be NULL; set to what was written */
 } Db2016WriteOptions;
 
 /* Writes book to f: the header, then positions in byte order of their canonical SFEN

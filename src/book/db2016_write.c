@@ -93,6 +93,7 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
         fputs(DB2016_HEADER "\n", f);
         bool comments = opt && opt->write_comments && book_has_stats(book);
         char line[SFEN_MAX + 160];
+        uint64_t moves_written = 0;
         for (size_t i = 0; i < m; i++) {
             uint32_t id = ids[i];
             int ply = book_position_ply(book, id);
@@ -111,6 +112,7 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
                 write_comment_lines(f, s.comment);
             book_position_moves(book, id, list);
             book_sort_moves(list->moves, list->n);
+            moves_written += (uint64_t)list->n;
             for (int k = 0; k < list->n; k++) {
                 const BookMove *bm = &list->moves[k];
                 char usi[USI_MOVE_MAX];
@@ -140,6 +142,8 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
         }
         if (opt && opt->progress)
             progress_update(opt->progress, m);
+        if (opt && opt->counts)
+            *opt->counts = (Db2016WriteCounts){.positions = m, .moves = moves_written};
     }
     free(ids);
     free(offset);

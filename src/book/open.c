@@ -122,12 +122,16 @@ static void db_probe_close(void *ctx) { db2016_otf_close(ctx); }
 
 static bool db_write(const char *path, const Book *b, const BookWriteOptions *o, BookWriteReport *r, char *err,
                      size_t err_len) {
-    (void)r;
     Progress pr;
     progress_start(&pr, o->log, "writing book", book_position_count(b), o->quiet || !o->log);
-    Db2016WriteOptions wo = {.write_comments = o->write_comments, .progress = &pr};
+    Db2016WriteCounts counts = {0};
+    Db2016WriteOptions wo = {.write_comments = o->write_comments, .progress = &pr, .counts = &counts};
     bool ok = db2016_write_file(path, b, &wo, err, err_len);
     progress_finish(&pr);
+    if (ok) {
+        r->positions = counts.positions;
+        r->moves = counts.moves;
+    }
     return ok;
 }
 
@@ -236,6 +240,8 @@ static bool sbk_write(const char *path, const Book *b, const BookWriteOptions *o
     bool ok = sbk_write_file(path, b, &wo, &rep, err, err_len);
     progress_finish(&pr);
     if (ok) {
+        r->positions = rep.states;
+        r->moves = rep.moves;
         r->ponders = rep.ponders;
         r->depths = rep.depths;
         r->scores = rep.scores;
@@ -490,8 +496,9 @@ const BookFormat *book_format_detect(const char *path, char *err, size_t err_len
     }
     size_t len = fread(head, 1, SNIFF_BYTES, f);
     bool bad = ferror(f);
+    int e = errno; /* the reason: a directory reads as EISDIR */
     fclose(f);
-    const BookFormat *fmt = bad ? (error_set(err, err_len, "%s: cannot read", path), NULL)
+    const BookFormat *fmt = bad ? (error_set(err, err_len, "%s: cannot read: %s", path, strerror(e)), NULL)
                                 : detect(path, head, len, file_size(path), err, err_len);
     free(head);
     return fmt;

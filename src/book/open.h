@@ -121,6 +121,9 @@ typedef struct {
 
 typedef struct {
     const BookFormat *format; /* the format written */
+    /* What the file holds: positions and moves actually written (a writer leaves out
+     * positions without moves, SBK illegal moves), the one source of "wrote N positions". */
+    uint64_t positions, moves;
     /* What the format could not carry (SBK): moves with a ponder, a depth, a score, a
      * count that differs from the weight, illegal moves not written, counts clamped. */
     uint64_t ponders, depths, scores, counts, illegal_moves, clamped;

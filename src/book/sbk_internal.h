@@ -15,6 +15,10 @@
 #include "proto/sbk.pb-c.h"
 
 /* Writes the reason into err (err and err_len are in scope wherever it is used). */
+/* The reason of the last failed read or write, for messages ("No space left on device");
+ * "short write" when the C library set none. */
+const char *sbki_io_reason(void);
+
 #define SAY(...)                                                                                                       \
     do {                                                                                                               \
         if (err && err_len)                                                                                            \

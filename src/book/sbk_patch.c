@@ -686,7 +686,7 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
                     /* the source bytes as they are */
                     if (!sbki_reserve(&out, &out_cap, whole) || !sbki_src_read(b, NULL, f.start, out, whole) ||
                         fwrite(out, 1, whole, af.f) != whole)
-                        PFAIL(SBK_ERR_IO, "read or write error");
+                        PFAIL(SBK_ERR_IO, "read or write error: %s", sbki_io_reason());
                     continue;
                 }
                 size_t len = sbook_state__get_packed_size(s);
@@ -701,12 +701,12 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
                 s->evals = orig_evals, s->n_evals = orig_n_evals;
                 sbook_state__free_unpacked(s, NULL);
                 if (!ok)
-                    PFAIL(SBK_ERR_IO, "write error");
+                    PFAIL(SBK_ERR_IO, "write error: %s", sbki_io_reason());
                 continue;
             }
             if (!sbki_reserve(&out, &out_cap, whole) || !sbki_src_read(b, NULL, f.start, out, whole) ||
                 fwrite(out, 1, whole, af.f) != whole)
-                PFAIL(SBK_ERR_IO, "read or write error");
+                PFAIL(SBK_ERR_IO, "read or write error: %s", sbki_io_reason());
         }
         if (r < 0) {
             rc = SBK_ERR_IO;
@@ -749,7 +749,7 @@ SbkError sbk_write_with_patch(const SbkBook *b, const SbkPatch *patch, const cha
             PFAIL(SBK_ERR_NO_MEMORY, "out of memory");
         sbook_state__pack(&s, out);
         if (!sbki_put_field(af.f, 3, out, len))
-            PFAIL(SBK_ERR_IO, "write error");
+            PFAIL(SBK_ERR_IO, "write error: %s", sbki_io_reason());
     }
     af_open = false;
     if (!atomic_file_commit(&af, err, err_len))

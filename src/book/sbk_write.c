@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/atomic_file.h"
+#include "util/error.h"
 
 /* ---- into the IR ---- */
 
@@ -92,7 +93,10 @@ static size_t varint_put(uint8_t *p, uint64_t v) {
     return n;
 }
 
+const char *sbki_io_reason(void) { return errno ? strerror(errno) : "short write"; }
+
 bool sbki_put_field(FILE *f, unsigned number, const void *data, size_t len) {
+    errno = 0; /* what is set now is this write's reason (sbki_io_reason) */
     uint8_t head[16];
     size_t n = varint_put(head, (uint64_t)number << 3 | 2);
     n += varint_put(head + n, len);
@@ -329,7 +333,7 @@ static bool sbk_write_stream(FILE *f, const Book *book, const SbkWriteOptions *o
         sbook_state__pack(&s, buf);
         ok = sbki_put_field(f, 3, buf, len);
         if (!ok)
-            SAY("write error");
+            SAY("write error: %s", sbki_io_reason());
         rep->states++;
         rep->moves += nm;
         if (opt && opt->progress)
@@ -357,6 +361,11 @@ bool sbk_write_file(const char *path, const Book *book, const SbkWriteOptions *o
         return false;
     if (!sbk_write_stream(af.f, book, opt, rep ? rep : &local, err, err_len)) {
         atomic_file_abort(&af);
+        if (err && err_len) { /* name the file: "OUT: write error: No space left on device" */
+            char why[512];
+            snprintf(why, sizeof why, "%s", err);
+            error_set(err, err_len, "%s: %s", path, why);
+        }
         return false;
     }
     return atomic_file_commit(&af, err, err_len);

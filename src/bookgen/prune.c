@@ -73,7 +73,8 @@ Book *book_prune(const Book *in, const PruneOptions *opt, PruneStats *stats, cha
             break;
         }
         uint32_t nid;
-        if (!book_add_position(out, &key, ply, &nid) || !book_set_moves(out, nid, list->moves, kept)) {
+        if (!book_add_position(out, &key, ply, &nid) || !book_set_moves(out, nid, list->moves, kept) ||
+            !book_copy_notes(out, nid, in, id)) {
             ok = error_set(err, err_len, "out of memory");
             break;
         }

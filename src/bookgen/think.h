@@ -49,6 +49,7 @@ typedef enum { THINK_FRONTIER_LEAVES, THINK_FRONTIER_EVAL_WINDOW } ThinkFrontier
 typedef struct {
     int field, op;
     char value[128];
+    uint64_t number; /* depth and nodes: the value as a number */
 } ThinkRethink;
 
 /* What a provenance comment says (think_provenance_parse). */
@@ -122,8 +123,10 @@ int think_legal_candidates(const Position *pos, const BookMoveList *list, int cn
 /* Reads the last "think engine=..." line of a position comment; false when none. */
 bool think_provenance_parse(const char *comment, ThinkProvenance *p);
 
-/* Parses one --rethink-if condition ("engine!=YaneuraOu", "depth<20", "date<2026-01");
- * false with the reason in err. */
+/* Parses one --rethink-if condition ("engine!=YaneuraOu", "depth<20", "date<2026-01"):
+ * a field, an operator and a value, which for depth and nodes is a whole non-negative
+ * decimal number (util/parse.h's parse_unsigned: no sign, fraction or trailing text).
+ * false with the reason, naming --rethink-if, in err. */
 bool think_rethink_parse(const char *text, ThinkRethink *r, char *err, size_t err_len);
 
 /* True when provenance p satisfies r. */

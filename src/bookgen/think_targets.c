@@ -7,6 +7,7 @@
 
 #include "bookgen/think.h"
 #include "shogi/movegen.h"
+#include "util/parse.h"
 
 typedef struct {
     Book *seen; /* keys already in the list, as a set */
@@ -119,6 +120,16 @@ bool think_rethink_parse(const char *text, ThinkRethink *r, char *err, size_t er
         snprintf(err, err_len, "--rethink-if '%s': no value", text);
         return false;
     }
+    /* depth and nodes compare whole non-negative numbers: "abc", "<9", "4.5", "-5" or "9abc"
+     * would otherwise select nothing (or something else) without a word. */
+    if ((f == 1 || f == 2) && !parse_unsigned(p, &r->number)) {
+        snprintf(err, err_len, "--rethink-if '%s': '%s' is not a whole non-negative number", text, p);
+        return false;
+    }
+    if (strlen(p) >= sizeof r->value) {
+        snprintf(err, err_len, "--rethink-if '%s': the value is longer than %zu characters", text, sizeof r->value - 1);
+        return false;
+    }
     r->field = f;
     r->op = o;
     snprintf(r->value, sizeof r->value, "%s", p);
@@ -144,7 +155,7 @@ bool think_rethink_matches(const ThinkRethink *r, const ThinkProvenance *p) {
         c = strncmp(p->date, r->value, strlen(r->value));
     else {
         unsigned long long have = r->field == 1 ? (unsigned long long)(p->depth < 0 ? 0 : p->depth) : p->nodes;
-        unsigned long long want = strtoull(r->value, NULL, 10);
+        unsigned long long want = r->number;
         c = have < want ? -1 : have > want;
     }
     return cmp_holds(r->op, c);

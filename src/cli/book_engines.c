@@ -62,6 +62,9 @@ static bool read_engine_file(CliEngines *ce, const char *path, const char *verb)
 }
 
 bool cli_engines_option(CliEngines *ce, int c, const char *arg, const char *verb) {
+    static const struct option names[] = {CLI_ENGINE_LONGOPTS, {NULL, 0, NULL, 0}};
+    _Static_assert(SEARCHER_MAX_PV == 32, "the --multipv-max message names 32");
+    const char *want = "?";
     long v;
     switch (c) {
     case OPT_ENGINE:
@@ -88,34 +91,46 @@ bool cli_engines_option(CliEngines *ce, int c, const char *arg, const char *verb
         return true;
     }
     case OPT_ENGINE_TIMEOUT:
+        want = "milliseconds, 1 to 2000000000";
         if (!cli_parse_int(arg, 1, 2000000000L, &v))
             break;
         ce->timeout_ms = v;
         return true;
     case OPT_ENGINE_STARTUP:
+        want = "milliseconds, 1 to 2000000000";
         if (!cli_parse_int(arg, 1, 2000000000L, &v))
             break;
         ce->startup_ms = v;
         return true;
     case OPT_ENGINE_NEWGAME: ce->newgame_each = true; return true;
     case OPT_GO:
+        want = "the arguments of a USI go command, not empty, one line";
         if (!*arg || strchr(arg, '\n'))
             break;
         ce->go_raw = arg;
         return true;
     case OPT_MULTIPV_MARGIN:
+        want = "centipawns, 1 to 100000";
         if (!cli_parse_int(arg, 1, 100000, &v))
             break;
         ce->multipv_margin = (int)v;
         return true;
     case OPT_MULTIPV_MAX:
+        want = "a number of lines, 1 to 32 (SEARCHER_MAX_PV)";
         if (!cli_parse_int(arg, 1, SEARCHER_MAX_PV, &v))
             break;
         ce->multipv_max = (int)v;
         return true;
     default: break;
     }
-    fprintf(stderr, "hayanagi book %s: bad value '%s'\n", verb, arg);
+    /* The option is named (util/cli_opts.h); the caller prints the --help hint. */
+    char prog[64];
+    snprintf(prog, sizeof prog, "hayanagi book %s", verb);
+    const char *name = "?";
+    for (const struct option *o = names; o->name; o++)
+        if (o->val == c)
+            name = o->name;
+    fprintf(stderr, "%s: --%s: bad value '%s' (%s)\n", prog, name, arg, want);
     return false;
 }
 
@@ -150,10 +165,10 @@ void cli_engines_free(CliEngines *ce) {
     memset(ce, 0, sizeof *ce);
 }
 
-bool cli_write_thought_book(const char *path, const Book *b, bool quiet) {
+bool cli_write_thought_book(const char *path, const Book *b, bool quiet, BookWriteReport *wr) {
     char err[512];
     BookWriteOptions wo = {.write_comments = true, .log = stderr, .quiet = quiet};
-    bool ok = book_write(path, NULL, b, &wo, NULL, err, sizeof err);
+    bool ok = book_write(path, NULL, b, &wo, wr, err, sizeof err);
     if (!ok)
         fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, path);
     return ok;

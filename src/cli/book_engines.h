@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "book/book.h"
+#include "book/open.h"
 #include "bookgen/engine_pool.h"
 
 enum {
@@ -61,7 +62,7 @@ void cli_engines_free(CliEngines *ce);
 
 /* Writes a thought book to path in the format its name asks for (book/open.h), DB2016
  * with the comments (the provenance) as "#" lines. Atomic; false with a message printed. */
-bool cli_write_thought_book(const char *path, const Book *b, bool quiet);
+bool cli_write_thought_book(const char *path, const Book *b, bool quiet, BookWriteReport *wr);
 
 /* Reads a book of any format with its comments (the provenance --rethink-if reads); NULL
  * with a message printed. The caller frees the book. */

@@ -21,9 +21,10 @@
 #include "util/progress.h"
 #include "util/random.h"
 
-static bool write_db_atomic(const char *path, const Book *b, bool comments, bool quiet, char *err, size_t err_len) {
+static bool write_db_atomic(const char *path, const Book *b, bool comments, bool quiet, BookWriteReport *wr, char *err,
+                            size_t err_len) {
     BookWriteOptions wo = {.write_comments = comments, .log = stderr, .quiet = quiet};
-    return book_write(path, book_format_by_id("db"), b, &wo, NULL, err, err_len);
+    return book_write(path, book_format_by_id("db"), b, &wo, wr, err, err_len);
 }
 
 typedef struct {
@@ -470,6 +471,7 @@ static int book_convert(int argc, char **argv, bool sort_only) {
         return positional_error(v, av);
     const char *in = av[i], *out = av[i + 1];
     free(av);
+    FILE *say = cli_report_file(out);
     char err[512];
     if (sort_only)
         from = to = book_format_by_id("db");
@@ -500,12 +502,15 @@ static int book_convert(int argc, char **argv, bool sort_only) {
     }
     if (book_format_is(to, "db")) {
         if (book_has_stats(b))
-            printf("Unsupported: game and win totals and evaluation marks are not kept in DB2016 (move counts are%s)\n",
-                   lo.keep_comments ? ", comments as # lines" : "");
+            fprintf(
+                say,
+                "Unsupported: game and win totals and evaluation marks are not kept in DB2016 (move counts are%s)\n",
+                lo.keep_comments ? ", comments as # lines" : "");
         if (book_eval_count(b))
-            printf("Unsupported: %zu engine analyses (SBookEval) are not kept in DB2016: the first of each "
-                   "position is the score and depth of the moves leading there\n",
-                   book_eval_count(b));
+            fprintf(say,
+                    "Unsupported: %zu engine analyses (SBookEval) are not kept in DB2016: the first of each "
+                    "position is the score and depth of the moves leading there\n",
+                    book_eval_count(b));
     }
     BookWriteReport wr;
     bool ok = book_write(out, to, b, &wo, &wr, err, sizeof err);
@@ -513,25 +518,29 @@ static int book_convert(int argc, char **argv, bool sort_only) {
     free(description);
     if (ok && book_format_is(to, "sbk")) {
         if (wr.ponders)
-            printf("Unsupported: %llu ponder move(s) dropped (SBK has no ponder)\n", (unsigned long long)wr.ponders);
+            fprintf(say, "Unsupported: %llu ponder move(s) dropped (SBK has no ponder)\n",
+                    (unsigned long long)wr.ponders);
         if (wr.depths)
-            printf("Unsupported: %llu depth(s) dropped (SBK moves have no depth)\n", (unsigned long long)wr.depths);
+            fprintf(say, "Unsupported: %llu depth(s) dropped (SBK moves have no depth)\n",
+                    (unsigned long long)wr.depths);
         if (wr.scores)
-            printf("Unsupported: %llu score(s) dropped (SBK moves have no score)\n", (unsigned long long)wr.scores);
+            fprintf(say, "Unsupported: %llu score(s) dropped (SBK moves have no score)\n",
+                    (unsigned long long)wr.scores);
         if (wr.counts)
-            printf("Unsupported: %llu count(s) differ from the weight written (SBK has no count)\n",
-                   (unsigned long long)wr.counts);
+            fprintf(say, "Unsupported: %llu count(s) differ from the weight written (SBK has no count)\n",
+                    (unsigned long long)wr.counts);
         if (wr.clamped)
-            printf("Unsupported: %llu count(s) above INT32_MAX written as INT32_MAX\n", (unsigned long long)wr.clamped);
+            fprintf(say, "Unsupported: %llu count(s) above INT32_MAX written as INT32_MAX\n",
+                    (unsigned long long)wr.clamped);
         if (wr.illegal_moves)
-            printf("Unsupported: %llu illegal move(s) not written\n", (unsigned long long)wr.illegal_moves);
+            fprintf(say, "Unsupported: %llu illegal move(s) not written\n", (unsigned long long)wr.illegal_moves);
         if (book_format_is(fin, "db") && rep.db.had_header)
-            printf("Unsupported: the DB2016 header and comments outside entries are not kept\n");
+            fprintf(say, "Unsupported: the DB2016 header and comments outside entries are not kept\n");
     }
     if (!ok)
         fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, out);
     else
-        printf("wrote %s: %zu positions, %zu moves\n", out, book_position_count(b), book_move_count(b));
+        fprintf(cli_say_wrote(out, &wr), "\n");
     book_free(b);
     return ok ? 0 : 1;
 }
@@ -653,14 +662,15 @@ static int book_gen_synthetic(int argc, char **argv) {
     free(moves);
     free(replies);
     char err[512];
+    BookWriteReport wr;
     if (ok)
-        ok = write_db_atomic(out, b, false, false, err, sizeof err);
+        ok = write_db_atomic(out, b, false, false, &wr, err, sizeof err);
     else
         snprintf(err, sizeof err, "out of memory");
     if (!ok)
         fprintf(stderr, "hayanagi book gen-synthetic: %s\n", err);
     else
-        printf("wrote %s: %zu positions, %zu moves\n", out, book_position_count(b), book_move_count(b));
+        fprintf(cli_say_wrote(out, &wr), "\n");
     book_free(b);
     return ok ? 0 : 1;
 }

@@ -30,7 +30,7 @@ typedef struct {
 /* After a round: the book, then the state file naming the round, both atomically. */
 static bool write_checkpoint(void *ctx, const Book *b, int round) {
     Checkpoint *c = ctx;
-    if (!cli_write_thought_book(c->out, b, c->quiet))
+    if (!cli_write_thought_book(c->out, b, c->quiet, NULL))
         return false;
     AtomicFile af;
     char err[512];
@@ -266,18 +266,18 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
     } else {
         MinimaxOptions mo = {.converge = false, .flipped = false, .threads = eo.think.threads, .progress = NULL};
         MinimaxStats ms;
+        BookWriteReport wr;
         Book *mm = b; /* minimax in place: no second copy of the book */
         if (!book_minimax_in_place(mm, &mo, &ms, err, sizeof err)) {
             fprintf(stderr, "hayanagi book expand: minimax: %s\n", err);
             rc = 1;
-        } else if (cli_write_thought_book(out, mm, quiet)) {
+        } else if (cli_write_thought_book(out, mm, quiet, &wr)) {
             unlink(state);
             unlink(journal);
-            printf("wrote %s: %zu positions, %zu moves after %d rounds (%llu positions thought, %llu moves "
-                   "added); minimax over %llu positions\n",
-                   out, book_position_count(mm), book_move_count(mm), done + st.rounds_done,
-                   (unsigned long long)st.thought, (unsigned long long)st.moves_added,
-                   (unsigned long long)ms.positions);
+            fprintf(cli_say_wrote(out, &wr),
+                    " after %d rounds (%llu positions thought, %llu moves added); minimax over %llu positions\n",
+                    done + st.rounds_done, (unsigned long long)st.thought, (unsigned long long)st.moves_added,
+                    (unsigned long long)ms.positions);
         } else
             rc = 1;
     }

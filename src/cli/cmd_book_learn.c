@@ -92,6 +92,7 @@ int cmd_book_learn(int argc, char **argv) {
         fprintf(stderr, "hayanagi book learn: out of memory\n");
     else if (cli_read_records(files, n, on_game, &ctx, &ctx.oom, false, quiet, &rs) == 0) {
         BookLearnStats st;
+        BookWriteReport wr;
         Book *b = book_learn_finish(ctx.l, &st);
         if (!b)
             fprintf(stderr, "hayanagi book learn: out of memory\n");
@@ -100,12 +101,13 @@ int cmd_book_learn(int argc, char **argv) {
                     "hayanagi book learn: no game with a result was played by a player matching '%s' "
                     "(a case-sensitive glob pattern); %s not written\n",
                     o.player, out);
-        else if (cli_write_book_with_comments(out, b, quiet)) {
-            printf("wrote %s: %llu positions (%llu where the chosen move is not the one played most), from %llu "
-                   "sides played by '%s' in %llu games; %llu positions seen, %llu bad records skipped\n",
-                   out, (unsigned long long)st.chosen, (unsigned long long)st.changed,
-                   (unsigned long long)st.player_games, o.player, (unsigned long long)st.games,
-                   (unsigned long long)st.positions, (unsigned long long)rs.errors);
+        else if (cli_write_book_with_comments(out, b, quiet, &wr)) {
+            fprintf(cli_say_wrote(out, &wr),
+                    "; %llu chosen (%llu where the chosen move is not the one played most), from %llu "
+                    "sides played by '%s' in %llu games; %llu positions seen, %llu bad records skipped\n",
+                    (unsigned long long)st.chosen, (unsigned long long)st.changed, (unsigned long long)st.player_games,
+                    o.player, (unsigned long long)st.games, (unsigned long long)st.positions,
+                    (unsigned long long)rs.errors);
             rc = 0;
         }
         book_free(b);

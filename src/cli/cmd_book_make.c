@@ -81,6 +81,35 @@ Book *cli_read_book_ex(const char *path, bool quiet, bool keep_comments) {
 
 Book *cli_read_book(const char *path, bool quiet) { return cli_read_book_ex(path, quiet, false); }
 
+/* What an existing regular file at path holds, by its content (book/open.h's evidence
+ * first, then record/reader.h's): *book the book format or NULL, the return the record
+ * format or REC_FMT_AUTO. Nothing (both unknown) when the file is missing, empty, not a
+ * regular file or unreadable: then there is nothing to protect, or the write reports why. */
+static RecordFormat existing_kind(const char *path, const BookFormat **book) {
+    *book = NULL;
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0)
+        return REC_FMT_AUTO;
+    FILE *f = fopen(path, "rb");
+    char *head = f ? malloc(1 << 16) : NULL;
+    size_t len = head ? fread(head, 1, 1 << 16, f) : 0;
+    if (f)
+        fclose(f);
+    RecordFormat rf = REC_FMT_AUTO;
+    char err[256];
+    if (head && len) {
+        *book = book_format_detect_memory(path, head, len, (uint64_t)sb.st_size, err, sizeof err);
+        if (!*book)
+            rf = record_format_sniff(head, len);
+    }
+    free(head);
+    return rf;
+}
+
+static const char *record_format_label(RecordFormat f) {
+    return f == REC_FMT_CSA ? "CSA" : f == REC_FMT_KIF ? "KIF" : f == REC_FMT_KI2 ? "KI2" : "USI";
+}
+
 bool cli_check_output(const char *verb, const char *path) {
     char err[512];
     if (!book_format_for_output(path, err, sizeof err)) {
@@ -92,22 +121,55 @@ bool cli_check_output(const char *verb, const char *path) {
                 verb, path);
         return false;
     }
+    /* By content too: a forgotten OUT makes the last input (a game list named games.txt)
+     * the output, and the book would replace it. */
+    const BookFormat *bf;
+    RecordFormat rf = existing_kind(path, &bf);
+    if (rf != REC_FMT_AUTO) {
+        fprintf(stderr,
+                "hayanagi book %s: the output %s holds game records (%s), an input, not a book: refusing to "
+                "overwrite it (was OUT forgotten?)\n",
+                verb, path, record_format_label(rf));
+        return false;
+    }
     return true;
 }
 
-static bool write_book(const char *path, const Book *b, bool quiet, bool comments) {
+bool cli_check_record_output(const char *prog, const char *path) {
+    const BookFormat *bf;
+    existing_kind(path, &bf);
+    if (bf) {
+        fprintf(stderr, "%s: the output %s holds a book (%s), an input, not records: refusing to overwrite it\n", prog,
+                path, book_format_name(bf));
+        return false;
+    }
+    return true;
+}
+
+FILE *cli_report_file(const char *out) { return strcmp(out, "-") == 0 ? stderr : stdout; }
+
+FILE *cli_say_wrote(const char *out, const BookWriteReport *wr) {
+    FILE *f = cli_report_file(out);
+    fprintf(f, "wrote %s: %llu positions, %llu moves", out, (unsigned long long)wr->positions,
+            (unsigned long long)wr->moves);
+    return f;
+}
+
+static bool write_book(const char *path, const Book *b, bool quiet, bool comments, BookWriteReport *wr) {
     char err[512];
     BookWriteOptions wo = {.log = stderr, .quiet = quiet, .write_comments = comments};
-    bool ok = book_write(path, NULL, b, &wo, NULL, err, sizeof err);
+    bool ok = book_write(path, NULL, b, &wo, wr, err, sizeof err);
     if (!ok)
         fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, path);
     return ok;
 }
 
-bool cli_write_book(const char *path, const Book *b, bool quiet) { return write_book(path, b, quiet, false); }
+bool cli_write_book(const char *path, const Book *b, bool quiet, BookWriteReport *wr) {
+    return write_book(path, b, quiet, false, wr);
+}
 
-bool cli_write_book_with_comments(const char *path, const Book *b, bool quiet) {
-    return write_book(path, b, quiet, true);
+bool cli_write_book_with_comments(const char *path, const Book *b, bool quiet, BookWriteReport *wr) {
+    return write_book(path, b, quiet, true, wr);
 }
 
 /* ---- records: read the files, print one line per game ---- */
@@ -367,16 +429,18 @@ static int verb_build(int argc, char **argv) {
         book_free(c.book);
         c.book = f;
     }
-    if (!(c.bo.scores ? cli_write_book_with_comments(out, c.book, c.quiet) : cli_write_book(out, c.book, c.quiet))) {
+    BookWriteReport wr;
+    if (!(c.bo.scores ? cli_write_book_with_comments(out, c.book, c.quiet, &wr)
+                      : cli_write_book(out, c.book, c.quiet, &wr))) {
         rc = 1;
         goto done;
     }
-    printf("wrote %s: %zu positions, %zu moves from %llu games (%llu used, %llu moves counted)\n", out,
-           book_position_count(c.book), book_move_count(c.book), (unsigned long long)c.bs.games,
-           (unsigned long long)c.bs.games_used, (unsigned long long)c.bs.moves_counted);
+    fprintf(cli_say_wrote(out, &wr), " from %llu games (%llu used, %llu moves counted)\n",
+            (unsigned long long)c.bs.games, (unsigned long long)c.bs.games_used,
+            (unsigned long long)c.bs.moves_counted);
     if (c.bo.scores)
-        printf("scores from comments: %llu moves scored from %llu samples\n", (unsigned long long)scored,
-               (unsigned long long)samples);
+        fprintf(cli_report_file(out), "scores from comments: %llu moves scored from %llu samples\n",
+                (unsigned long long)scored, (unsigned long long)samples);
 done:
     free(av);
     free(files);
@@ -465,6 +529,19 @@ static int verb_merge(int argc, char **argv) {
     return rc;
 }
 
+/* Moves whose count sits at BOOK_COUNT_MAX: sums and weights saturate there (book.h). */
+static uint64_t saturated_moves(const Book *b) {
+    BookMoveList *list = malloc(sizeof *list);
+    uint64_t n = 0;
+    for (uint32_t id = 0; list && id < book_position_count(b); id++) {
+        book_position_moves(b, id, list);
+        for (int i = 0; i < list->n; i++)
+            n += list->moves[i].count >= BOOK_COUNT_MAX;
+    }
+    free(list);
+    return n;
+}
+
 /* Merges paths[0..n-2] into paths[n-1]; the exit status. */
 static int merge_books(char **paths, int n, MergePolicy policy, const double *weights, int nweights, bool quiet) {
     int nin = n - 1;
@@ -493,9 +570,16 @@ static int merge_books(char **paths, int n, MergePolicy policy, const double *we
             return 1;
         }
     }
-    bool ok = cli_write_book_with_comments(paths[nin], acc, quiet);
+    uint64_t capped = saturated_moves(acc);
+    if (capped)
+        fprintf(stderr,
+                "warning: %llu move counts reached the largest count a book keeps (%llu) and stay there: "
+                "their order among themselves is lost (use smaller --weights)\n",
+                (unsigned long long)capped, (unsigned long long)BOOK_COUNT_MAX);
+    BookWriteReport wr;
+    bool ok = cli_write_book_with_comments(paths[nin], acc, quiet, &wr);
     if (ok)
-        printf("wrote %s: %zu positions, %zu moves\n", paths[nin], book_position_count(acc), book_move_count(acc));
+        fprintf(cli_say_wrote(paths[nin], &wr), "\n");
     book_free(acc);
     return ok ? 0 : 1;
 }
@@ -565,21 +649,23 @@ static int verb_import_losses(int argc, char **argv) {
         return 2;
     }
     struct stat sb;
-    c.book = stat(bookp, &sb) == 0 ? cli_read_book(bookp, c.quiet) : book_create();
+    /* The book's comments (think's provenance, learn's evidence) stay: --rethink-if and
+     * learn select on them later. */
+    c.book = stat(bookp, &sb) == 0 ? cli_read_book_ex(bookp, c.quiet, true) : book_create();
     rc = 1;
     if (c.book) {
         rc = cli_read_records(files, n, loss_game, &c, &c.oom, false, c.quiet, NULL);
         if (rc || c.oom) { /* a run that failed writes nothing */
             fprintf(stderr, "hayanagi book import-losses: %s not written\n", bookp);
             rc = 1;
-        } else if (cli_write_book(bookp, c.book, c.quiet)) {
+        } else if (cli_write_book_with_comments(bookp, c.book, c.quiet, NULL)) {
             if (!c.is.named)
                 fprintf(stderr,
                         "warning: no game was played by '%s' (an exact, case-sensitive player name): "
                         "check the --opponent spelling\n",
                         c.opponent);
-            printf("%s: %llu lost games of %s imported, %llu positions rewritten\n", bookp,
-                   (unsigned long long)c.is.games, c.opponent, (unsigned long long)c.is.positions);
+            fprintf(cli_report_file(bookp), "%s: %llu lost games of %s imported, %llu positions rewritten\n", bookp,
+                    (unsigned long long)c.is.games, c.opponent, (unsigned long long)c.is.positions);
         } else
             rc = 1;
     }
@@ -657,18 +743,20 @@ static int verb_minimax(int argc, char **argv) {
         book_free(out);
         return 1;
     }
-    bool ok = cli_write_thought_book(paths[1], out, quiet);
+    BookWriteReport wr;
+    bool ok = cli_write_thought_book(paths[1], out, quiet, &wr);
     if (ok)
-        printf("wrote %s: %llu positions, %llu settled without cycles, %llu on perpetual-check loops, "
-               "%llu converging moves added, %llu propagation rounds\n",
-               paths[1], (unsigned long long)ms.positions, (unsigned long long)ms.settled,
-               (unsigned long long)ms.check_loop, (unsigned long long)ms.converged_moves,
-               (unsigned long long)ms.rounds);
+        fprintf(cli_say_wrote(paths[1], &wr),
+                "; %llu settled without cycles, %llu on perpetual-check loops, %llu converging moves added, %llu "
+                "propagation rounds\n",
+                (unsigned long long)ms.settled, (unsigned long long)ms.check_loop,
+                (unsigned long long)ms.converged_moves, (unsigned long long)ms.rounds);
     if (ok && mo.flipped)
-        printf("flipped: %llu positions with their mirror in the book, %llu moves copied from a mirror, %llu moves "
-               "into a mirror\n",
-               (unsigned long long)ms.flipped_twins, (unsigned long long)ms.flipped_moves,
-               (unsigned long long)ms.flipped_edges);
+        fprintf(cli_report_file(paths[1]),
+                "flipped: %llu positions with their mirror in the book, %llu moves copied from a mirror, %llu moves "
+                "into a mirror\n",
+                (unsigned long long)ms.flipped_twins, (unsigned long long)ms.flipped_moves,
+                (unsigned long long)ms.flipped_edges);
     book_free(out);
     return ok ? 0 : 1;
 }
@@ -727,6 +815,8 @@ static int verb_openings(int argc, char **argv) {
     free(av);
     if (rc >= 0)
         return rc;
+    if (!cli_check_record_output("hayanagi book openings", out))
+        return 1;
     /* The generator shared with `tune openings` (match/openings_gen.h): distinct lines. */
     OpeningsGenOptions go = {
         .count = (int)count, .min_plies = (int)lo, .max_plies = (int)hi, .seed = seed, .tries_per_line = 100};
@@ -752,7 +842,7 @@ static int verb_openings(int argc, char **argv) {
         fprintf(stderr, "hayanagi book openings: %s\n", err);
         return 1;
     }
-    printf("wrote %s: %d openings\n", out, written);
+    fprintf(cli_report_file(out), "wrote %s: %d openings\n", out, written);
     return 0;
 }
 

@@ -55,7 +55,7 @@ int cmd_book_prune(int argc, char **argv) {
     free(av);
     if (rc >= 0)
         return rc;
-    Book *in = cli_read_book(inp, quiet);
+    Book *in = cli_read_book_ex(inp, quiet, true); /* comments too: think's provenance, learn's evidence */
     if (!in)
         return 1;
     PruneStats st;
@@ -66,11 +66,11 @@ int cmd_book_prune(int argc, char **argv) {
         fprintf(stderr, "hayanagi book prune: %s\n", err);
         return 1;
     }
-    bool ok = cli_write_book(outp, out, quiet);
+    BookWriteReport wr;
+    bool ok = cli_write_book_with_comments(outp, out, quiet, &wr);
     if (ok)
-        printf("wrote %s: %llu positions, %llu moves; %llu rare moves and %llu positions left out\n", outp,
-               (unsigned long long)st.positions, (unsigned long long)st.moves, (unsigned long long)st.rare_moves,
-               (unsigned long long)st.unreached);
+        fprintf(cli_say_wrote(outp, &wr), "; %llu rare moves and %llu positions left out\n",
+                (unsigned long long)st.rare_moves, (unsigned long long)st.unreached);
     book_free(out);
     return ok ? 0 : 1;
 }

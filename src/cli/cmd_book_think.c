@@ -259,6 +259,7 @@ int cmd_book_think(int argc, char **argv) {
     to.stop = interrupt_flag();
     void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
     ThinkStats ts;
+    BookWriteReport wr;
     char err[4096];
     bool ok = book_think(b, &to, &ts, err, sizeof err);
     searcher_destroy(pool); /* quit every engine before anything else is said */
@@ -274,19 +275,19 @@ int cmd_book_think(int argc, char **argv) {
                 "command again to resume\n",
                 (unsigned long long)(ts.resumed + ts.searched), journal);
         rc = 130;
-    } else if (cli_write_thought_book(outp, b, quiet)) {
+    } else if (cli_write_thought_book(outp, b, quiet, &wr)) {
         unlink(journal);
-        printf("wrote %s: %zu positions, %zu moves; %llu positions needed a search (%llu done before, %llu "
-               "searched now, %llu moves added)",
-               outp, book_position_count(b), book_move_count(b), (unsigned long long)ts.targets,
-               (unsigned long long)ts.resumed, (unsigned long long)ts.searched, (unsigned long long)ts.moves_added);
+        FILE *say = cli_say_wrote(outp, &wr);
+        fprintf(say, "; %llu positions needed a search (%llu done before, %llu searched now, %llu moves added)",
+                (unsigned long long)ts.targets, (unsigned long long)ts.resumed, (unsigned long long)ts.searched,
+                (unsigned long long)ts.moves_added);
         if (ts.retries || ts.warnings)
-            printf("; %llu positions re-queued after engine failures, %llu bad engine lines ignored",
-                   (unsigned long long)ts.retries, (unsigned long long)ts.warnings);
+            fprintf(say, "; %llu positions re-queued after engine failures, %llu bad engine lines ignored",
+                    (unsigned long long)ts.retries, (unsigned long long)ts.warnings);
         if (ts.skipped)
-            printf("; %llu positions skipped (engines failed on each %d times; run again to retry them)",
-                   (unsigned long long)ts.skipped, THINK_POSITION_FAILS);
-        printf("\n");
+            fprintf(say, "; %llu positions skipped (engines failed on each %d times; run again to retry them)",
+                    (unsigned long long)ts.skipped, THINK_POSITION_FAILS);
+        fprintf(say, "\n");
         if (ts.unscored)
             fprintf(stderr,
                     "hayanagi book think: %llu positions were answered with a bare bestmove and no score: is the "

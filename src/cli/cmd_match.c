@@ -108,8 +108,26 @@ static void merge_options(OptionLists *ol) {
     }
 }
 
-/* Writes the record: every game started in this run, and the games a resumed record
- * held (resumed, may be NULL) as they were written, in schedule order. */
+/* True when game i of this run was played to an end (not merely started). */
+static bool finished_now(const MatchResult *res, int i) {
+    return res->records[i].root_sfen[0] && res->records[i].end != END_NONE;
+}
+
+/* True when the record may be written now: always for a new record; for a resumed one
+ * only once this run has finished a game, so that a resume that plays nothing (engines
+ * that do not start, a Ctrl-C before the first game ends) leaves the file as it was. */
+static bool record_changed(const MatchResult *res, const MatchResume *resumed) {
+    if (!resumed)
+        return true;
+    for (int i = 0; i < res->n_records; i++)
+        if (finished_now(res, i))
+            return true;
+    return false;
+}
+
+/* Writes the record in schedule order. At each place: a game this run finished; else the
+ * game a resumed record held there (resumed, may be NULL), as it was written, finished or
+ * not (nothing read is dropped); else a game this run started and did not finish. */
 static bool write_record(const char *path, const MatchResult *res, const MatchResume *resumed, char *err,
                          size_t err_len) {
     size_t cap = (size_t)(res->n_records > 0 ? res->n_records : 1);
@@ -118,7 +136,7 @@ static bool write_record(const char *path, const MatchResult *res, const MatchRe
     int n = 0;
     for (int i = 0; games && raw && i < res->n_records; i++) {
         const char *old = resumed && i < resumed->games ? resumed->text[i] : NULL;
-        if (res->records[i].root_sfen[0]) /* a game that was at least started */
+        if (finished_now(res, i) || (!old && res->records[i].root_sfen[0]))
             games[n++] = res->records[i];
         else if (old) {
             memset(&games[n], 0, sizeof games[n]);
@@ -153,7 +171,7 @@ typedef struct {
 static void record_after_game(void *ctx, const MatchResult *res) {
     RecordSink *s = ctx;
     char err[512];
-    if (!write_record(s->path, res, s->resumed, err, sizeof err) && !s->warned) {
+    if (record_changed(res, s->resumed) && !write_record(s->path, res, s->resumed, err, sizeof err) && !s->warned) {
         fprintf(stderr, "hayanagi match: writing %s: %s (retried after every game and at the end)\n", s->path, err);
         s->warned = true;
     }
@@ -367,6 +385,10 @@ int cmd_match(int argc, char **argv) {
         usage_error("%s", "--resume needs --out FILE.csa (the record to resume)");
         goto out;
     }
+    if (out_path && !cli_check_record_output("hayanagi match", out_path)) {
+        status = 1;
+        goto out;
+    }
     if (out_path && !out_dir_writable(out_path)) {
         fprintf(stderr, "hayanagi match: cannot write to the directory of '%s'\n", out_path);
         status = 1;
@@ -477,7 +499,9 @@ int cmd_match(int argc, char **argv) {
     match_print_summary(&res, stdout);
     fflush(stdout);
     status = !ok ? 1 : res.interrupted ? 130 : 0;
-    if (out_path && res.n_records > 0) {
+    if (out_path && res.n_records > 0 && !record_changed(&res, sink.resumed))
+        printf("Record: %s unchanged (no game finished in this run)\n", out_path);
+    else if (out_path && res.n_records > 0) {
         char werr[512];
         if (write_record(out_path, &res, sink.resumed, werr, sizeof werr)) {
             printf("Record: %s\n", out_path);

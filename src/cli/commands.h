@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "book/book.h"
+#include "book/open.h"
 #include "record/reader.h"
 
 /* `hayanagi book <verb> ...`: argv[0] is the verb. Returns the process exit status
@@ -42,12 +43,25 @@ bool cli_parse_int(const char *s, long lo, long hi, long *out);
 Book *cli_read_book_ex(const char *path, bool quiet, bool keep_comments);
 Book *cli_read_book(const char *path, bool quiet);
 /* Checks before any work that an output name is one we can write (book_format_for_output())
- * and is not named like a game record; false (reason on stderr, for `hayanagi book VERB`)
- * otherwise. */
+ * and is not named like a game record, and that the file already there (if any) does not
+ * read as game records (record/reader.h's sniffing: a forgotten OUT would replace the last
+ * input); false (reason on stderr, for `hayanagi book VERB`) otherwise. */
 bool cli_check_output(const char *verb, const char *path);
+/* The same rule for a verb that writes game records or a game list (match --out, book
+ * openings): false (reason on stderr, prefixed with prog) when the file already at path
+ * reads as a book. The content decides (book/open.h's evidence), not the name. */
+bool cli_check_record_output(const char *prog, const char *path);
+/* Where a verb writing OUT prints its report ("wrote ...", "Unsupported: ..."): stdout,
+ * or stderr when OUT is "-" (the standard output then carries the output file alone). */
+FILE *cli_report_file(const char *out);
 /* Writes b atomically in the format its name says (.sbk SBK, else DB2016), with a progress
- * display; false (reason on stderr, the old file untouched) on failure. */
-bool cli_write_book(const char *path, const Book *b, bool quiet);
+ * display; false (reason on stderr, the old file untouched) on failure. *wr (may be NULL)
+ * gets what the writer wrote, for cli_say_wrote(). */
+bool cli_write_book(const char *path, const Book *b, bool quiet, BookWriteReport *wr);
+/* Starts a verb's closing line, "wrote OUT: N positions, M moves", with the counts the
+ * writer reports (not the book's: the writer leaves out positions without moves), on
+ * cli_report_file(out), with no newline; returns that stream for the verb's own details. */
+FILE *cli_say_wrote(const char *out, const BookWriteReport *wr);
 /* Reads every game of the record files[0..n) through on_game(ctx), with one progress
  * display on stderr (none when quiet), bad records warned about and skipped, and a closing
  * line "N games, M moves, K bad records skipped"; stops early once *oom (which on_game
@@ -56,7 +70,7 @@ bool cli_write_book(const char *path, const Book *b, bool quiet);
 int cli_read_records(char **files, int n, RecordGameFn on_game, void *ctx, const bool *oom, bool variations, bool quiet,
                      RecordStats *stats);
 /* cli_write_book() with the book's comments as "#" lines (DB2016) or SBK comments. */
-bool cli_write_book_with_comments(const char *path, const Book *b, bool quiet);
+bool cli_write_book_with_comments(const char *path, const Book *b, bool quiet, BookWriteReport *wr);
 
 /* `hayanagi match ...` (docs/match.md): plays two USI engines against each other; argv[0]
  * is "match".

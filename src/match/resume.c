@@ -83,9 +83,20 @@ static bool take_game(MatchResume *r, const char *path, const char *chunk, size_
                          rerr[0]     ? rerr
                          : cc.errors ? cc.why
                                      : "no game");
+    /* Every game read is kept as written, counted or not: rewriting the record must never
+     * drop what it held (an unfinished game stays until a replay of it finishes). */
+    char *copy = malloc(len + 2);
+    if (!copy)
+        return error_set(err, err_len, "out of memory");
+    memcpy(copy, chunk, len);
+    size_t copy_len = len;
+    if (len == 0 || chunk[len - 1] != '\n')
+        copy[copy_len++] = '\n';
+    copy[copy_len] = '\0';
+    r->text[idx - 1] = copy;
     const char *sum = line_value(chunk, len, "'summary:", &vlen);
     if (!sum)
-        return true; /* unfinished: played again */
+        return true; /* unfinished, or no summary to count it by: played again */
     const char *colon = memchr(sum, ':', vlen);
     GameEnd end = colon ? csa_summary_end(sum, (size_t)(colon - sum)) : END_NONE;
     const char *last = sum + vlen;
@@ -98,14 +109,6 @@ static bool take_game(MatchResume *r, const char *path, const char *chunk, size_
                                                                 : OUTCOME_NONE;
     if (end == END_NONE || outcome == OUTCOME_NONE)
         return true; /* no result to count: played again */
-    char *copy = malloc(len + 2);
-    if (!copy)
-        return error_set(err, err_len, "out of memory");
-    memcpy(copy, chunk, len);
-    if (len == 0 || chunk[len - 1] != '\n')
-        copy[len++] = '\n';
-    copy[len] = '\0';
-    r->text[idx - 1] = copy;
     r->done[idx - 1].end = end;
     r->done[idx - 1].outcome = outcome;
     r->n_done++;
@@ -131,8 +134,12 @@ bool match_resume_read_memory(const char *name, const char *buf, size_t len, int
     bool ok = true;
     size_t pos = 0;
     unsigned long line = 1, chunk_line = 1;
+    /* Lines may end in CRLF (a copy made on Windows): "V2.2\r" and "/\r" count too. */
     if (len >= 5 && !memcmp(buf, "V2.2\n", 5)) {
         pos = 5;
+        line = chunk_line = 2;
+    } else if (len >= 6 && !memcmp(buf, "V2.2\r\n", 6)) {
+        pos = 6;
         line = chunk_line = 2;
     } else if (len) {
         ok = error_set(err, err_len, "%s:1: no \"V2.2\" line: not a record `hayanagi match` wrote", name);
@@ -141,7 +148,7 @@ bool match_resume_read_memory(const char *name, const char *buf, size_t len, int
     while (ok && pos <= len) {
         const char *eol = pos < len ? memchr(buf + pos, '\n', len - pos) : NULL;
         size_t end = eol ? (size_t)(eol - buf) : len;
-        bool sep = end - pos == 1 && buf[pos] == '/';
+        bool sep = (end - pos == 1 || (end - pos == 2 && buf[pos + 1] == '\r')) && buf[pos] == '/';
         bool last = end >= len;
         if (sep || last) {
             size_t stop = sep ? pos : len;

@@ -5,7 +5,9 @@
  * "'summary:WORD:BLACK RESULT:WHITE RESULT" comment. Reading it back gives, for each
  * schedule index, the game's end and outcome (what the result needs) and its text as
  * written (so that rewriting the record keeps it byte for byte, times and comments
- * included). Games without a summary (unfinished, %CHUDAN) are left to be played again.
+ * included). Games without a summary (unfinished, %CHUDAN, or a summary lost) are left
+ * to be played again, but their text is kept too: nothing read is dropped. Lines may end
+ * in LF or CRLF.
  * The record is hostile input: every game must parse and replay as CSA, belong to a match
  * of the same number of games, and appear once; anything else refuses the whole file
  * with the game's line and the reason.
@@ -22,7 +24,8 @@ typedef struct {
     int games;                      /* the schedule's length */
     int n_done;                     /* games read back */
     GameRecord *done;               /* [games]: end and outcome of the games read back (END_NONE else) */
-    char **text;                    /* [games]: their text as written, "\n"-terminated (NULL else) */
+    char **text;                    /* [games]: every game's text as written, counted or not,
+                                     * "\n"-terminated (NULL when the record has no such game) */
     char names[2][RECORD_NAME_MAX]; /* engine 1's and engine 2's names in the record ("" if unseen) */
 } MatchResume;
 

@@ -12,6 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* As the kernel's own limit on a path's symbolic links (Linux MAXSYMLINKS). */
+enum { MAX_LINKS = 40 };
+
 static char *dup_string(const char *s) {
     size_t n = strlen(s) + 1;
     char *d = malloc(n);
@@ -24,24 +27,139 @@ static void release(AtomicFile *af) {
     if (af->listed)
         interrupt_untrack_file(af->tmp_path);
     af->listed = false;
+    free(af->name);
     free(af->path);
     free(af->tmp_path);
-    af->path = af->tmp_path = NULL;
+    af->name = af->path = af->tmp_path = NULL;
     af->f = NULL;
+}
+
+/* The file a write to path lands on: path itself, or the end of its chain of symbolic
+ * links, a relative link read from the link's own directory. *st and *exists describe that
+ * file (exists false when lstat fails: a missing target is created, and any other reason
+ * is reported by the open that follows). Returns a malloc'ed path, or NULL with the reason
+ * in err (a loop of links, an unreadable link, out of memory). */
+static char *follow_links(const char *path, struct stat *st, bool *exists, char *err, size_t err_len) {
+    char *cur = dup_string(path);
+    for (int hops = 0; cur; hops++) {
+        if (lstat(cur, st) != 0) {
+            *exists = false;
+            return cur;
+        }
+        *exists = true;
+        if (!S_ISLNK(st->st_mode))
+            return cur;
+        if (hops == MAX_LINKS) {
+            free(cur);
+            error_set(err, err_len, "%s: too many levels of symbolic links", path);
+            return NULL;
+        }
+        char target[4096];
+        ssize_t n = readlink(cur, target, sizeof target - 1);
+        if (n < 0) {
+            int e = errno;
+            free(cur);
+            error_set(err, err_len, "%s: cannot read the symbolic link: %s", path, strerror(e));
+            return NULL;
+        }
+        target[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        size_t dir_len = target[0] != '/' && slash ? (size_t)(slash - cur) + 1 : 0;
+        char *next = malloc(dir_len + (size_t)n + 1);
+        if (next) {
+            memcpy(next, cur, dir_len);
+            memcpy(next + dir_len, target, (size_t)n + 1);
+        }
+        free(cur);
+        cur = next;
+    }
+    error_set(err, err_len, "%s: out of memory", path);
+    return NULL;
+}
+
+/* What a special file at path is, for the refusal. */
+static const char *kind_of(mode_t m) {
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISSOCK(m))
+        return "a socket";
+    if (S_ISBLK(m))
+        return "a block device";
+    return "not a regular file";
+}
+
+/* Opens the stream case: "-" (a copy of the standard output, so closing it leaves fd 1
+ * open) or a FIFO or character device, opened without creating or truncating. */
+static bool open_stream(AtomicFile *af, char *err, size_t err_len) {
+    int fd = strcmp(af->name, "-") == 0 ? dup(STDOUT_FILENO) : open(af->path, O_WRONLY | O_NOCTTY);
+    if (fd < 0) {
+        int e = errno;
+        error_set(err, err_len, "%s: cannot open for writing: %s", af->name, strerror(e));
+        release(af);
+        return false;
+    }
+    af->f = fdopen(fd, "w");
+    if (!af->f) {
+        close(fd);
+        error_set(err, err_len, "%s: out of memory", af->name);
+        release(af);
+        return false;
+    }
+    return true;
+}
+
+/* Gives the temporary file the replaced file's owner, group and mode. The owner only as
+ * root (chown first: it may clear set-id bits that the chmod then puts back); a group we
+ * belong to is kept as any user. Best effort: a file we may not chown keeps ours. */
+static void copy_attributes(int fd, const struct stat *old) {
+    if (geteuid() == 0) {
+        if (fchown(fd, old->st_uid, old->st_gid) != 0) { /* e.g. a filesystem without owners */
+        }
+    } else if (old->st_gid != getegid()) {
+        if (fchown(fd, (uid_t)-1, old->st_gid) != 0) { /* not one of our groups */
+        }
+    }
+    if (fchmod(fd, old->st_mode & 07777) != 0) { /* the 0644 of the create stays */
+    }
 }
 
 bool atomic_file_open(AtomicFile *af, const char *path, char *err, size_t err_len) {
     memset(af, 0, sizeof *af);
-    size_t n = strlen(path) + 64;
-    af->path = dup_string(path);
+    af->name = dup_string(path);
+    if (!af->name)
+        return error_set(err, err_len, "%s: out of memory", path);
+    struct stat st;
+    bool exists = false;
+    if (strcmp(path, "-") == 0) {
+        af->path = dup_string(path);
+        if (!af->path) {
+            release(af);
+            return error_set(err, err_len, "%s: out of memory", path);
+        }
+        return open_stream(af, err, err_len);
+    }
+    af->path = follow_links(path, &st, &exists, err, err_len);
+    if (!af->path) {
+        release(af);
+        return false;
+    }
+    if (exists && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+        return open_stream(af, err, err_len);
+    if (exists && !S_ISREG(st.st_mode)) {
+        error_set(err, err_len, "%s: is %s; an output must be a regular file, a FIFO, a character device or -", path,
+                  kind_of(st.st_mode));
+        release(af);
+        return false;
+    }
+    size_t n = strlen(af->path) + 64;
     af->tmp_path = malloc(n);
-    if (!af->path || !af->tmp_path) {
+    if (!af->tmp_path) {
         release(af);
         return error_set(err, err_len, "%s: out of memory", path);
     }
     /* O_EXCL with a counter: never clobber another writer's temporary file. */
     for (unsigned attempt = 0; attempt < 100; attempt++) {
-        snprintf(af->tmp_path, n, "%s.tmp.%ld.%u", path, (long)getpid(), attempt);
+        snprintf(af->tmp_path, n, "%s.tmp.%ld.%u", af->path, (long)getpid(), attempt);
         /* The signals wait while the file is created and listed: none can leave it unlisted. */
         sigset_t old;
         interrupt_block(&old);
@@ -56,6 +174,8 @@ bool atomic_file_open(AtomicFile *af, const char *path, char *err, size_t err_le
             release(af);
             return error_set(err, err_len, "%s: cannot create a temporary file: %s", path, strerror(e));
         }
+        if (exists)
+            copy_attributes(fd, &st);
         af->f = fdopen(fd, "w");
         if (!af->f) {
             close(fd);
@@ -90,7 +210,22 @@ static void sync_directory(const char *path) {
     free(dir);
 }
 
+static bool commit_stream(AtomicFile *af, char *err, size_t err_len) {
+    char reason[256] = "";
+    if (fflush(af->f) != 0 || ferror(af->f))
+        snprintf(reason, sizeof reason, "write failed: %s", strerror(errno));
+    if (fclose(af->f) != 0 && !reason[0])
+        snprintf(reason, sizeof reason, "close failed: %s", strerror(errno));
+    af->f = NULL;
+    if (reason[0])
+        error_set(err, err_len, "%s: %s", af->name, reason);
+    release(af);
+    return !reason[0];
+}
+
 bool atomic_file_commit(AtomicFile *af, char *err, size_t err_len) {
+    if (!af->tmp_path)
+        return commit_stream(af, err, err_len);
     bool ok = true;
     char reason[256] = "";
     if (fflush(af->f) != 0 || ferror(af->f)) {
@@ -105,13 +240,23 @@ bool atomic_file_commit(AtomicFile *af, char *err, size_t err_len) {
         ok = false;
     }
     af->f = NULL;
+    /* Signals wait across the rename and the bookkeeping: one that comes now finds either
+     * the temporary file listed and the target untouched, or the target noted as written. */
+    sigset_t old;
+    interrupt_block(&old);
     if (ok && rename(af->tmp_path, af->path) != 0) {
         snprintf(reason, sizeof reason, "rename failed: %s", strerror(errno));
         ok = false;
     }
+    if (ok) {
+        interrupt_untrack_file(af->tmp_path);
+        af->listed = false;
+        interrupt_note_written(af->name);
+    }
+    interrupt_unblock(&old);
     if (!ok) {
         unlink(af->tmp_path);
-        error_set(err, err_len, "%s: %s", af->path, reason);
+        error_set(err, err_len, "%s: %s", af->name, reason);
     } else {
         sync_directory(af->path);
     }

@@ -1,14 +1,33 @@
-/* atomic_file.h - replace a file atomically: write a temporary file in the target's
- * directory, fsync it, rename it over the target, fsync the directory.
+/* atomic_file.h - write an output file without ever leaving half of it, and without
+ * destroying what sits at the output path. What is there decides how it is written (the
+ * rule of docs/book_making.md, "Output files"):
  *
- * Until atomic_file_commit() succeeds the target is untouched, so an error, a crash or a
- * Ctrl-C during a long write never leaves a half-written output behind. The temporary
- * name is "<target>.tmp.<pid>.<n>"; atomic_file_abort() (or a failed commit) removes it.
+ *   nothing, or a regular file  replaced atomically: a temporary file in the same directory,
+ *                               fsync'ed and renamed over the target, then the directory
+ *                               fsync'ed. The replaced file's mode is kept, and its owner
+ *                               and group when we may set them (as root); a new file is
+ *                               created 0644 (less the umask).
+ *   a symbolic link             followed to the file it names (a chain of links, relative
+ *                               ones from their own directory; a missing target is
+ *                               created); that file is replaced as above, with the temporary
+ *                               file in the target's directory, and the link stays a link.
+ *   a FIFO, a character device  streamed into (opened for writing, no temporary file, no
+ *   (/dev/null, /dev/stdout's   rename): a reader gets the bytes and the node stays.
+ *   terminal), or "-"           "-" is the standard output.
+ *   anything else               refused: a directory, a socket, a block device.
+ *
+ * In the replace cases, until atomic_file_commit() succeeds the target is untouched, so an
+ * error, a crash or a Ctrl-C during a long write never leaves a half-written output. The
+ * temporary name is "<target>.tmp.<pid>.<n>"; atomic_file_abort() (or a failed commit)
+ * removes it. A stream cannot be taken back: what was written before an error has been
+ * read already.
  *
  * Signals. Every open temporary file is listed with util/interrupt.h
  * (interrupt_track_file()), whose handler removes the listed files when a signal ends the
  * process; so a Ctrl-C at any moment leaves the target as it was and no temporary file
- * behind. */
+ * behind. The commit holds SIGINT, SIGTERM and SIGHUP across the rename: a signal comes
+ * either before it (nothing replaced) or after it, when the target is noted as written
+ * (interrupt_note_written()) and a signal that then ends the process says so. */
 #ifndef HAYANAGI_UTIL_ATOMIC_FILE_H
 #define HAYANAGI_UTIL_ATOMIC_FILE_H
 
@@ -17,24 +36,28 @@
 #include <stdio.h>
 
 typedef struct {
-    FILE *f;        /* the temporary file, open for writing; write to it freely */
-    char *path;     /* target path (owned) */
-    char *tmp_path; /* temporary path (owned) */
+    FILE *f;        /* open for writing (the temporary file, or the stream); write to it freely */
+    char *name;     /* the path as the caller gave it, for messages (owned) */
+    char *path;     /* the file replaced: name, or the end of its symbolic links (owned) */
+    char *tmp_path; /* temporary path (owned); NULL when streaming */
     bool listed;    /* tmp_path is listed for removal on a signal (util/interrupt.h) */
 } AtomicFile;
 
-/* Creates the temporary file next to path. Returns true and fills *af (the caller owns it
- * and must end it with atomic_file_commit() or atomic_file_abort()); on failure returns
- * false with the reason in err and *af needs no cleanup. */
+/* Opens path for writing by the rule above. Returns true and fills *af (the caller owns
+ * it and must end it with atomic_file_commit() or atomic_file_abort()); on failure (a
+ * directory, socket or block device at path, a loop of symbolic links, no permission,
+ * ...) returns false with "path: reason" in err and *af needs no cleanup. A FIFO blocks
+ * here until it has a reader. */
 bool atomic_file_open(AtomicFile *af, const char *path, char *err, size_t err_len);
 
 /* Flushes, fsyncs and closes the temporary file, renames it over the target and fsyncs
- * the directory. Returns true on success. On failure (a write error seen by ferror(), a
- * full disk, ...) removes the temporary file, leaves the target as it was and writes the
- * reason to err. Either way *af is released. */
+ * the directory (a stream: flushes and closes it). Returns true on success. On failure (a
+ * write error seen by ferror(), a full disk, ...) removes the temporary file, leaves the
+ * target as it was and writes the reason to err. Either way *af is released. */
 bool atomic_file_commit(AtomicFile *af, char *err, size_t err_len);
 
-/* Closes and removes the temporary file; the target is untouched. Releases *af. */
+/* Closes and removes the temporary file; the target is untouched (a stream is closed).
+ * Releases *af. */
 void atomic_file_abort(AtomicFile *af);
 
 #endif

@@ -22,6 +22,21 @@ static struct {
     char path[TRACK_SLOTS][TRACK_PATH];
 } tracked = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
+/* The outputs already in place (atomic_file_commit() notes each), named when a signal ends
+ * the process; the newest WRITTEN_SLOTS, published like the tracked files. */
+enum { WRITTEN_SLOTS = 4 };
+static struct {
+    pthread_mutex_t lock;
+    volatile sig_atomic_t used[WRITTEN_SLOTS];
+    char path[WRITTEN_SLOTS][TRACK_PATH];
+    int next;
+} written = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void say(const char *s) {
+    if (write(STDERR_FILENO, s, strlen(s)) < 0) { /* nothing to do about a closed stderr */
+    }
+}
+
 static const int FATAL_SIGNALS[] = {SIGINT, SIGTERM, SIGHUP};
 enum { N_FATAL = sizeof FATAL_SIGNALS / sizeof FATAL_SIGNALS[0] };
 
@@ -32,6 +47,12 @@ static void die_clean(int sig) {
             unlink(tracked.path[i]);
     if (remove_armed)
         unlink(remove_path);
+    for (int i = 0; i < WRITTEN_SLOTS; i++)
+        if (written.used[i]) {
+            say("hayanagi: interrupted; ");
+            say(written.path[i]);
+            say(" was written before the signal and is complete\n");
+        }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -90,6 +111,21 @@ void interrupt_untrack_file(const char *path) {
             break;
         }
     pthread_mutex_unlock(&tracked.lock);
+}
+
+void interrupt_note_written(const char *path) {
+    size_t n = strlen(path);
+    if (n >= TRACK_PATH)
+        return;
+    pthread_mutex_lock(&written.lock);
+    int i = written.next;
+    written.next = (i + 1) % WRITTEN_SLOTS;
+    written.used[i] = 0;
+    atomic_signal_fence(memory_order_seq_cst);
+    memcpy(written.path[i], path, n + 1);
+    atomic_signal_fence(memory_order_seq_cst); /* the path is complete before the flag */
+    written.used[i] = 1;
+    pthread_mutex_unlock(&written.lock);
 }
 
 int interrupt_tracked_count(void) {

@@ -17,7 +17,13 @@
  * ignored, as a shell leaves them for background jobs; an ignored SIGHUP, nohup, stays
  * ignored); it removes the listed files and dies of the signal as before.
  *
- * The flag, the path and the list are this module's singleton (a handler can reach
+ * Outputs already written. atomic_file_commit() notes each output it has renamed into
+ * place (interrupt_note_written()); a signal that ends the process afterwards (the cases
+ * above) says on stderr that those files were written and are complete, so a Ctrl-C that
+ * lands just after the rename is never mistaken for one that stopped the write. It is
+ * the one message this module writes (with write(2), from the handler).
+ *
+ * The flag, the path and the lists are this module's singleton (a handler can reach
  * nothing else); scopes do not nest. */
 #ifndef HAYANAGI_UTIL_INTERRUPT_H
 #define HAYANAGI_UTIL_INTERRUPT_H
@@ -49,6 +55,10 @@ volatile sig_atomic_t *interrupt_flag(void);
  * is full (16 files) or the path too long: the file is then not removed on a signal.
  * Thread-safe. */
 bool interrupt_track_file(const char *path);
+
+/* Notes path (copied; at most 4095 bytes; the newest 4 are kept) as an output written
+ * and complete, named on stderr if a signal later ends the process. Thread-safe. */
+void interrupt_note_written(const char *path);
 
 /* Takes path off the list (a no-op when it is not there). Thread-safe. */
 void interrupt_untrack_file(const char *path);

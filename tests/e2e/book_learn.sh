@@ -10,7 +10,7 @@ trap 'rm -rf "$T"' EXIT
 out=$("$HAYANAGI" book learn --player 'hayanagi*' --max-ply 10 --min-games 20 --prior 100 --quiet \
       book/records/*.csa "$T/l.db" 2>&1)
 expect_status "learn" 0 $?
-expect_contains "learn summary" "$out" "wrote $T/l.db: 51 positions (10 where the chosen move is not the one played most), from 1832 sides played by 'hayanagi*' in 1836 games; 913 positions seen"
+expect_contains "learn summary" "$out" "wrote $T/l.db: 51 positions, 51 moves; 51 chosen (10 where the chosen move is not the one played most), from 1832 sides played by 'hayanagi*' in 1836 games; 913 positions seen"
 db=$(cat "$T/l.db")
 expect_contains "learn start" "$db" "#learn 7g7f: 694 games, mean result 0.703, value +0.0017 (chosen)"
 expect_contains "learn start 2g2f" "$db" "#learn 2g2f: 223 games, mean result 0.682, value -0.0042"

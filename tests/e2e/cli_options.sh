@@ -90,6 +90,10 @@ bad_value "build --max-ply=abc" "--max-ply: bad value 'abc'" book build --max-pl
 bad_value "build --side=red" "--side: bad value 'red'" book build --side=red --from "$REC" "$T/bad.db"
 bad_value "minimax --threads=0" "--threads: bad value '0'" book minimax --threads=0 "$DB" "$T/bad.db"
 bad_value "merge --policy=best" "--policy: bad value 'best'" book merge --policy=best "$DB" "$YO" "$T/bad.db"
+bad_value "think --engine-timeout 0" "--engine-timeout: bad value '0'" book think --engine-timeout 0 --nodes 1 "$DB" "$T/bad.db"
+bad_value "think --multipv-margin -5" "--multipv-margin: bad value '-5'" book think --multipv-margin -5 --nodes 1 "$DB" "$T/bad.db"
+bad_value "think --go ''" "--go: bad value ''" book think --go '' "$DB" "$T/bad.db"
+bad_value "think --rethink-if depth<9abc" "--rethink-if 'depth<9abc'" book think --rethink-if 'depth<9abc' --nodes 1 "$DB" "$T/bad.db"
 bad_value "merge --weights=1,x" "--weights: bad value '1,x'" book merge --weights=1,x "$DB" "$YO" "$T/bad.db"
 bad_value "import-losses --max-ply=-1" "--max-ply: bad value '-1'" book import-losses --opponent x --max-ply=-1 \
     "$FG" "$T/bad.db"

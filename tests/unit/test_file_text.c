@@ -60,6 +60,9 @@ static void test_contents_and_limit(void **state) {
     assert_null(file_read_text(path, 0, &len, err, sizeof err));
     snprintf(want, sizeof want, "%s: No such file or directory", path);
     assert_string_equal(err, want);
+    /* a directory opens but does not read: the message says what it is */
+    assert_null(file_read_text("/", 0, &len, err, sizeof err));
+    assert_string_equal(err, "/: Is a directory");
 }
 
 int main(void) {

@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "match/match.h"
+#include "match/resume.h"
 #include "record/csa_write.h"
 #include "shogi/game.h"
 #include "shogi/notation.h"
@@ -373,6 +374,57 @@ static void test_engine_option_from_arg(void **state) {
     }
 }
 
+/* match --resume reads every game and drops none: a finished game is counted, an
+ * interrupted one (%CHUDAN) and a finished one whose summary line is missing are kept as
+ * written and played again; a CRLF copy reads the same. */
+static void test_resume_keeps_every_game(void **state) {
+    (void)state;
+    const char *g1 = "N+A\nN-B\n$EVENT:hayanagi match, game 1 of 2\nPI\n+\n+7776FU\n%JISHOGI\n"
+                     "'summary:max_moves:A draw:B draw\n";
+    const char *g2 = "N+B\nN-A\n$EVENT:hayanagi match, game 2 of 2\nPI\n+\n+2726FU\n-3334FU\n%CHUDAN\n";
+    char rec[1024];
+    snprintf(rec, sizeof rec, "V2.2\n%s/\n%s", g1, g2);
+    MatchResume r;
+    char err[256];
+    assert_true(match_resume_read_memory("rec.csa", rec, strlen(rec), 2, &r, err, sizeof err));
+    assert_int_equal(r.n_done, 1);
+    assert_int_equal(r.done[0].end, END_MAX_MOVES);
+    assert_int_equal(r.done[0].outcome, OUTCOME_DRAW);
+    assert_int_equal(r.done[1].end, END_NONE);
+    assert_non_null(r.text[0]);
+    assert_string_equal(r.text[0], g1);
+    assert_non_null(r.text[1]); /* the interrupted game's moves stay */
+    assert_string_equal(r.text[1], g2);
+    match_resume_free(&r);
+
+    /* the finished game without its summary: not counted, kept */
+    char g1bare[256];
+    snprintf(g1bare, sizeof g1bare, "%.*s", (int)(strstr(g1, "'summary") - g1), g1);
+    snprintf(rec, sizeof rec, "V2.2\n%s/\n%s", g1bare, g2);
+    assert_true(match_resume_read_memory("rec.csa", rec, strlen(rec), 2, &r, err, sizeof err));
+    assert_int_equal(r.n_done, 0);
+    assert_non_null(r.text[0]);
+    assert_string_equal(r.text[0], g1bare);
+    assert_non_null(r.text[1]);
+    match_resume_free(&r);
+
+    /* CRLF */
+    snprintf(rec, sizeof rec, "V2.2\n%s/\n%s", g1, g2);
+    char crlf[2048];
+    size_t m = 0;
+    for (const char *p = rec; *p; p++) {
+        if (*p == '\n')
+            crlf[m++] = '\r';
+        crlf[m++] = *p;
+    }
+    assert_true(match_resume_read_memory("crlf.csa", crlf, m, 2, &r, err, sizeof err));
+    assert_int_equal(r.n_done, 1);
+    assert_int_equal(r.done[0].end, END_MAX_MOVES);
+    assert_non_null(r.text[1]);
+    assert_non_null(strstr(r.text[1], "%CHUDAN\r\n"));
+    match_resume_free(&r);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -388,6 +440,7 @@ int main(void) {
         cmocka_unit_test(test_time_control_text),
         cmocka_unit_test(test_engine_command_splitting),
         cmocka_unit_test(test_engine_option_from_arg),
+        cmocka_unit_test(test_resume_keeps_every_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

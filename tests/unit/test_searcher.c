@@ -195,6 +195,15 @@ static void test_provenance_and_rethink(void **state) {
     assert_false(think_rethink_parse("colour=red", &r, err, sizeof err));
     assert_false(think_rethink_parse("depth<", &r, err, sizeof err));
     assert_true(strlen(err) > 0);
+    /* Numbers are whole and non-negative, with nothing after them. */
+    const char *bad[] = {"depth<abc", "depth<<9", "depth<4.5", "nodes>=-5", "depth<9abc", "nodes>=+5", "depth< 9 x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        assert_false(think_rethink_parse(bad[i], &r, err, sizeof err));
+        assert_non_null(strstr(err, "--rethink-if"));
+    }
+    assert_true(think_rethink_parse("depth < 9", &r, err, sizeof err));
+    assert_true(r.number == 9);
 }
 
 /* The lines of one search (MultiPvLines): the answer is the last report whose lines came
