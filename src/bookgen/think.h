@@ -24,11 +24,14 @@
  * failures hit is skipped; when every slot is retired before the queue is empty,
  * book_think fails naming the engines and why.
  *
- * Checkpoints. Every finished position is appended to the journal (DB2016 lines with the
- * provenance as a "#" comment, flushed and fsync'ed) before the next is taken, so a kill
- * loses only the positions in flight. On start an existing journal is read back: its
- * positions count as done and its moves are added. The caller writes the output and
- * removes the journal at the end.
+ * Checkpoints. Every finished position is appended to the journal (think_journal.h: DB2016
+ * lines with the provenance as a "#" comment and a checksummed end line, fsync'ed) before
+ * the next is taken, so a kill loses only the positions in flight. The journal is locked
+ * for the run, and its header binds it to the book as given and to the options: on start
+ * an existing journal of another input or other options is refused; otherwise its whole,
+ * valid entries count as done and their moves are added, and cut or invalid ones are
+ * reported and searched again. The caller writes the output and removes the journal at the
+ * end.
  */
 #ifndef HAYANAGI_BOOKGEN_THINK_H
 #define HAYANAGI_BOOKGEN_THINK_H
@@ -40,6 +43,7 @@
 
 #include "book/book.h"
 #include "bookgen/searcher.h"
+#include "bookgen/think_journal.h"
 #include "util/progress.h"
 
 typedef enum { THINK_FRONTIER_LEAVES, THINK_FRONTIER_EVAL_WINDOW } ThinkFrontier;
@@ -96,6 +100,11 @@ typedef struct {
     const int *only_plies;
     size_t only_count;
     const char *journal;
+    const char *input_name;      /* the input's name for journal messages; may be NULL */
+    const char *journal_options; /* the options that change results, as the caller spells them (the journal's
+                                    header holds them); NULL: the budget and MultiPV as book_think sees them */
+    ThinkJournal **keep_journal; /* non-NULL: on success the locked journal is handed over here (the caller
+                                    closes it after writing OUT and removing the journal); else closed */
     Progress *progress;          /* may be NULL */
     volatile sig_atomic_t *stop; /* set asynchronously (a signal) to stop after the positions in flight */
 } ThinkOptions;
