@@ -500,7 +500,7 @@ static int book_convert(int argc, char **argv, bool sort_only) {
         wo.description = description;
     }
     if (book_format_is(to, "db")) {
-        if (book_has_stats(b))
+        if (book_has_totals(b))
             printf("Unsupported: game and win totals and evaluation marks are not kept in DB2016 (move counts are%s)\n",
                    lo.keep_comments ? ", comments as # lines" : "");
         if (book_eval_count(b))

@@ -57,6 +57,17 @@ expect_contains "apery converted" "$out" "positions  19"
 err=$("$HAYANAGI" book convert $R/db/shogihome/yaneuraou.db "$T/out.ybb" 2>&1); expect_status "convert to ybb" 2 $?
 [ -e "$T/out.ybb" ] && fail "convert to ybb left a file"
 
+# DB2016 -> DB2016 with comments: the same bytes, and no notice of anything dropped (the
+# comments are statistics in the IR, but no game or win total is there to lose)
+printf '#YANEURAOU-DB2016 1.00\nsfen %s\n#a comment\n7g7f 3c3d 50 10 3\n' \
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" > "$T/commented.db"
+out=$("$HAYANAGI" book convert "$T/commented.db" "$T/commented_out.db" 2>&1); expect_status "db to db" 0 $?
+cmp -s "$T/commented.db" "$T/commented_out.db" || fail "db to db: the output differs from the input"
+expect_not_contains "db to db: nothing is unsupported" "$out" "Unsupported"
+# an SBK's game and win totals are still said to be dropped
+out=$("$HAYANAGI" book convert $R/sbk/shogihome/shogigui02.sbk "$T/from-sbk.db" 2>&1); expect_status "sbk to db" 0 $?
+expect_contains "sbk to db: totals dropped" "$out" "Unsupported: game and win totals"
+
 # check: every problem with its line; exit 1.
 printf '#YANEURAOU-DB2016 1.00\nsfen %s\n7g7f 3c3d 0 0 1\n7g7e none 0 0 1\nsfen bad\n2g2f\n' \
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" > "$T/bad.db"
