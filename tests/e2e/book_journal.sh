@@ -10,7 +10,7 @@ T=$(mktemp -d /tmp/hayanagi_book_journal.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 export SOURCE_DATE_EPOCH=1800000000 # the provenance date, so that two runs write the same bytes
 Y=$R/db/rshogi/book_backprop_yo_in.db # 5 targets at multipv 2
-NODES=300000
+NODES=300000; [ -n "${HAYANAGI_SANITIZED:-}" ] && NODES=60000
 ARGS=(--nodes $NODES --multipv 2 --quiet)
 think() { "$HAYANAGI" book think "$Y" "$@" "${ARGS[@]}"; }
 entries() { grep -c '^sfen ' "$1"; }
