@@ -12,6 +12,7 @@
 
 #include "bookgen/think.h"
 #include "shogi/notation.h"
+#include "util/clock.h"
 #include "util/parse.h"
 
 typedef struct {
@@ -199,9 +200,7 @@ static void report(Shared *sh, double t0, double *last, bool final) {
     Progress *p = sh->opt->progress;
     if (!p || p->quiet)
         return;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    double now = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+    double now = clock_now_ms() / 1000.0;
     bool tty = isatty(fileno(p->out ? p->out : stderr));
     if (!final && now - *last < (tty ? 0.25 : 5.0))
         return;
@@ -361,9 +360,7 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
         free(th);
         goto out;
     }
-    struct timespec ts0;
-    clock_gettime(CLOCK_MONOTONIC, &ts0);
-    double t0 = (double)ts0.tv_sec + ts0.tv_nsec / 1e9, last = t0;
+    double t0 = clock_now_ms() / 1000.0, last = t0;
     /* wait; on a stop request cut the searches in flight short */
     bool stopped = false;
     for (;;) {

@@ -48,10 +48,24 @@
 
 typedef enum { THINK_FRONTIER_LEAVES, THINK_FRONTIER_EVAL_WINDOW } ThinkFrontier;
 
-/* One --rethink-if condition: FIELD OP VALUE (field 0 engine, 1 depth, 2 nodes, 3 date;
- * op 0 !=, 1 <=, 2 >=, 3 =, 4 <, 5 >; dates compare as text on VALUE's length). */
+/* Which side the eval-window frontier follows by its best moves (the other side gets the
+ * window); BLACK and WHITE are the Color values. */
+typedef enum {
+    THINK_SIDE_ROOT = -1, /* the side to move at the root */
+    THINK_SIDE_BLACK = 0,
+    THINK_SIDE_WHITE = 1,
+    THINK_SIDE_BOTH = 2 /* both sides take the window */
+} ThinkFrontierSide;
+
+/* The fields and operators of a --rethink-if condition, in the order they are matched
+ * when parsed (the two-character operators before their one-character prefixes). */
+typedef enum { THINK_FIELD_ENGINE, THINK_FIELD_DEPTH, THINK_FIELD_NODES, THINK_FIELD_DATE } ThinkRethinkField;
+typedef enum { THINK_OP_NE, THINK_OP_LE, THINK_OP_GE, THINK_OP_EQ, THINK_OP_LT, THINK_OP_GT } ThinkRethinkOp;
+
+/* One --rethink-if condition: FIELD OP VALUE (dates compare as text on VALUE's length). */
 typedef struct {
-    int field, op;
+    ThinkRethinkField field;
+    ThinkRethinkOp op;
     char value[128];
 } ThinkRethink;
 
@@ -85,9 +99,9 @@ typedef struct {
     int threads;        /* worker threads of the in-process searcher, 1..128 */
     size_t hash_mb;     /* per worker */
     ThinkFrontier frontier;
-    int eval_diff;               /* eval-window: the other side's window in centipawns */
-    int frontier_side;           /* eval-window: -1 the root's side to move, 0 black, 1 white, 2 both take the window */
-    const ThinkRethink *rethink; /* re-think positions whose provenance matches any of these */
+    int eval_diff;                   /* eval-window: the other side's window in centipawns */
+    ThinkFrontierSide frontier_side; /* eval-window: whose best moves the frontier follows */
+    const ThinkRethink *rethink;     /* re-think positions whose provenance matches any of these */
     size_t n_rethink;
     uint64_t max_positions; /* 0 = every target */
     int max_ply;            /* skip targets deeper than this ply (0 = no limit) */

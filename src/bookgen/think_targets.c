@@ -119,31 +119,33 @@ bool think_rethink_parse(const char *text, ThinkRethink *r, char *err, size_t er
         snprintf(err, err_len, "--rethink-if '%s': no value", text);
         return false;
     }
-    r->field = f;
-    r->op = o;
+    r->field = (ThinkRethinkField)f;
+    r->op = (ThinkRethinkOp)o;
     snprintf(r->value, sizeof r->value, "%s", p);
     return true;
 }
 
-static bool cmp_holds(int op, int c) {
+static bool cmp_holds(ThinkRethinkOp op, int c) {
     switch (op) {
-    case 0: return c != 0;
-    case 1: return c <= 0;
-    case 2: return c >= 0;
-    case 3: return c == 0;
-    case 4: return c < 0;
-    default: return c > 0;
+    case THINK_OP_NE: return c != 0;
+    case THINK_OP_LE: return c <= 0;
+    case THINK_OP_GE: return c >= 0;
+    case THINK_OP_EQ: return c == 0;
+    case THINK_OP_LT: return c < 0;
+    case THINK_OP_GT: return c > 0;
     }
+    return false;
 }
 
 bool think_rethink_matches(const ThinkRethink *r, const ThinkProvenance *p) {
     int c;
-    if (r->field == 0)
+    if (r->field == THINK_FIELD_ENGINE)
         c = strcmp(p->engine, r->value);
-    else if (r->field == 3)
+    else if (r->field == THINK_FIELD_DATE)
         c = strncmp(p->date, r->value, strlen(r->value));
     else {
-        unsigned long long have = r->field == 1 ? (unsigned long long)(p->depth < 0 ? 0 : p->depth) : p->nodes;
+        unsigned long long have =
+            r->field == THINK_FIELD_DEPTH ? (unsigned long long)(p->depth < 0 ? 0 : p->depth) : p->nodes;
         unsigned long long want = strtoull(r->value, NULL, 10);
         c = have < want ? -1 : have > want;
     }
@@ -262,9 +264,9 @@ static void frontier_follow(const ThinkOptions *o, Color us, Color root_side, co
     for (int i = 0; i < cnt; i++)
         if (list->moves[i].has_score && list->moves[i].score > best)
             best = list->moves[i].score, any = true;
-    bool ours = o->frontier_side == 2                            ? false
-                : o->frontier_side == 0 || o->frontier_side == 1 ? (int)us == o->frontier_side
-                                                                 : us == root_side;
+    bool ours = o->frontier_side == THINK_SIDE_BOTH   ? false
+                : o->frontier_side == THINK_SIDE_ROOT ? us == root_side
+                                                      : (int)us == (int)o->frontier_side;
     int window = ours ? 0 : o->eval_diff;
     for (int i = 0; i < cnt; i++)
         follow[i] = any ? list->moves[i].has_score && best - list->moves[i].score <= window : i == 0;

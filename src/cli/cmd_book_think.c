@@ -164,7 +164,7 @@ static void options_free(OptionsText *t) {
 }
 
 int cmd_book_think(int argc, char **argv) {
-    ThinkOptions to = {.multipv = 0, .threads = 1, .hash_mb = 16, .frontier_side = -1};
+    ThinkOptions to = {.multipv = 0, .threads = 1, .hash_mb = 16, .frontier_side = THINK_SIDE_ROOT};
     CliEngines ce;
     memset(&ce, 0, sizeof ce);
     ThinkRethink *rethink = NULL;
@@ -231,12 +231,12 @@ int cmd_book_think(int argc, char **argv) {
             ok = cli_parse_int(optarg, 0, 100000, &v), to.eval_diff = (int)v, eval_diff_set = true;
             break;
         case OPT_FSIDE:
-            to.frontier_side = !strcmp(optarg, "root")    ? -1
-                               : !strcmp(optarg, "black") ? 0
-                               : !strcmp(optarg, "white") ? 1
-                               : !strcmp(optarg, "both")  ? 2
-                                                          : -2;
-            ok = to.frontier_side != -2;
+            ok = !strcmp(optarg, "root") || !strcmp(optarg, "black") || !strcmp(optarg, "white") ||
+                 !strcmp(optarg, "both");
+            to.frontier_side = !strcmp(optarg, "black")   ? THINK_SIDE_BLACK
+                               : !strcmp(optarg, "white") ? THINK_SIDE_WHITE
+                               : !strcmp(optarg, "both")  ? THINK_SIDE_BOTH
+                                                          : THINK_SIDE_ROOT;
             break;
         case OPT_RETHINK: {
             ThinkRethink *r = realloc(rethink, (n_rethink + 1) * sizeof *r);

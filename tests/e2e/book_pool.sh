@@ -281,6 +281,12 @@ expect_contains "eval-window: our best, their moves within 20" "$out" "2 positio
 out=$("$HAYANAGI" book think "$T/ew.db" "$T/ew2.db" --depth 1 --multipv 3 --frontier eval-window --eval-diff 20 \
       --frontier-side both --quiet 2>&1)
 expect_contains "eval-window both sides" "$out" "4 positions needed a search"
+for side in "black 2" "white 3"; do # black moves at the root: black is the root's side
+    set -- $side
+    out=$("$HAYANAGI" book think "$T/ew.db" "$T/ew_$1.db" --depth 1 --multipv 3 --frontier eval-window --eval-diff 20 \
+          --frontier-side $1 --quiet 2>&1)
+    expect_contains "eval-window side $1" "$out" "$2 positions needed a search"
+done
 out=$("$HAYANAGI" book think "$T/ew.db" "$T/ew3.db" --depth 1 --multipv 3 --frontier eval-window 2>&1)
 expect_status "eval-window without --eval-diff" 2 $?
 
