@@ -13,7 +13,6 @@
 #include "bookgen/think.h"
 #include "shogi/notation.h"
 #include "util/clock.h"
-#include "util/parse.h"
 
 typedef struct {
     Book *book;
@@ -42,20 +41,6 @@ typedef struct {
     int slot;
 } Worker;
 
-/* The provenance date: now, or SOURCE_DATE_EPOCH (seconds since 1970, the
- * reproducible-builds.org convention) when the environment sets it, so that a recipe
- * rerun with the same inputs writes the same bytes. */
-static void utc_now(char *buf, size_t len) {
-    time_t t = time(NULL);
-    const char *epoch = getenv("SOURCE_DATE_EPOCH");
-    long long fixed;
-    if (epoch && parse_integer(epoch, 0, 253402300799LL, &fixed))
-        t = (time_t)fixed;
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* Adds one answer to the book and the journal; called with the lock held. */
 static bool record(Shared *sh, const ThinkTarget *t, const Position *pos, const SearchAnswer *a) {
     uint32_t id;
@@ -63,15 +48,13 @@ static bool record(Shared *sh, const ThinkTarget *t, const Position *pos, const 
         snprintf(sh->err, sizeof sh->err, "out of memory");
         return false;
     }
-    char sfen[SFEN_MAX], date[32], prov[512], name[SEARCHER_NAME_MAX];
+    char sfen[SFEN_MAX], prov[512];
     position_to_sfen(pos, sfen, true);
-    utc_now(date, sizeof date);
-    snprintf(name, sizeof name, "%s", a->engine);
-    for (char *c = name; *c; c++)
-        if (*c == ';' || *c == '\n' || *c == '\r')
-            *c = ',';
-    snprintf(prov, sizeof prov, "think engine=%s; budget=%s; depth=%d; nodes=%" PRIu64 "; date=%s", name,
-             sh->budget_text, a->depth, a->nodes, date);
+    ThinkProvenance pv = {.depth = a->depth, .nodes = a->nodes};
+    snprintf(pv.engine, sizeof pv.engine, "%s", a->engine);
+    snprintf(pv.budget, sizeof pv.budget, "%s", sh->budget_text);
+    think_provenance_date(pv.date, sizeof pv.date);
+    think_provenance_format(&pv, prov, sizeof prov);
     /* the journal entry: at most a sfen, the provenance and SEARCHER_MAX_PV short lines */
     char entry[SFEN_MAX + sizeof prov + SEARCHER_MAX_PV * 64];
     size_t len = (size_t)snprintf(entry, sizeof entry, "sfen %s\n#%s\n", sfen, prov);

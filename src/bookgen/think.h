@@ -44,6 +44,7 @@
 #include "book/book.h"
 #include "bookgen/searcher.h"
 #include "bookgen/think_journal.h"
+#include "bookgen/think_provenance.h"
 #include "util/progress.h"
 
 typedef enum { THINK_FRONTIER_LEAVES, THINK_FRONTIER_EVAL_WINDOW } ThinkFrontier;
@@ -68,15 +69,6 @@ typedef struct {
     ThinkRethinkOp op;
     char value[128];
 } ThinkRethink;
-
-/* What a provenance comment says (think_provenance_parse). */
-typedef struct {
-    char engine[SEARCHER_NAME_MAX];
-    char budget[96];
-    char date[32];
-    int depth;
-    unsigned long long nodes;
-} ThinkProvenance;
 
 typedef struct {
     BookKey key;
@@ -141,9 +133,6 @@ bool think_collect_targets(const Book *b, const ThinkOptions *opt, ThinkTarget *
 
 /* Distinct legal moves among the first cnt of list in pos. */
 int think_legal_candidates(const Position *pos, const BookMoveList *list, int cnt);
-
-/* Reads the last "think engine=..." line of a position comment; false when none. */
-bool think_provenance_parse(const char *comment, ThinkProvenance *p);
 
 /* Parses one --rethink-if condition ("engine!=YaneuraOu", "depth<20", "date<2026-01");
  * false with the reason in err. */

@@ -46,45 +46,7 @@ int think_legal_candidates(const Position *pos, const BookMoveList *list, int cn
     return legal;
 }
 
-/* ---- provenance and --rethink-if ---- */
-
-bool think_provenance_parse(const char *comment, ThinkProvenance *p) {
-    memset(p, 0, sizeof *p);
-    const char *last = NULL;
-    for (const char *s = comment; s && (s = strstr(s, "think engine=")) != NULL; s++)
-        if (s == comment || s[-1] == '\n')
-            last = s;
-    if (!last)
-        return false;
-    size_t len = strcspn(last, "\n");
-    char line[512];
-    if (len >= sizeof line)
-        len = sizeof line - 1;
-    memcpy(line, last, len);
-    line[len] = '\0';
-    for (char *f = line + 6; f && *f;) {
-        char *end = strstr(f, "; ");
-        if (end)
-            *end = '\0';
-        char *eq = strchr(f, '=');
-        if (eq) {
-            *eq = '\0';
-            const char *v = eq + 1;
-            if (!strcmp(f, "engine"))
-                snprintf(p->engine, sizeof p->engine, "%s", v);
-            else if (!strcmp(f, "budget"))
-                snprintf(p->budget, sizeof p->budget, "%s", v);
-            else if (!strcmp(f, "date"))
-                snprintf(p->date, sizeof p->date, "%s", v);
-            else if (!strcmp(f, "depth"))
-                p->depth = atoi(v);
-            else if (!strcmp(f, "nodes"))
-                p->nodes = strtoull(v, NULL, 10);
-        }
-        f = end ? end + 2 : NULL;
-    }
-    return true;
-}
+/* ---- --rethink-if ---- */
 
 bool think_rethink_parse(const char *text, ThinkRethink *r, char *err, size_t err_len) {
     memset(r, 0, sizeof *r);
