@@ -654,6 +654,15 @@ bool book_get_stats(const Book *b, uint32_t id, Move16 move, BookStats *out) {
 
 bool book_has_stats(const Book *b) { return b->n_with_stats > 0; }
 
+bool book_has_totals(const Book *b) {
+    for (size_t i = 0; i < b->nstats; i++) {
+        const BookStats *s = &b->stats[i].s;
+        if (b->stats[i].has_stats && (s->games || s->black_wins || s->white_wins || s->eval_symbol || s->weight < 0))
+            return true;
+    }
+    return false;
+}
+
 /* ---- analyses ---- */
 
 static char *copy_text(char **cursor, const char *text) {

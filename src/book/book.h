@@ -212,7 +212,7 @@ bool book_append_comment(Book *b, uint32_t id, Move16 move, const char *line, si
  * otherwise. out->comment points into the book (valid until the book changes). */
 bool book_get_stats(const Book *b, uint32_t id, Move16 move, BookStats *out);
 
-/* True when any statistics are attached (formats that cannot carry them may warn). */
+/* True when any statistics are attached, comments included. */
 bool book_has_stats(const Book *b);
 
 /* Copies what src holds about its position sid beside the moves (the position's
@@ -221,6 +221,11 @@ bool book_has_stats(const Book *b);
  * book from an old one (prune) keeps think's provenance and learn's evidence with it.
  * Returns false when memory runs out. */
 bool book_copy_notes(Book *dst, uint32_t did, const Book *src, uint32_t sid);
+
+/* True when some statistics hold game or win totals, an evaluation mark or a negative
+ * weight (what DB2016 cannot carry: a positive weight is the move's count, and a comment
+ * alone is none of them). */
+bool book_has_totals(const Book *b);
 
 /* Replaces the analyses of position id with a copy of evals[0..n) (strings included);
  * n == 0 removes them. Returns false when memory runs out (the old list then stays). */

@@ -7,14 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "book/db2016.h"
 #include "bookgen/think.h"
 #include "shogi/notation.h"
-#include "util/parse.h"
+#include "util/clock.h"
 
 typedef struct {
     Book *book;
@@ -31,8 +29,8 @@ typedef struct {
     uint64_t *failed_by;  /* per target: the slots (bit slot % 64) that failed on it */
     uint64_t alive_mask;  /* the slots not retired (bit slot % 64) */
     int in_flight;
-    int alive; /* workers not retired */
-    FILE *journal;
+    int alive;             /* workers not retired */
+    ThinkJournal *journal; /* NULL: no checkpoints */
     pthread_mutex_t lock;
     bool failed;
     char err[512];
@@ -43,20 +41,6 @@ typedef struct {
     int slot;
 } Worker;
 
-/* The provenance date: now, or SOURCE_DATE_EPOCH (seconds since 1970, the
- * reproducible-builds.org convention) when the environment sets it, so that a recipe
- * rerun with the same inputs writes the same bytes. */
-static void utc_now(char *buf, size_t len) {
-    time_t t = time(NULL);
-    const char *epoch = getenv("SOURCE_DATE_EPOCH");
-    long long fixed;
-    if (epoch && parse_integer(epoch, 0, 253402300799LL, &fixed))
-        t = (time_t)fixed;
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* Adds one answer to the book and the journal; called with the lock held. */
 static bool record(Shared *sh, const ThinkTarget *t, const Position *pos, const SearchAnswer *a) {
     uint32_t id;
@@ -64,16 +48,16 @@ static bool record(Shared *sh, const ThinkTarget *t, const Position *pos, const 
         snprintf(sh->err, sizeof sh->err, "out of memory");
         return false;
     }
-    char sfen[SFEN_MAX], date[32], prov[512], name[SEARCHER_NAME_MAX];
+    char sfen[SFEN_MAX], prov[512];
     position_to_sfen(pos, sfen, true);
-    utc_now(date, sizeof date);
-    snprintf(name, sizeof name, "%s", a->engine);
-    for (char *c = name; *c; c++)
-        if (*c == ';' || *c == '\n' || *c == '\r')
-            *c = ',';
-    snprintf(prov, sizeof prov, "think engine=%s; budget=%s; depth=%d; nodes=%" PRIu64 "; date=%s", name,
-             sh->budget_text, a->depth, a->nodes, date);
-    fprintf(sh->journal, "sfen %s\n#%s\n", sfen, prov);
+    ThinkProvenance pv = {.depth = a->depth, .nodes = a->nodes};
+    snprintf(pv.engine, sizeof pv.engine, "%s", a->engine);
+    snprintf(pv.budget, sizeof pv.budget, "%s", sh->budget_text);
+    think_provenance_date(pv.date, sizeof pv.date);
+    think_provenance_format(&pv, prov, sizeof prov);
+    /* the journal entry: at most a sfen, the provenance and SEARCHER_MAX_PV short lines */
+    char entry[SFEN_MAX + sizeof prov + SEARCHER_MAX_PV * 64];
+    size_t len = (size_t)snprintf(entry, sizeof entry, "sfen %s\n#%s\n", sfen, prov);
     bool ok = book_append_comment(sh->book, id, MOVE_NONE, prov, strlen(prov));
     int added = 0;
     for (int k = 0; ok && k < a->n; k++) {
@@ -94,15 +78,12 @@ static bool record(Shared *sh, const ThinkTarget *t, const Position *pos, const 
             snprintf(sc, sizeof sc, "%d", c->score);
         if (c->depth > 0)
             snprintf(dp, sizeof dp, "%d", c->depth);
-        fprintf(sh->journal, "%s %s %s %s 1\n", move_to_usi(c->move, mu),
-                c->ponder ? move_to_usi(c->ponder, pu) : "none", sc, dp);
+        len += (size_t)snprintf(entry + len, sizeof entry - len, "%s %s %s %s 1\n", move_to_usi(c->move, mu),
+                                c->ponder ? move_to_usi(c->ponder, pu) : "none", sc, dp);
         added++;
     }
-    fprintf(sh->journal, "\n");
-    if (fflush(sh->journal) != 0 || fsync(fileno(sh->journal)) != 0 || ferror(sh->journal)) {
-        snprintf(sh->err, sizeof sh->err, "%s: write error: %s", sh->opt->journal, strerror(errno));
+    if (sh->journal && !think_journal_append(sh->journal, entry, len, sh->err, sizeof sh->err))
         return false;
-    }
     if (!ok)
         snprintf(sh->err, sizeof sh->err, "out of memory");
     sh->stats->moves_added += (uint64_t)added;
@@ -202,9 +183,7 @@ static void report(Shared *sh, double t0, double *last, bool final) {
     Progress *p = sh->opt->progress;
     if (!p || p->quiet)
         return;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    double now = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+    double now = clock_now_ms() / 1000.0;
     bool tty = isatty(fileno(p->out ? p->out : stderr));
     if (!final && now - *last < (tty ? 0.25 : 5.0))
         return;
@@ -234,9 +213,27 @@ static void report(Shared *sh, double t0, double *last, bool final) {
     fflush(out);
 }
 
+/* The journal header's options: the caller's text, else the budget and the MultiPV; plus
+ * an exact list of positions as its count and a hash of its keys. */
+static void options_text(const ThinkOptions *o, const char *budget, char *buf, size_t len) {
+    if (o->journal_options)
+        snprintf(buf, len, "%s", o->journal_options);
+    else
+        snprintf(buf, len, "budget=%s multipv=%d multipv-margin=%d multipv-max=%d", budget, o->multipv,
+                 o->multipv_margin, o->multipv_max);
+    if (o->only_keys) {
+        uint64_t h = 14695981039346656037ULL;
+        for (size_t i = 0; i < o->only_count; i++)
+            for (size_t k = 0; k < sizeof o->only_keys[i]; k++)
+                h = (h ^ ((const unsigned char *)&o->only_keys[i])[k]) * 1099511628211ULL;
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, " positions=%zu:%016" PRIx64, o->only_count, h);
+    }
+}
+
 bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, size_t err_len) {
     memset(stats, 0, sizeof *stats);
-    Book *done = book_create();
+    Book *done = book_create(), *allowed = NULL;
     ThinkTarget *targets = NULL;
     size_t n = 0;
     bool ok = false;
@@ -253,11 +250,33 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
         goto out;
     }
     stats->targets = n;
-    /* resume: what the journal holds is done */
-    struct stat sb;
-    if (o->journal && stat(o->journal, &sb) == 0) {
-        Db2016ReadOptions ro = {.keep_comments = true};
-        if (!db2016_read_file(o->journal, done, &ro, NULL, err, err_len))
+    /* resume: what the journal holds is done, if it was written for this book and these options */
+    sh.budget = (SearchBudget){.depth = o->depth,
+                               .nodes = o->nodes,
+                               .movetime = o->movetime,
+                               .go_raw = o->go_raw,
+                               .multipv = o->multipv,
+                               .multipv_margin = o->multipv_margin,
+                               .multipv_max = o->multipv_max};
+    search_budget_describe(&sh.budget, sh.budget_text, sizeof sh.budget_text);
+    if (o->journal) {
+        char opts[4096];
+        ThinkJournalId id = {.input_name = o->input_name, .options = opts};
+        ThinkJournalScan scan;
+        options_text(o, sh.budget_text, opts, sizeof opts);
+        allowed = book_create();
+        bool mem = allowed && think_journal_book_identity(b, id.input, sizeof id.input);
+        for (size_t i = 0; mem && i < n; i++) {
+            uint32_t aid;
+            mem = book_add_position(allowed, &targets[i].key, targets[i].ply, &aid);
+        }
+        if (!mem) {
+            snprintf(err, err_len, "out of memory");
+            goto out;
+        }
+        FILE *warn = o->progress && o->progress->out ? o->progress->out : stderr;
+        sh.journal = think_journal_open(o->journal, &id, done, allowed, warn, &scan, err, err_len);
+        if (!sh.journal)
             goto out;
         if (!book_merge(b, done)) {
             snprintf(err, err_len, "out of memory");
@@ -284,14 +303,6 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
         }
         sh.searcher = own;
     }
-    sh.budget = (SearchBudget){.depth = o->depth,
-                               .nodes = o->nodes,
-                               .movetime = o->movetime,
-                               .go_raw = o->go_raw,
-                               .multipv = o->multipv,
-                               .multipv_margin = o->multipv_margin,
-                               .multipv_max = o->multipv_max};
-    search_budget_describe(&sh.budget, sh.budget_text, sizeof sh.budget_text);
     sh.book = b;
     sh.opt = o;
     sh.stats = stats;
@@ -300,12 +311,8 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
     sh.requeue = malloc((n + 1) * sizeof *sh.requeue);
     sh.fails = calloc(n + 1, 1);
     sh.failed_by = calloc(n + 1, sizeof *sh.failed_by);
-    sh.journal = o->journal ? fopen(o->journal, "a") : NULL;
-    if (!sh.journal || !sh.requeue || !sh.fails || !sh.failed_by) {
-        snprintf(err, err_len, "%s: cannot open the journal: %s", o->journal ? o->journal : "(none)",
-                 sh.requeue && sh.fails && sh.failed_by ? strerror(errno) : "out of memory");
-        if (sh.journal)
-            fclose(sh.journal);
+    if (!sh.requeue || !sh.fails || !sh.failed_by) {
+        snprintf(err, err_len, "out of memory");
         goto out;
     }
     pthread_mutex_init(&sh.lock, NULL);
@@ -331,15 +338,12 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
     }
     if (!started && n > 0) {
         snprintf(err, err_len, "cannot start a worker");
-        fclose(sh.journal);
         pthread_mutex_destroy(&sh.lock);
         free(w);
         free(th);
         goto out;
     }
-    struct timespec ts0;
-    clock_gettime(CLOCK_MONOTONIC, &ts0);
-    double t0 = (double)ts0.tv_sec + ts0.tv_nsec / 1e9, last = t0;
+    double t0 = clock_now_ms() / 1000.0, last = t0;
     /* wait; on a stop request cut the searches in flight short */
     bool stopped = false;
     for (;;) {
@@ -362,7 +366,6 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
     free(th);
     if (n > 0)
         report(&sh, t0, &last, true);
-    fclose(sh.journal);
     pthread_mutex_destroy(&sh.lock);
     if (sh.failed) {
         snprintf(err, err_len, "%s", sh.err);
@@ -378,9 +381,15 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
         goto out;
     }
     ok = true;
+    if (o->keep_journal) {
+        *o->keep_journal = sh.journal;
+        sh.journal = NULL;
+    }
 out:
+    think_journal_close(sh.journal);
     searcher_destroy(own);
     book_free(done);
+    book_free(allowed);
     free(sh.requeue);
     free(sh.fails);
     free(sh.failed_by);

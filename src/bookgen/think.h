@@ -24,11 +24,14 @@
  * failures hit is skipped; when every slot is retired before the queue is empty,
  * book_think fails naming the engines and why.
  *
- * Checkpoints. Every finished position is appended to the journal (DB2016 lines with the
- * provenance as a "#" comment, flushed and fsync'ed) before the next is taken, so a kill
- * loses only the positions in flight. On start an existing journal is read back: its
- * positions count as done and its moves are added. The caller writes the output and
- * removes the journal at the end.
+ * Checkpoints. Every finished position is appended to the journal (think_journal.h: DB2016
+ * lines with the provenance as a "#" comment and a checksummed end line, fsync'ed) before
+ * the next is taken, so a kill loses only the positions in flight. The journal is locked
+ * for the run, and its header binds it to the book as given and to the options: on start
+ * an existing journal of another input or other options is refused; otherwise its whole,
+ * valid entries count as done and their moves are added, and cut or invalid ones are
+ * reported and searched again. The caller writes the output and removes the journal at the
+ * end.
  */
 #ifndef HAYANAGI_BOOKGEN_THINK_H
 #define HAYANAGI_BOOKGEN_THINK_H
@@ -40,26 +43,33 @@
 
 #include "book/book.h"
 #include "bookgen/searcher.h"
+#include "bookgen/think_journal.h"
+#include "bookgen/think_provenance.h"
 #include "util/progress.h"
 
 typedef enum { THINK_FRONTIER_LEAVES, THINK_FRONTIER_EVAL_WINDOW } ThinkFrontier;
 
-/* One --rethink-if condition: FIELD OP VALUE (field 0 engine, 1 depth, 2 nodes, 3 date;
- * op 0 !=, 1 <=, 2 >=, 3 =, 4 <, 5 >; dates compare as text on VALUE's length). */
+/* Which side the eval-window frontier follows by its best moves (the other side gets the
+ * window); BLACK and WHITE are the Color values. */
+typedef enum {
+    THINK_SIDE_ROOT = -1, /* the side to move at the root */
+    THINK_SIDE_BLACK = 0,
+    THINK_SIDE_WHITE = 1,
+    THINK_SIDE_BOTH = 2 /* both sides take the window */
+} ThinkFrontierSide;
+
+/* The fields and operators of a --rethink-if condition, in the order they are matched
+ * when parsed (the two-character operators before their one-character prefixes). */
+typedef enum { THINK_FIELD_ENGINE, THINK_FIELD_DEPTH, THINK_FIELD_NODES, THINK_FIELD_DATE } ThinkRethinkField;
+typedef enum { THINK_OP_NE, THINK_OP_LE, THINK_OP_GE, THINK_OP_EQ, THINK_OP_LT, THINK_OP_GT } ThinkRethinkOp;
+
+/* One --rethink-if condition: FIELD OP VALUE (dates compare as text on VALUE's length). */
 typedef struct {
-    int field, op;
+    ThinkRethinkField field;
+    ThinkRethinkOp op;
     char value[128];
     uint64_t number; /* depth and nodes: the value as a number */
 } ThinkRethink;
-
-/* What a provenance comment says (think_provenance_parse). */
-typedef struct {
-    char engine[SEARCHER_NAME_MAX];
-    char budget[96];
-    char date[32];
-    int depth;
-    unsigned long long nodes;
-} ThinkProvenance;
 
 typedef struct {
     BookKey key;
@@ -82,9 +92,9 @@ typedef struct {
     int threads;        /* worker threads of the in-process searcher, 1..128 */
     size_t hash_mb;     /* per worker */
     ThinkFrontier frontier;
-    int eval_diff;               /* eval-window: the other side's window in centipawns */
-    int frontier_side;           /* eval-window: -1 the root's side to move, 0 black, 1 white, 2 both take the window */
-    const ThinkRethink *rethink; /* re-think positions whose provenance matches any of these */
+    int eval_diff;                   /* eval-window: the other side's window in centipawns */
+    ThinkFrontierSide frontier_side; /* eval-window: whose best moves the frontier follows */
+    const ThinkRethink *rethink;     /* re-think positions whose provenance matches any of these */
     size_t n_rethink;
     uint64_t max_positions; /* 0 = every target */
     int max_ply;            /* skip targets deeper than this ply (0 = no limit) */
@@ -97,6 +107,11 @@ typedef struct {
     const int *only_plies;
     size_t only_count;
     const char *journal;
+    const char *input_name;      /* the input's name for journal messages; may be NULL */
+    const char *journal_options; /* the options that change results, as the caller spells them (the journal's
+                                    header holds them); NULL: the budget and MultiPV as book_think sees them */
+    ThinkJournal **keep_journal; /* non-NULL: on success the locked journal is handed over here (the caller
+                                    closes it after writing OUT and removing the journal); else closed */
     Progress *progress;          /* may be NULL */
     volatile sig_atomic_t *stop; /* set asynchronously (a signal) to stop after the positions in flight */
 } ThinkOptions;
@@ -119,9 +134,6 @@ bool think_collect_targets(const Book *b, const ThinkOptions *opt, ThinkTarget *
 
 /* Distinct legal moves among the first cnt of list in pos. */
 int think_legal_candidates(const Position *pos, const BookMoveList *list, int cnt);
-
-/* Reads the last "think engine=..." line of a position comment; false when none. */
-bool think_provenance_parse(const char *comment, ThinkProvenance *p);
 
 /* Parses one --rethink-if condition ("engine!=YaneuraOu", "depth<20", "date<2026-01"):
  * a field, an operator and a value, which for depth and nodes is a whole non-negative

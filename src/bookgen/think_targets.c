@@ -47,45 +47,7 @@ int think_legal_candidates(const Position *pos, const BookMoveList *list, int cn
     return legal;
 }
 
-/* ---- provenance and --rethink-if ---- */
-
-bool think_provenance_parse(const char *comment, ThinkProvenance *p) {
-    memset(p, 0, sizeof *p);
-    const char *last = NULL;
-    for (const char *s = comment; s && (s = strstr(s, "think engine=")) != NULL; s++)
-        if (s == comment || s[-1] == '\n')
-            last = s;
-    if (!last)
-        return false;
-    size_t len = strcspn(last, "\n");
-    char line[512];
-    if (len >= sizeof line)
-        len = sizeof line - 1;
-    memcpy(line, last, len);
-    line[len] = '\0';
-    for (char *f = line + 6; f && *f;) {
-        char *end = strstr(f, "; ");
-        if (end)
-            *end = '\0';
-        char *eq = strchr(f, '=');
-        if (eq) {
-            *eq = '\0';
-            const char *v = eq + 1;
-            if (!strcmp(f, "engine"))
-                snprintf(p->engine, sizeof p->engine, "%s", v);
-            else if (!strcmp(f, "budget"))
-                snprintf(p->budget, sizeof p->budget, "%s", v);
-            else if (!strcmp(f, "date"))
-                snprintf(p->date, sizeof p->date, "%s", v);
-            else if (!strcmp(f, "depth"))
-                p->depth = atoi(v);
-            else if (!strcmp(f, "nodes"))
-                p->nodes = strtoull(v, NULL, 10);
-        }
-        f = end ? end + 2 : NULL;
-    }
-    return true;
-}
+/* ---- --rethink-if ---- */
 
 bool think_rethink_parse(const char *text, ThinkRethink *r, char *err, size_t err_len) {
     memset(r, 0, sizeof *r);
@@ -122,7 +84,7 @@ bool think_rethink_parse(const char *text, ThinkRethink *r, char *err, size_t er
     }
     /* depth and nodes compare whole non-negative numbers: "abc", "<9", "4.5", "-5" or "9abc"
      * would otherwise select nothing (or something else) without a word. */
-    if ((f == 1 || f == 2) && !parse_unsigned(p, &r->number)) {
+    if ((f == THINK_FIELD_DEPTH || f == THINK_FIELD_NODES) && !parse_unsigned(p, &r->number)) {
         snprintf(err, err_len, "--rethink-if '%s': '%s' is not a whole non-negative number", text, p);
         return false;
     }
@@ -130,31 +92,33 @@ bool think_rethink_parse(const char *text, ThinkRethink *r, char *err, size_t er
         snprintf(err, err_len, "--rethink-if '%s': the value is longer than %zu characters", text, sizeof r->value - 1);
         return false;
     }
-    r->field = f;
-    r->op = o;
+    r->field = (ThinkRethinkField)f;
+    r->op = (ThinkRethinkOp)o;
     snprintf(r->value, sizeof r->value, "%s", p);
     return true;
 }
 
-static bool cmp_holds(int op, int c) {
+static bool cmp_holds(ThinkRethinkOp op, int c) {
     switch (op) {
-    case 0: return c != 0;
-    case 1: return c <= 0;
-    case 2: return c >= 0;
-    case 3: return c == 0;
-    case 4: return c < 0;
-    default: return c > 0;
+    case THINK_OP_NE: return c != 0;
+    case THINK_OP_LE: return c <= 0;
+    case THINK_OP_GE: return c >= 0;
+    case THINK_OP_EQ: return c == 0;
+    case THINK_OP_LT: return c < 0;
+    case THINK_OP_GT: return c > 0;
     }
+    return false;
 }
 
 bool think_rethink_matches(const ThinkRethink *r, const ThinkProvenance *p) {
     int c;
-    if (r->field == 0)
+    if (r->field == THINK_FIELD_ENGINE)
         c = strcmp(p->engine, r->value);
-    else if (r->field == 3)
+    else if (r->field == THINK_FIELD_DATE)
         c = strncmp(p->date, r->value, strlen(r->value));
     else {
-        unsigned long long have = r->field == 1 ? (unsigned long long)(p->depth < 0 ? 0 : p->depth) : p->nodes;
+        unsigned long long have =
+            r->field == THINK_FIELD_DEPTH ? (unsigned long long)(p->depth < 0 ? 0 : p->depth) : p->nodes;
         unsigned long long want = r->number;
         c = have < want ? -1 : have > want;
     }
@@ -273,9 +237,9 @@ static void frontier_follow(const ThinkOptions *o, Color us, Color root_side, co
     for (int i = 0; i < cnt; i++)
         if (list->moves[i].has_score && list->moves[i].score > best)
             best = list->moves[i].score, any = true;
-    bool ours = o->frontier_side == 2                            ? false
-                : o->frontier_side == 0 || o->frontier_side == 1 ? (int)us == o->frontier_side
-                                                                 : us == root_side;
+    bool ours = o->frontier_side == THINK_SIDE_BOTH   ? false
+                : o->frontier_side == THINK_SIDE_ROOT ? us == root_side
+                                                      : (int)us == (int)o->frontier_side;
     int window = ours ? 0 : o->eval_diff;
     for (int i = 0; i < cnt; i++)
         follow[i] = any ? list->moves[i].has_score && best - list->moves[i].score <= window : i == 0;

@@ -101,8 +101,70 @@ enum {
     OPT_HELP
 };
 
+/* The journal's record of the options that change results (think_journal.h): every option
+ * given, as --name=value, sorted, except those that change only how the run goes (--quiet,
+ * --max-positions, --threads, the engines' timeouts), so that rerunning with them changed
+ * still resumes. */
+typedef struct {
+    char *text;
+    size_t len, cap;
+    char **items;
+    size_t n;
+} OptionsText;
+
+static bool options_add(OptionsText *t, const struct option *longopts, int c, const char *arg) {
+    static const char *const skip[] = {"quiet", "max-positions", "threads", "engine-timeout", "engine-startup"};
+    const char *name = NULL;
+    for (const struct option *o = longopts; o->name && !name; o++)
+        if (o->val == c)
+            name = o->name;
+    if (!name)
+        return true;
+    for (size_t i = 0; i < sizeof skip / sizeof *skip; i++)
+        if (!strcmp(name, skip[i]))
+            return true;
+    char **items = realloc(t->items, (t->n + 1) * sizeof *items);
+    if (!items)
+        return false;
+    t->items = items;
+    size_t len = strlen(name) + (arg ? strlen(arg) : 0) + 4;
+    if (!(t->items[t->n] = malloc(len)))
+        return false;
+    snprintf(t->items[t->n++], len, "--%s%s%s", name, arg ? "=" : "", arg ? arg : "");
+    return true;
+}
+
+static int cmp_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Joins the items sorted into t->text (control bytes as '?': the header is one line). */
+static bool options_join(OptionsText *t) {
+    qsort(t->items, t->n, sizeof *t->items, cmp_text);
+    size_t len = 1;
+    for (size_t i = 0; i < t->n; i++)
+        len += strlen(t->items[i]) + 1;
+    if (!(t->text = malloc(len)))
+        return false;
+    t->text[0] = '\0';
+    for (size_t i = 0; i < t->n; i++) {
+        if (i)
+            strcat(t->text, " ");
+        strcat(t->text, t->items[i]);
+    }
+    for (char *p = t->text; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return true;
+}
+
+static void options_free(OptionsText *t) {
+    for (size_t i = 0; i < t->n; i++)
+        free(t->items[i]);
+    free(t->items);
+    free(t->text);
+}
+
 int cmd_book_think(int argc, char **argv) {
-    ThinkOptions to = {.multipv = 0, .threads = 1, .hash_mb = 16, .frontier_side = -1};
+    ThinkOptions to = {.multipv = 0, .threads = 1, .hash_mb = 16, .frontier_side = THINK_SIDE_ROOT};
     CliEngines ce;
     memset(&ce, 0, sizeof ce);
     ThinkRethink *rethink = NULL;
@@ -112,6 +174,8 @@ int cmd_book_think(int argc, char **argv) {
     long v;
     Starts starts = {0};
     Searcher *pool = NULL;
+    OptionsText otext = {0};
+    ThinkJournal *held = NULL;
     static const struct option longopts[] = {CLI_ENGINE_LONGOPTS,
                                              {"depth", required_argument, NULL, OPT_DEPTH},
                                              {"nodes", required_argument, NULL, OPT_NODES},
@@ -138,6 +202,11 @@ int cmd_book_think(int argc, char **argv) {
     while ((c = getopt_long(ac, av, "", longopts, NULL)) != -1) {
         bool ok = true;
         char serr[512];
+        if (!options_add(&otext, longopts, c, optarg)) {
+            fprintf(stderr, "hayanagi book think: out of memory\n");
+            rc = 1;
+            goto done;
+        }
         switch (c) {
         case OPT_DEPTH: ok = cli_parse_int(optarg, 1, 200, &v), to.depth = (int)v, limits++; break;
         case OPT_NODES: ok = cli_parse_int(optarg, 1, 2000000000L, &v), to.nodes = (uint64_t)v, limits++; break;
@@ -162,12 +231,12 @@ int cmd_book_think(int argc, char **argv) {
             ok = cli_parse_int(optarg, 0, 100000, &v), to.eval_diff = (int)v, eval_diff_set = true;
             break;
         case OPT_FSIDE:
-            to.frontier_side = !strcmp(optarg, "root")    ? -1
-                               : !strcmp(optarg, "black") ? 0
-                               : !strcmp(optarg, "white") ? 1
-                               : !strcmp(optarg, "both")  ? 2
-                                                          : -2;
-            ok = to.frontier_side != -2;
+            ok = !strcmp(optarg, "root") || !strcmp(optarg, "black") || !strcmp(optarg, "white") ||
+                 !strcmp(optarg, "both");
+            to.frontier_side = !strcmp(optarg, "black")   ? THINK_SIDE_BLACK
+                               : !strcmp(optarg, "white") ? THINK_SIDE_WHITE
+                               : !strcmp(optarg, "both")  ? THINK_SIDE_BOTH
+                                                          : THINK_SIDE_ROOT;
             break;
         case OPT_RETHINK: {
             ThinkRethink *r = realloc(rethink, (n_rethink + 1) * sizeof *r);
@@ -250,6 +319,14 @@ int cmd_book_think(int argc, char **argv) {
     char journal[4096];
     snprintf(journal, sizeof journal, "%s.journal", outp);
     to.journal = journal;
+    to.input_name = in;
+    if (!options_join(&otext)) {
+        book_free(b);
+        rc = 1;
+        goto done;
+    }
+    to.journal_options = otext.text;
+    to.keep_journal = &held;
     Progress pr;
     pr.out = stderr;
     pr.quiet = quiet;
@@ -276,7 +353,7 @@ int cmd_book_think(int argc, char **argv) {
                 (unsigned long long)(ts.resumed + ts.searched), journal);
         rc = 130;
     } else if (cli_write_thought_book(outp, b, quiet, &wr)) {
-        unlink(journal);
+        unlink(journal); /* still locked: no other run on OUT starts from it meanwhile */
         FILE *say = cli_say_wrote(outp, &wr);
         fprintf(say, "; %llu positions needed a search (%llu done before, %llu searched now, %llu moves added)",
                 (unsigned long long)ts.targets, (unsigned long long)ts.resumed, (unsigned long long)ts.searched,
@@ -296,7 +373,11 @@ int cmd_book_think(int argc, char **argv) {
     } else
         rc = 1;
     book_free(b);
+    think_journal_close(held);
+    held = NULL;
 done:
+    think_journal_close(held);
+    options_free(&otext);
     searcher_destroy(pool);
     cli_engines_free(&ce);
     free(rethink);

@@ -181,7 +181,10 @@ static bool try_root_mate(Search *s, Worker *main, SearchResult *res, Move *pv, 
     /* On a clock, a quarter of the hard limit at most: on a loaded machine 5000 nodes can
      * take longer than a short byoyomi. */
     int64_t max_ms = s->shared.budget.maximum_ms;
-    DfpnLimits lim = {ROOT_MATE_NODES, max_ms == INT64_MAX ? 0 : max_ms / 4 + 1, &s->shared.stop};
+    /* and under a node limit no more than the limit: a mate it finds is the whole search */
+    uint64_t cap =
+        s->shared.limits.nodes && s->shared.limits.nodes < ROOT_MATE_NODES ? s->shared.limits.nodes : ROOT_MATE_NODES;
+    DfpnLimits lim = {cap, max_ms == INT64_MAX ? 0 : max_ms / 4 + 1, &s->shared.stop};
     if (dfpn_solve(s->root_mate, &main->game.pos, &lim, pv, MAX_PLY, &len, &nodes) != DFPN_MATE)
         return false;
     res->best = pv[0];
@@ -442,10 +445,12 @@ static bool prepare(Search *s, const Game *g, const SearchLimits *limits, const 
         w->best_move_changes = 0;
         w->nmp_min_ply = 0;
         w->calls_until_check = 1;
+        w->nodes_allowed = 0;
     }
     s->dirty = true;
     sh->tt = &s->tt;
     sh->limits = *limits;
+    atomic_store(&sh->nodes_reserved, 0);
     sh->options = *opt;
     if (sh->options.multipv < 1)
         sh->options.multipv = 1;

@@ -62,7 +62,8 @@ typedef struct {
     TimeBudget budget;
     double start_ms; /* reset at ponderhit */
     atomic_bool stop;
-    atomic_bool ponder; /* still pondering: no time limit applies */
+    atomic_bool ponder;                  /* still pondering: no time limit applies */
+    atomic_uint_fast64_t nodes_reserved; /* under a node limit: the nodes handed out to the threads */
     Worker **workers;
     int worker_count;
     const SearchReporter *reporter;
@@ -81,6 +82,7 @@ struct Worker {
     int completed_depth;
     int nmp_min_ply;
     int calls_until_check;
+    uint64_t nodes_allowed; /* under a node limit: this thread's nodes until it reserves more */
     int best_move_changes;
     atomic_uint_fast64_t nodes;
     StateInfo tree_states[MAX_PLY + 8];

@@ -57,6 +57,17 @@ expect_contains "apery converted" "$out" "positions  19"
 err=$("$HAYANAGI" book convert $R/db/shogihome/yaneuraou.db "$T/out.ybb" 2>&1); expect_status "convert to ybb" 2 $?
 [ -e "$T/out.ybb" ] && fail "convert to ybb left a file"
 
+# DB2016 -> DB2016 with comments: the same bytes, and no notice of anything dropped (the
+# comments are statistics in the IR, but no game or win total is there to lose)
+printf '#YANEURAOU-DB2016 1.00\nsfen %s\n#a comment\n7g7f 3c3d 50 10 3\n' \
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" > "$T/commented.db"
+out=$("$HAYANAGI" book convert "$T/commented.db" "$T/commented_out.db" 2>&1); expect_status "db to db" 0 $?
+cmp -s "$T/commented.db" "$T/commented_out.db" || fail "db to db: the output differs from the input"
+expect_not_contains "db to db: nothing is unsupported" "$out" "Unsupported"
+# an SBK's game and win totals are still said to be dropped
+out=$("$HAYANAGI" book convert $R/sbk/shogihome/shogigui02.sbk "$T/from-sbk.db" 2>&1); expect_status "sbk to db" 0 $?
+expect_contains "sbk to db: totals dropped" "$out" "Unsupported: game and win totals"
+
 # check: every problem with its line; exit 1.
 printf '#YANEURAOU-DB2016 1.00\nsfen %s\n7g7f 3c3d 0 0 1\n7g7e none 0 0 1\nsfen bad\n2g2f\n' \
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" > "$T/bad.db"
@@ -66,6 +77,21 @@ expect_contains "check bad sfen" "$out" "bad.db:5: bad sfen"
 expect_contains "check summary" "$out" "2 problem(s)"
 out=$("$HAYANAGI" book check $R/db/shogihome/yaneuraou.db 2>&1); expect_status "check good" 0 $?
 expect_contains "check ambiguity note" "$out" "3 move line(s) have empty columns"
+# check reads every format the other verbs read, not only DB2016 (an SBK was read as text
+# and gave 111 "move line outside an entry")
+out=$("$HAYANAGI" book check $R/sbk/shogihome/shogigui01.sbk 2>&1); expect_status "check sbk" 0 $?
+expect_contains "check sbk summary" "$out" "shogigui01.sbk (ShogiGUI/ShogiHome SBK): 69 positions, 69 moves checked, 0 problem(s)"
+expect_not_contains "check sbk: not read as text" "$out" "outside an entry"
+out=$("$HAYANAGI" book check $R/ybb/shogihome/yaneuraou.ybb 2>&1); expect_status "check ybb" 0 $?
+expect_contains "check ybb summary" "$out" "5 positions, 18 moves checked, 0 problem(s)"
+out=$("$HAYANAGI" book check $R/apery/shogihome/apery.bin 2>&1); expect_status "check apery" 0 $?
+expect_contains "check apery summary" "$out" "19 positions, 21 moves checked, 0 problem(s)"
+# one byte of a move changed (0x08 -> 0x18 at offset 263): the SBK reader's bad move is a problem
+cp $R/sbk/shogihome/shogigui01.sbk "$T/flip.sbk"
+printf '\x18' | dd of="$T/flip.sbk" bs=1 seek=263 conv=notrunc 2>/dev/null
+out=$("$HAYANAGI" book check "$T/flip.sbk" 2>&1); expect_status "check damaged sbk" 1 $?
+expect_contains "check damaged sbk: the bad move" "$out" "1 bad move(s)"
+expect_not_contains "check damaged sbk: counted" "$out" " 0 problem(s)"
 err=$("$HAYANAGI" book info $R/db/shogihome/yaneuraou-invalid-header.db 2>&1); expect_status "invalid header" 1 $?
 expect_contains "invalid header message" "$err" "yaneuraou-invalid-header.db:1: unsupported header"
 err=$("$HAYANAGI" book info "$T/missing.db" 2>&1); expect_status "missing file" 1 $?

@@ -81,8 +81,21 @@ case "$out" in *"2 move(s)"* | *"3 move(s)"*) ;; *) fail "think added no candida
 pid=$!; sleep 1; kill -INT $pid; wait $pid; expect_status "think interrupted" 130 $?
 [ -e "$T/k.db" ] && fail "an interrupted think wrote its output"
 [ -e "$T/k.db.journal" ] || fail "an interrupted think lost its journal"
-# a journal with one finished position (a leaf: after 7g7f 3c3d): the rerun skips it and keeps its move
-printf 'sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n1g1f none 7 1 1\n\n' >> "$T/k.db.journal"
+# a journal with one finished position (a leaf: after 7g7f 3c3d): the rerun skips it and keeps its move.
+# Written as think writes it (docs/book_making.md, "Checkpoints"): the interrupted run's header
+# with the rerun's options, then the entry, each block closed by "#end" and its cksum.
+block() { printf '%s' "$1"; printf '#end %s %s\n' $(printf '%s' "$1" | cksum); }
+hdr=$(sed -n 1,4p "$T/k.db.journal" | sed "s/^#options .*/#options --multipv=2 --nodes=$NODES/")
+grep -q '^#options --multipv=2 --nodes=100000000$' "$T/k.db.journal" || fail "think journal: unexpected options line"
+{
+    block "$hdr
+"
+    block "sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3
+#think engine=Hand; budget=nodes $NODES; depth=1; nodes=1; date=2026-01-01T00:00:00Z
+1g1f none 7 1 1
+"
+} > "$T/k.db.journal.new"
+mv "$T/k.db.journal.new" "$T/k.db.journal"
 out=$("$HAYANAGI" book think $R/db/rshogi/book_backprop_yo_in.db "$T/k.db" --nodes $NODES --multipv 2 --quiet 2>&1)
 expect_status "think resume" 0 $?
 expect_contains "think resume skips" "$out" "(1 done before,"

@@ -202,7 +202,11 @@ expect_not_contains "poisoned position: no engine retired" "$(cat "$T/x.err")" "
 grep -q "$P" "$T/x.db" && fail "poisoned position: it was stored"
 
 # ---- Ctrl-C with external engines, then every engine dying, then the resume ----
-"$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$H" --engine "$H" $NOBOOK --nodes 200000 --multipv 2 --quiet \
+# The three runs must have the same options (the journal is bound to them): one engine
+# command that is Hayanagi until $T/dead exists, then crash.sh.
+printf '#!/bin/sh\n[ -e "%s/dead" ] && exec sh "%s/crash.sh"\nexec "%s" "$@"\n' "$T" "$T" "$H" > "$T/switch.sh"
+SW="sh $T/switch.sh"
+"$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$SW" --engine "$SW" $NOBOOK --nodes 200000 --multipv 2 --quiet \
     > "$T/k.out" 2>&1 &
 pid=$!; wait_journal "$T/k.db.journal" 1 $pid || fail "Ctrl-C with engines: nothing journaled"
 kill -INT $pid; wait $pid
@@ -212,15 +216,18 @@ expect_status "Ctrl-C with engines" 130 $?
 expect_contains "Ctrl-C message" "$(cat "$T/k.out")" "run the same command again to resume"
 cp "$T/k.db.journal" "$T/k.saved"
 done_before=$(grep -c '^sfen ' "$T/k.db.journal")
-out=$("$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "sh $T/crash.sh" --engine "sh $T/crash.sh" --nodes 200000 \
-      --multipv 2 --quiet 2>&1)
+touch "$T/dead"
+out=$("$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$SW" --engine "$SW" $NOBOOK --nodes 200000 --multipv 2 \
+      --quiet 2>&1)
 expect_status "every engine dies" 1 $?
 expect_contains "every engine dies: said" "$out" "every engine failed"
-expect_contains "every engine dies: names them" "$out" "engine #2 'sh $T/crash.sh'"
+expect_contains "every engine dies: names them" "$out" "engine #2 '$SW'"
 expect_contains "every engine dies: why" "$out" "simulated crash"
 [ -e "$T/k.db" ] && fail "every engine dies: an output was written"
 cmp -s "$T/k.db.journal" "$T/k.saved" || fail "every engine dies: the journal changed"
-out=$("$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$H" --engine "$H" $NOBOOK --nodes $NODES --multipv 2 --quiet 2>&1)
+rm "$T/dead"
+out=$("$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$SW" --engine "$SW" $NOBOOK --nodes 200000 --multipv 2 \
+      --quiet 2>&1)
 expect_status "resume with engines" 0 $?
 expect_contains "resume with engines: done before" "$out" "$NT positions needed a search ($done_before done before, $((NT - done_before)) searched now"
 
@@ -274,6 +281,12 @@ expect_contains "eval-window: our best, their moves within 20" "$out" "2 positio
 out=$("$HAYANAGI" book think "$T/ew.db" "$T/ew2.db" --depth 1 --multipv 3 --frontier eval-window --eval-diff 20 \
       --frontier-side both --quiet 2>&1)
 expect_contains "eval-window both sides" "$out" "4 positions needed a search"
+for side in "black 2" "white 3"; do # black moves at the root: black is the root's side
+    set -- $side
+    out=$("$HAYANAGI" book think "$T/ew.db" "$T/ew_$1.db" --depth 1 --multipv 3 --frontier eval-window --eval-diff 20 \
+          --frontier-side $1 --quiet 2>&1)
+    expect_contains "eval-window side $1" "$out" "$2 positions needed a search"
+done
 out=$("$HAYANAGI" book think "$T/ew.db" "$T/ew3.db" --depth 1 --multipv 3 --frontier eval-window 2>&1)
 expect_status "eval-window without --eval-diff" 2 $?
 

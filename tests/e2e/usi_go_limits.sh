@@ -115,4 +115,23 @@ closing "ponder stop" "$out"
 out=$(printf '%s\n' isready "position startpos" "go btime 60000 wtime 60000" | run)
 expect_contains "book hit" "$out" "info string book hit"
 closing "book move" "$out"
+
+# go nodes N stops within the documented overshoot (docs/usi.md, "go nodes"): exactly N
+# with one thread, at most 65 nodes per helper thread past N with several; nodes 0 and
+# negative counts are one node. Polled every 1024 calls by the main thread, nodes 1, 0
+# and -5 each searched 946 nodes and nodes 2000 searched 2792.
+# last_nodes OUTPUT: the nodes of the closing info line
+last_nodes() { echo "$1" | grep '^info depth' | tail -1 | sed -n 's/.* nodes \([0-9]*\) .*/\1/p'; }
+for threads in 1 3; do
+    for n in 1 0 -5 100 2000 30000; do
+        out=$(printf '%s\n' "setoption name USI_OwnBook value false" "setoption name Threads value $threads" \
+              "position startpos moves 7g7f 3c3d" "go nodes $n" | run)
+        got=$(last_nodes "$out")
+        want=$n; [ "$n" -lt 1 ] && want=1
+        max=$((want + 65 * (threads - 1)))
+        [ -n "$got" ] && [ "$got" -ge "$want" ] && [ "$got" -le "$max" ] ||
+            fail "go nodes $n with $threads thread(s): searched ${got:-no} nodes, expected $want..$max"
+        [ "$threads" = 1 ] && [ "${got:-}" != "$want" ] && fail "go nodes $n, one thread: ${got:-no} nodes, not exactly $want"
+    done
+done
 finish
