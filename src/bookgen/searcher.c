@@ -88,15 +88,43 @@ void searcher_destroy(Searcher *s) {
         s->ops->destroy(s);
 }
 
-void search_budget_describe(const SearchBudget *b, char *buf, size_t len) {
+/* The budget's words after "go" (the raw arguments as given). */
+static void budget_words(const SearchBudget *b, char *buf, size_t len) {
     if (b->go_raw)
-        snprintf(buf, len, "go %s", b->go_raw);
+        snprintf(buf, len, "%s", b->go_raw);
     else if (b->nodes)
         snprintf(buf, len, "nodes %" PRIu64, b->nodes);
     else if (b->movetime)
         snprintf(buf, len, "movetime %" PRId64, b->movetime);
     else
-        snprintf(buf, len, "depth %d", b->depth);
+        snprintf(buf, len, "depth %d", b->depth > 0 ? b->depth : SEARCH_DEFAULT_DEPTH);
+}
+
+void search_budget_describe(const SearchBudget *b, char *buf, size_t len) {
+    if (b->go_raw)
+        search_budget_go_line(b, buf, len);
+    else
+        budget_words(b, buf, len);
+}
+
+void search_budget_go_line(const SearchBudget *b, char *buf, size_t len) {
+    if (len < 4) {
+        if (len)
+            buf[0] = '\0';
+        return;
+    }
+    memcpy(buf, "go ", 3);
+    budget_words(b, buf + 3, len - 3);
+}
+
+SearchCandidate *search_answer_bare_bestmove(SearchAnswer *out, Move best, Move ponder) {
+    if (out->n || !move_is_ok(best))
+        return NULL;
+    SearchCandidate *c = &out->c[out->n++];
+    memset(c, 0, sizeof *c);
+    c->move = move_to_move16(best);
+    c->ponder = ponder == MOVE_NONE ? MOVE_NONE : move_to_move16(ponder);
+    return c;
 }
 
 bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *c) {

@@ -29,7 +29,12 @@ enum {
     SEARCHER_NAME_MAX = 128, /* engine names, NUL included */
 };
 
-/* What to spend on one position: exactly one of depth/nodes/movetime/go_raw is set. */
+/* The search depth when a budget names none (`book expand` without a limit, and a raw
+ * `go` budget given to the in-process searcher, which reads no raw arguments). */
+enum { SEARCH_DEFAULT_DEPTH = 8 };
+
+/* What to spend on one position: exactly one of depth/nodes/movetime/go_raw is set (a
+ * depth of 0 with none of the others means SEARCH_DEFAULT_DEPTH). */
 typedef struct {
     int depth;
     uint64_t nodes;
@@ -58,6 +63,8 @@ typedef struct {
     uint64_t nodes;                 /* nodes of the whole search (all MultiPV widenings) */
     int multipv_used;               /* the MultiPV of the last search (after widening) */
     int warnings;                   /* malformed or illegal PV/bestmove text ignored */
+    bool engine_fault;              /* SEARCH_RETRY/RETIRED before the position was sent (start-up, handshake):
+                                       the position is not to blame */
 } SearchAnswer;
 
 typedef enum {
@@ -106,6 +113,17 @@ void searcher_destroy(Searcher *s);
 
 /* The budget as text for provenance ("nodes 100000", "depth 12", "go btime 0 ..."). */
 void search_budget_describe(const SearchBudget *b, char *buf, size_t len);
+
+/* The budget as the `go` line sent to a USI engine ("go nodes 100000", "go depth 12",
+ * "go btime 0 ..."): "go " and the same words search_budget_describe() writes. */
+void search_budget_go_line(const SearchBudget *b, char *buf, size_t len);
+
+/* The bare-bestmove fallback of every searcher: when out has no candidate (no complete
+ * info line came) and best is a move, appends it as the only candidate, unscored, with ponder as its reply
+ * (MOVE_NONE: none), and returns it so that a caller knowing more can fill it in; NULL
+ * otherwise (also for MOVE_NONE, resign and win). best and ponder may be 32-bit moves or
+ * Move16 values. */
+SearchCandidate *search_answer_bare_bestmove(SearchAnswer *out, Move best, Move ponder);
 
 /* Fills cand from a complete parsed info line (its PV already checked on the position):
  * move, ponder, PV, score in the book's scale (a mate of unknown length counts as the

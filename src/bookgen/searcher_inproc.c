@@ -95,7 +95,7 @@ static SearchStatus inproc_analyse(Searcher *s, int slot, Position *pos, const S
     lim.nodes = b->nodes;
     lim.movetime = b->movetime;
     if (!b->depth && !b->nodes && !b->movetime)
-        lim.depth = 8; /* raw go arguments are for external engines */
+        lim.depth = SEARCH_DEFAULT_DEPTH; /* raw go arguments are for external engines */
     SearchOptions so;
     search_options_default(&so);
     so.multipv = mpv;
@@ -119,11 +119,10 @@ static SearchStatus inproc_analyse(Searcher *s, int slot, Position *pos, const S
         return SEARCH_STOPPED; /* cut short: redone on resume */
     }
     multipv_lines_answer(&c->lines, out);
-    if (!out->n && move_is_ok(r.best)) {
-        /* no complete info line (a very short search): take the bestmove */
-        SearchCandidate *cd = &out->c[out->n++];
-        memset(cd, 0, sizeof *cd);
-        cd->move = move_to_move16(r.best);
+    /* no complete info line (a very short search): take the bestmove, with what the
+     * search knows of it */
+    SearchCandidate *cd = search_answer_bare_bestmove(out, r.best, MOVE_NONE);
+    if (cd) {
         cd->has_score = r.score != VALUE_NONE;
         cd->score = cd->has_score ? r.score : 0;
         cd->depth = r.depth;
