@@ -198,7 +198,7 @@ typedef struct {
 static void on_info(void *ctx, const UsiInfo *in, const char *line) {
     Reading *r = ctx;
     if (in->pv_illegal) {
-        /* one rule (docs/book_making.md, "Engine lines we cannot use"): the legal prefix of
+        /* one rule (docs/book_making.md, "The searcher: in this process or external engines"): the legal prefix of
          * the PV is kept with the line's score and depth; a PV whose first move is not
          * legal keeps nothing of the line but its node count */
         char why[64];

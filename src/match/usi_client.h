@@ -2,7 +2,8 @@
  * labeller (`tune label`) and the book-making engine pool (`book think/expand --engine`)
  * start, handshake and ask their engines to think through it alone.
  *
- * The dialogue (docs/match.md, "The protocol"; docs/book_making.md, "External engines"):
+ * The dialogue (docs/match.md, "Protocol per game"; docs/book_making.md, "The searcher:
+ * in this process or external engines"):
  *   start      the command (engine_proc.h says how it is run), `usi` -> `usiok` (the
  *              `id name` and declared option names are recorded), a `setoption` for each
  *              configured option the engine declares, in the order given (the others are

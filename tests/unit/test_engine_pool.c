@@ -1,6 +1,6 @@
 /* test_engine_pool.c - the book-making engine pool (bookgen/engine_pool.h) against scripted
  * fake engines: the rule for an info line whose PV turns illegal (docs/book_making.md,
- * "Engine lines we cannot use"), the bare-bestmove fallback, an engine that never says
+ * "The searcher: in this process or external engines"), the bare-bestmove fallback, an engine that never says
  * readyok (retired within one handshake deadline, the position not blamed), and the
  * budget as the `go` line the engine reads. */
 #include <setjmp.h>
