@@ -208,7 +208,9 @@ static void on_info(void *ctx, const UsiInfo *in, const char *line) {
     }
     if (in->has_nodes && in->nodes > r->out->nodes)
         r->out->nodes = in->nodes;
-    multipv_lines_add(r->lines, in);
+    SearchLine sl;
+    if (searcher_line_from_info(in, &sl))
+        multipv_lines_add(r->lines, &sl);
     if (usi_info_is_complete(in) && in->multipv <= r->want && in->depth > r->out->depth)
         r->out->depth = in->depth;
 }

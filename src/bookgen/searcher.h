@@ -125,10 +125,30 @@ void search_budget_go_line(const SearchBudget *b, char *buf, size_t len);
  * Move16 values. */
 SearchCandidate *search_answer_bare_bestmove(SearchAnswer *out, Move best, Move ponder);
 
+/* Scores in the book's scale: a mate in plies (mated: the side to move is the one mated)
+ * as +-(SEARCHER_MATE - n) with n capped at MAX_PLY (so an unknown length counts as the
+ * longest mate), centipawns clamped to +-30000 (never looking like a mate). */
+int searcher_mate_score(int plies, bool mated);
+int searcher_cp_score(int cp);
+
 /* Fills cand from a complete parsed info line (its PV already checked on the position):
- * move, ponder, PV, score in the book's scale (a mate of unknown length counts as the
- * longest mate), depth, nodes. Returns false when the line has no PV move. */
+ * move, ponder, PV, score in the book's scale, depth, nodes. Returns false when the line
+ * has no PV move. */
 bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *cand);
+
+/* One line of a search's report, whichever searcher made it: an external engine's parsed
+ * info line (searcher_line_from_info) or the in-process search's SearchInfo
+ * (searcher_inproc.c reads it directly). */
+typedef struct {
+    int multipv; /* 1.. */
+    int depth;
+    bool exact;           /* a score that is no bound, a depth and at least one (legal) PV move */
+    SearchCandidate cand; /* when exact */
+} SearchLine;
+
+/* The line of in, or false when in is no part of a report (a string, no score or no PV
+ * field: progress such as currmove, nps, hashfull). */
+bool searcher_line_from_info(const UsiInfo *in, SearchLine *line);
 
 /* The MultiPV lines of one search, as the candidates of one iteration. An engine reports
  * its K lines together, 1..K in order, after each iteration and when it stops; the lines
@@ -138,21 +158,20 @@ bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *cand);
  * order, exact and of one depth, and answers with it; without any such report it answers
  * with each index's latest exact line, as before it existed. */
 typedef struct {
-    int want;                      /* lines expected: the MultiPV, at most the legal moves */
-    UsiInfo cur[SEARCHER_MAX_PV];  /* the report being read */
-    int cur_n;                     /* its lines so far (0: none, or broken) */
-    UsiInfo done[SEARCHER_MAX_PV]; /* the last whole report */
+    int want;                         /* lines expected: the MultiPV, at most the legal moves */
+    SearchLine cur[SEARCHER_MAX_PV];  /* the report being read */
+    int cur_n;                        /* its lines so far (0: none, or broken) */
+    SearchLine done[SEARCHER_MAX_PV]; /* the last whole report */
     int done_n;
-    UsiInfo latest[SEARCHER_MAX_PV]; /* the latest exact line of each index */
+    SearchLine latest[SEARCHER_MAX_PV]; /* the latest exact line of each index */
     bool have_latest[SEARCHER_MAX_PV];
 } MultiPvLines;
 
 /* Starts collecting for a search of the position pos with MultiPV mpv (1..SEARCHER_MAX_PV). */
 void multipv_lines_init(MultiPvLines *c, const Position *pos, int mpv);
 
-/* Takes one parsed info line (its PV checked on the position; lines that are not exact,
- * with a PV, are part of no whole report). */
-void multipv_lines_add(MultiPvLines *c, const UsiInfo *in);
+/* Takes one line (lines that are not exact are part of no whole report). */
+void multipv_lines_add(MultiPvLines *c, const SearchLine *line);
 
 /* Appends the answer's candidates to out (out->n grows, best first as reported). */
 void multipv_lines_answer(const MultiPvLines *c, SearchAnswer *out);
