@@ -99,11 +99,13 @@ static SearchStatus slot_fail(Pool *p, int i, const char *fmt, const char *arg) 
     if (backoff > BACKOFF_MAX_MS)
         backoff = BACKOFF_MAX_MS;
     s->next_start_us = engine_now_us() + backoff * 1000;
-    bool retire = s->fails_in_row >= max;
+    bool retire = s->fails_in_row >= max || !s->ever_ready;
     pthread_mutex_lock(&p->lock);
     if (!p->o.quiet || retire)
         fprintf(p->o.warn, "engine #%d (%s): %s%s\n", i + 1, s->cmd, s->why,
-                retire ? "; retired after repeated failures" : "; restarting");
+                !retire         ? "; restarting"
+                : s->ever_ready ? "; retired after repeated failures"
+                                : "; retired: it never completed a handshake");
     pthread_mutex_unlock(&p->lock);
     if (retire) {
         s->retired = true;
@@ -173,9 +175,7 @@ static SearchStatus slot_start(Pool *p, int i, SearchAnswer *out) {
         if (p->stop)
             return SEARCH_STOPPED;
         out->engine_fault = true;
-        if (!s->ever_ready)
-            s->fails_in_row = (p->o.max_failures > 0 ? p->o.max_failures : 3) - 1;
-        return slot_fail(p, i, "%s", err);
+        return slot_fail(p, i, "%s", err); /* retires it when it never got through a handshake */
     }
     s->ever_ready = true;
     s->has_multipv = engine_option_name(&s->e, "MultiPV") != NULL;
@@ -198,9 +198,9 @@ typedef struct {
 static void on_info(void *ctx, const UsiInfo *in, const char *line) {
     Reading *r = ctx;
     if (in->pv_illegal) {
-        /* one rule (docs/book_making.md, "The searcher: in this process or external engines"): the legal prefix of
-         * the PV is kept with the line's score and depth; a PV whose first move is not
-         * legal keeps nothing of the line but its node count */
+        /* one rule (docs/book_making.md, "The searcher: in this process or external
+         * engines"): the legal prefix of the PV is kept with the line's score and depth; a
+         * PV whose first move is not legal keeps nothing of the line but its node count */
         char why[64];
         snprintf(why, sizeof why, "PV move %d is not legal", in->pv_len + 1);
         bad_line(r->p, r->i, r->sfen, in->pv_len ? "kept the legal PV prefix of" : "ignored", line, why,

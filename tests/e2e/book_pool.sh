@@ -219,7 +219,7 @@ for lim in "--engine-startup 1000" "--engine-timeout 1000"; do
     out=$(timeout 100 "$HAYANAGI" book think $Y "$T/n.db" --engine "sh $T/noready.sh" $lim --nodes 300 --multipv 2 2>&1)
     expect_status "no readyok ($lim)" 1 $?
     expect_contains "no readyok ($lim): why" "$out" "waiting for readyok: timed out"
-    expect_contains "no readyok ($lim): retired" "$out" "retired after repeated failures"
+    expect_contains "no readyok ($lim): retired" "$out" "retired: it never completed a handshake"
     expect_contains "no readyok ($lim): empty journal" "$out" "the journal $T/n.db.journal holds no position yet"
     expect_not_contains "no readyok ($lim): no position blamed" "$out" "skipped"
     [ "$(grep -c 'waiting for readyok' <<< "$out")" = 2 ] ||
