@@ -114,16 +114,10 @@ static SearchStatus slot_fail(Pool *p, int i, const char *fmt, const char *arg) 
     return SEARCH_RETRY;
 }
 
-/* The one handshake deadline (usiok and readyok): --engine-startup when given, else
- * USI_HANDSHAKE_MS bounded by the per-position timeout when that is given (an engine that
- * never answers must not outlast what the user allowed a search). */
-static int64_t handshake_ms(const Pool *p) {
-    if (p->o.startup_ms > 0)
-        return p->o.startup_ms;
-    if (p->o.timeout_ms > 0 && p->o.timeout_ms < USI_HANDSHAKE_MS)
-        return p->o.timeout_ms;
-    return USI_HANDSHAKE_MS;
-}
+/* The one handshake deadline (usiok and readyok): --engine-startup, else USI_HANDSHAKE_MS.
+ * --engine-timeout is the search's: an engine that loads for longer than it searches must
+ * not be retired for it. */
+static int64_t handshake_ms(const Pool *p) { return p->o.startup_ms > 0 ? p->o.startup_ms : USI_HANDSHAKE_MS; }
 
 /* Which slot a start-up callback is about. */
 typedef struct {

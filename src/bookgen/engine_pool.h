@@ -35,8 +35,7 @@ typedef struct {
     const EngineOption *options; /* sent to every engine that declares them, in order */
     int n_options;
     int64_t timeout_ms; /* per position; 0: a generous multiple of the budget (engine_pool_default_timeout) */
-    int64_t startup_ms; /* the handshake deadline (usiok, readyok); 0: USI_HANDSHAKE_MS,
-                           or timeout_ms when that is set and shorter */
+    int64_t startup_ms; /* the handshake deadline (usiok, readyok); 0: USI_HANDSHAKE_MS */
     int max_failures;   /* failures in a row before a slot retires; 0: 3 */
     bool newgame_each;  /* `isready` (readyok awaited) and `usinewgame` before every position,
                            so an engine that clears its hash there answers each position the

@@ -77,7 +77,7 @@ static void usage(FILE *f) {
                "external USI engine process (run through /bin/sh -c when it holds shell syntax, e.g. ssh).\n"
                "--go passes raw go arguments (external engines only). COND is FIELD OP VALUE with FIELD\n"
                "engine|depth|nodes|date, e.g. \"engine!=YaneuraOu\" or \"depth<20\". --engine-startup: the\n"
-               "wait for usiok and for readyok (60000, or --engine-timeout if shorter). --engine-newgame: isready\n"
+               "wait for usiok and for readyok (60000; --engine-timeout is the search's). --engine-newgame: isready\n"
                "and usinewgame before every position, so engines that clear their hash there answer\n"
                "independently of order and split.\n"
                "The run checkpoints into OUT.journal; run the same command again to resume. OUT.sbk writes SBK.\n");

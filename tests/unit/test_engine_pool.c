@@ -122,8 +122,8 @@ static void test_no_readyok_retires_at_once_without_blaming_the_position(void **
     (void)state;
     char cmd[256], text[4096], fails[1024];
     fake("noready", "echo 'id name NoReady'; echo usiok", ":", "echo 'bestmove 7g7f'", cmd, sizeof cmd);
-    /* the deadline is --engine-startup's, or --engine-timeout's when only that is given */
-    const int64_t limits[][2] = {{300, 0}, {0, 300}};
+    /* the deadline is --engine-startup's (--engine-timeout, the search's, does not shorten it) */
+    const int64_t limits[][2] = {{300, 0}, {300, 100}};
     for (int i = 0; i < 2; i++) {
         FILE *warn = tmpfile();
         assert_non_null(warn);
