@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "shogi/movegen.h"
+#include "match/usi_client.h"
 #include "shogi/notation.h"
 
 enum { POOL_MAX = 256, BACKOFF_FIRST_MS = 100, BACKOFF_MAX_MS = 10000 };
@@ -25,6 +26,7 @@ typedef struct {
     int starts;
     uint64_t done;
     bool fresh;            /* no position searched since its last usinewgame */
+    bool ever_ready;       /* its engine got through a handshake once */
     int64_t next_start_us; /* back-off: not before this */
     char why[700];         /* the last failure */
 } Slot;
@@ -55,9 +57,11 @@ static void sleep_ms(int64_t ms) {
 
 static const char *slot_name(const Slot *s) { return s->e.name[0] ? s->e.name : s->cmd; }
 
-/* Counts an engine line that was ignored and shows the first few, with the reason and the
- * position, so that a user can see what an engine printed that we could not use. */
-static void bad_line(Pool *p, int i, const char *sfen, const char *line, const char *why, int *warnings) {
+/* Counts an engine line that was ignored in whole or in part and shows the first few,
+ * with what was done, the reason and the position, so that a user can see what an engine
+ * printed that we could not use. */
+static void bad_line(Pool *p, int i, const char *sfen, const char *done, const char *line, const char *why,
+                     int *warnings) {
     (*warnings)++;
     pthread_mutex_lock(&p->lock);
     if (p->bad_lines_said < BAD_LINES_SHOWN) {
@@ -67,7 +71,7 @@ static void bad_line(Pool *p, int i, const char *sfen, const char *line, const c
         for (; n < sizeof shown - 1 && line[n]; n++)
             shown[n] = line[n] >= 0x20 && line[n] < 0x7f ? line[n] : '?';
         shown[n] = '\0';
-        fprintf(p->o.warn, "engine #%d (%s): ignored %s%s (%s) at sfen %s%s\n", i + 1, slot_name(&p->slots[i]), shown,
+        fprintf(p->o.warn, "engine #%d (%s): %s %s%s (%s) at sfen %s%s\n", i + 1, slot_name(&p->slots[i]), done, shown,
                 line[n] ? "..." : "", why, sfen,
                 p->bad_lines_said == BAD_LINES_SHOWN ? "; further ones are only counted" : "");
     }
@@ -95,11 +99,13 @@ static SearchStatus slot_fail(Pool *p, int i, const char *fmt, const char *arg) 
     if (backoff > BACKOFF_MAX_MS)
         backoff = BACKOFF_MAX_MS;
     s->next_start_us = engine_now_us() + backoff * 1000;
-    bool retire = s->fails_in_row >= max;
+    bool retire = s->fails_in_row >= max || !s->ever_ready;
     pthread_mutex_lock(&p->lock);
     if (!p->o.quiet || retire)
         fprintf(p->o.warn, "engine #%d (%s): %s%s\n", i + 1, s->cmd, s->why,
-                retire ? "; retired after repeated failures" : "; restarting");
+                !retire         ? "; restarting"
+                : s->ever_ready ? "; retired after repeated failures"
+                                : "; retired: it never completed a handshake");
     pthread_mutex_unlock(&p->lock);
     if (retire) {
         s->retired = true;
@@ -108,11 +114,32 @@ static SearchStatus slot_fail(Pool *p, int i, const char *fmt, const char *arg) 
     return SEARCH_RETRY;
 }
 
-/* isready -> readyok: the caller's deadline, or 120 s (NNUE and GPU engines load long). */
-static int64_t ready_deadline_ms(const Pool *p) { return p->o.ready_ms > 0 ? p->o.ready_ms : 120000; }
+/* The one handshake deadline (usiok and readyok): --engine-startup, else USI_HANDSHAKE_MS.
+ * --engine-timeout is the search's: an engine that loads for longer than it searches must
+ * not be retired for it. */
+static int64_t handshake_ms(const Pool *p) { return p->o.startup_ms > 0 ? p->o.startup_ms : USI_HANDSHAKE_MS; }
 
-/* Starts slot i's engine and does the handshake. */
-static SearchStatus slot_start(Pool *p, int i) {
+/* Which slot a start-up callback is about. */
+typedef struct {
+    Pool *p;
+    int i;
+} SlotRef;
+
+static void missing_option(void *ctx, const char *name) {
+    SlotRef *r = ctx;
+    Slot *s = &r->p->slots[r->i];
+    if (s->done || s->restarts)
+        return;
+    pthread_mutex_lock(&r->p->lock);
+    fprintf(r->p->o.warn, "engine #%d (%s) has no option %s: not sent\n", r->i + 1, slot_name(s), name);
+    pthread_mutex_unlock(&r->p->lock);
+}
+
+/* Starts slot i's engine and does the handshake. An engine that never got through one is
+ * retired at its first failure (a restart does not mend a wrong command, a missing file or
+ * an engine that never says readyok); one that did is restarted like after a crash. Either
+ * way the position is not to blame (out->engine_fault). */
+static SearchStatus slot_start(Pool *p, int i, SearchAnswer *out) {
     Slot *s = &p->slots[i];
     int64_t wait = s->next_start_us - engine_now_us();
     while (wait > 0 && !p->stop) {
@@ -123,38 +150,90 @@ static SearchStatus slot_start(Pool *p, int i) {
         return SEARCH_STOPPED;
     char err[256];
     s->e.abort_flag = &p->stop;
-    if (!engine_start_ex(&s->e, s->cmd, ENGINE_STDERR_CAPTURE, err, sizeof err))
-        return slot_fail(p, i, "%s", err);
+    SlotRef ref = {p, i};
+    UsiClientConfig uc = {.cmd = s->cmd,
+                          .stderr_mode = ENGINE_STDERR_CAPTURE,
+                          .options = p->o.options,
+                          .n_options = p->o.n_options,
+                          .handshake_ms = handshake_ms(p),
+                          .missing_option = missing_option,
+                          .ctx = &ref};
+    bool ok = usi_client_start(&s->e, &uc, NULL, err, sizeof err);
     if (s->starts++)
         s->restarts++;
-    if (!engine_usi(&s->e, p->o.startup_ms > 0 ? p->o.startup_ms : 30000, err, sizeof err))
-        return p->stop ? SEARCH_STOPPED : slot_fail(p, i, "%s", err);
-    for (int k = 0; k < p->o.n_options; k++)
-        if (!engine_setoption(&s->e, p->o.options[k].name, p->o.options[k].value) && !s->done && !s->restarts) {
-            pthread_mutex_lock(&p->lock);
-            fprintf(p->o.warn, "engine #%d (%s) has no option %s: not sent\n", i + 1, slot_name(s),
-                    p->o.options[k].name);
-            pthread_mutex_unlock(&p->lock);
-        }
+    if (ok && !engine_send(&s->e, "usinewgame")) {
+        ok = false;
+        snprintf(err, sizeof err, "cannot write 'usinewgame': engine gone");
+    }
+    if (!ok) {
+        if (p->stop)
+            return SEARCH_STOPPED;
+        out->engine_fault = true;
+        return slot_fail(p, i, "%s", err); /* retires it when it never got through a handshake */
+    }
+    s->ever_ready = true;
     s->has_multipv = engine_option_name(&s->e, "MultiPV") != NULL;
     s->cur_mpv = 0;
-    if (!engine_isready(&s->e, ready_deadline_ms(p), err, sizeof err))
-        return p->stop ? SEARCH_STOPPED : slot_fail(p, i, "%s", err);
-    engine_send(&s->e, "usinewgame");
     s->fresh = true;
     s->running = true;
     return SEARCH_OK;
 }
 
-static void go_line(const SearchBudget *b, char *buf, size_t len) {
-    if (b->go_raw)
-        snprintf(buf, len, "go %s", b->go_raw);
-    else if (b->nodes)
-        snprintf(buf, len, "go nodes %" PRIu64, b->nodes);
-    else if (b->movetime)
-        snprintf(buf, len, "go movetime %" PRId64, b->movetime);
-    else
-        snprintf(buf, len, "go depth %d", b->depth > 0 ? b->depth : 8);
+/* What pool_analyse's line callbacks need. */
+typedef struct {
+    Pool *p;
+    int i;
+    const char *sfen;
+    MultiPvLines *lines;
+    SearchAnswer *out;
+    int want;
+} Reading;
+
+static void on_info(void *ctx, const UsiInfo *in, const char *line) {
+    Reading *r = ctx;
+    if (in->pv_illegal) {
+        /* one rule (docs/book_making.md, "The searcher: in this process or external
+         * engines"): the legal prefix of the PV is kept with the line's score and depth; a
+         * PV whose first move is not legal keeps nothing of the line but its node count */
+        char why[64];
+        snprintf(why, sizeof why, "PV move %d is not legal", in->pv_len + 1);
+        bad_line(r->p, r->i, r->sfen, in->pv_len ? "kept the legal PV prefix of" : "ignored", line, why,
+                 &r->out->warnings);
+    }
+    if (in->has_nodes && in->nodes > r->out->nodes)
+        r->out->nodes = in->nodes;
+    SearchLine sl;
+    if (searcher_line_from_info(in, &sl))
+        multipv_lines_add(r->lines, &sl);
+    if (usi_info_is_complete(in) && in->multipv <= r->want && in->depth > r->out->depth)
+        r->out->depth = in->depth;
+}
+
+static void on_bad_line(void *ctx, const char *line, const char *why) {
+    Reading *r = ctx;
+    bad_line(r->p, r->i, r->sfen, "ignored", line, why, &r->out->warnings);
+}
+
+/* What the end of a search means for the slot: SEARCH_OK when a bestmove came. */
+static SearchStatus after_go(Pool *p, int i, const UsiGoResult *res, int64_t limit_ms) {
+    char t[64];
+    switch (res->status) {
+    case USI_GO_BESTMOVE: return SEARCH_OK;
+    case USI_GO_EOF: return slot_fail(p, i, "%s", "engine exited during the search");
+    case USI_GO_TIMEOUT:
+        snprintf(t, sizeof t, "%" PRId64, limit_ms);
+        return slot_fail(p, i, "no bestmove within %s ms (--engine-timeout)", t);
+    case USI_GO_JUNK:
+        snprintf(t, sizeof t, "%d", USI_JUNK_MAX);
+        return slot_fail(p, i, "printed more than %s lines that are no USI", t);
+    case USI_GO_ABORTED: break;
+    }
+    /* Ctrl-C: the engine was stopped and is kept for a clean quit, unless it hung */
+    if (res->hung) {
+        engine_close(&p->slots[i].e, 200);
+        p->slots[i].running = false;
+    }
+    return SEARCH_STOPPED;
 }
 
 static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const SearchBudget *b, int mpv,
@@ -166,7 +245,7 @@ static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const Sea
     if (p->stop)
         return SEARCH_STOPPED;
     if (!s->running) {
-        SearchStatus st = slot_start(p, i);
+        SearchStatus st = slot_start(p, i, out);
         if (st != SEARCH_OK)
             return st;
     }
@@ -185,94 +264,48 @@ static SearchStatus pool_analyse(Searcher *base, int i, Position *pos, const Sea
         s->cur_mpv = mpv;
     }
     int want = s->has_multipv ? mpv : 1;
-    char sfen[SFEN_MAX], line[ENGINE_LINE_MAX], go[600];
+    char sfen[SFEN_MAX], go[600];
     position_to_sfen(pos, sfen, true);
     size_t plen = strlen(sfen) + 16;
     char *posline = malloc(plen);
-    if (!posline)
+    MultiPvLines *lines = malloc(sizeof *lines);
+    if (!posline || !lines) {
+        free(posline);
+        free(lines);
         return SEARCH_RETRY;
+    }
     snprintf(posline, plen, "position sfen %s", sfen);
-    go_line(b, go, sizeof go);
-    engine_drain(&s->e);
+    search_budget_go_line(b, go, sizeof go);
+    SearchStatus st = SEARCH_OK;
     if (p->o.newgame_each && !s->fresh) {
         char err[256];
-        if (!engine_isready(&s->e, ready_deadline_ms(p), err, sizeof err)) {
-            free(posline);
-            return p->stop ? SEARCH_STOPPED : slot_fail(p, i, "%s", err);
+        engine_drain(&s->e);
+        if (!usi_client_newgame(&s->e, handshake_ms(p), err, sizeof err)) {
+            out->engine_fault = true; /* not the position's: it was not sent yet */
+            st = p->stop ? SEARCH_STOPPED : slot_fail(p, i, "%s", err);
         }
-        engine_send(&s->e, "usinewgame");
     }
     s->fresh = false;
-    bool sent = engine_send(&s->e, posline) && engine_send(&s->e, go);
-    free(posline);
-    if (!sent)
-        return slot_fail(p, i, "%s", "engine gone (cannot write to it)");
-    MultiPvLines *lines = malloc(sizeof *lines);
-    if (!lines)
-        return SEARCH_RETRY;
     multipv_lines_init(lines, pos, want);
     int64_t limit = p->o.timeout_ms > 0 ? p->o.timeout_ms : engine_pool_default_timeout(b);
-    int64_t deadline = engine_now_us() + limit * 1000;
-    int junk = 0;
-    SearchStatus st = SEARCH_OK;
-    Move best = MOVE_NONE, ponder = MOVE_NONE;
-    for (;;) {
-        EngineRead r = engine_read_line(&s->e, line, sizeof line, deadline);
-        if (r == ENGINE_READ_EOF) {
-            st = slot_fail(p, i, "%s", "engine exited during the search");
-            break;
-        }
-        if (r == ENGINE_READ_TIMEOUT) {
-            char t[64];
-            snprintf(t, sizeof t, "%" PRId64, limit);
-            st = slot_fail(p, i, "no bestmove within %s ms (--engine-timeout)", t);
-            break;
-        }
-        if (r == ENGINE_READ_ABORTED) {
-            /* Ctrl-C: stop the engine, collect its bestmove, keep it for a clean quit */
-            s->e.abort_flag = NULL;
-            engine_send(&s->e, "stop");
-            int64_t d = engine_now_us() + (int64_t)ENGINE_STOP_WAIT_MS * 1000;
-            while (engine_read_line(&s->e, line, sizeof line, d) == ENGINE_READ_OK && strncmp(line, "bestmove", 8)) {
-            }
-            s->e.abort_flag = &p->stop;
-            st = SEARCH_STOPPED;
-            break;
-        }
-        UsiInfo in;
-        char why[160] = "";
-        if (usi_info_parse(line, pos, &in, why, sizeof why)) {
-            if (in.pv_illegal)
-                bad_line(p, i, sfen, line, "a PV move that is not legal; the PV stops before it", &out->warnings);
-            if (in.has_nodes && in.nodes > out->nodes)
-                out->nodes = in.nodes;
-            multipv_lines_add(lines, &in);
-            if (usi_info_is_complete(&in) && in.multipv <= want && in.depth > out->depth)
-                out->depth = in.depth;
-            continue;
-        }
-        UsiBestmove bm = usi_bestmove_parse(line, pos, &best, &ponder);
-        if (bm == USI_BESTMOVE_NO) {
-            if (!strncmp(line, "info", 4))
-                bad_line(p, i, sfen, line, why[0] ? why : "malformed", &out->warnings);
-            else if (++junk > 1000) {
-                st = slot_fail(p, i, "%s", "printed more than 1000 lines that are no USI");
-                break;
-            }
-            continue;
-        }
-        if (bm == USI_BESTMOVE_BAD)
-            bad_line(p, i, sfen, line, "not a legal move", &out->warnings);
-        break;
+    Reading rd = {p, i, sfen, lines, out, want};
+    UsiGo ask = {.position_line = posline,
+                 .go_line = go,
+                 .limit_us = limit * 1000,
+                 .pos = pos,
+                 .on_info = on_info,
+                 .on_bad_line = on_bad_line,
+                 .ctx = &rd};
+    UsiGoResult res;
+    if (st == SEARCH_OK) {
+        usi_client_go(&s->e, &ask, &res);
+        st = after_go(p, i, &res, limit);
     }
+    free(posline);
     if (st == SEARCH_OK) {
         multipv_lines_answer(lines, out);
-        if (!out->n && best != MOVE_NONE) {
-            SearchCandidate *c = &out->c[out->n++];
-            memset(c, 0, sizeof *c);
-            c->move = move_to_move16(best);
-            c->ponder = ponder == MOVE_NONE ? MOVE_NONE : move_to_move16(ponder);
-        }
+        if (res.kind == USI_BESTMOVE_MOVE)
+            search_answer_bare_bestmove(out, res.best, res.ponder);
         if (!out->n) {
             if (!position_has_legal_move(pos))
                 st = SEARCH_NONE;

@@ -3,8 +3,10 @@
  *
  * Each command is one slot and one engine process (match/engine_proc.h: run through
  * /bin/sh -c when it holds shell syntax, so `ssh host /path/engine` is a remote engine).
- * A slot starts its engine on first use: `usi` (startup deadline), the options,
- * `isready` (long loads allowed), `usinewgame`. Each position is `position sfen ...` and
+ * A slot starts its engine on first use through match/usi_client.h: `usi`, the options
+ * it declares, `isready` (one handshake deadline for both waits), `usinewgame`. An engine
+ * that never completes a handshake is retired at its first failure, and its position is
+ * not counted as failed (SearchAnswer.engine_fault). Each position is `position sfen ...` and
  * `go ...` (with newgame_each, after `isready` and `usinewgame` again); info lines are
  * read with match/usi_info.h against the position, and the last complete line per
  * multipv index is the answer.
@@ -25,7 +27,7 @@
 #include <stdio.h>
 
 #include "bookgen/searcher.h"
-#include "match/engine_proc.h"
+#include "match/usi_client.h"
 
 typedef struct {
     const char *const *cmds; /* one engine per command */
@@ -33,8 +35,7 @@ typedef struct {
     const EngineOption *options; /* sent to every engine that declares them, in order */
     int n_options;
     int64_t timeout_ms; /* per position; 0: a generous multiple of the budget (engine_pool_default_timeout) */
-    int64_t startup_ms; /* usi -> usiok deadline; 0: 30 s */
-    int64_t ready_ms;   /* isready -> readyok deadline; 0: 120 s */
+    int64_t startup_ms; /* the handshake deadline (usiok, readyok); 0: USI_HANDSHAKE_MS */
     int max_failures;   /* failures in a row before a slot retires; 0: 3 */
     bool newgame_each;  /* `isready` (readyok awaited) and `usinewgame` before every position,
                            so an engine that clears its hash there answers each position the

@@ -249,11 +249,10 @@ bool book_expand(Book *b, const ExpandOptions *o, ExpandStats *stats, char *err,
             for (int i = 0; good && i < nx && !(o->stop && *o->stop); i++) {
                 Position pos;
                 StateInfo st;
-                char sfen[SFEN_MAX];
                 Game xg;
                 game_init(&xg);
                 if (book_key_to_position(&xkeys[i], &pos, &st, xplies[i] > 0 ? xplies[i] : 1) &&
-                    game_set_sfen(&xg, position_to_sfen(&pos, sfen, true), NULL, 0))
+                    game_set_position(&xg, &pos, NULL, 0))
                     good = search_and_count(b, o, m, &xg, counts, &visits, &cap);
                 game_free(&xg);
             }

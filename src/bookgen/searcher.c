@@ -88,16 +88,51 @@ void searcher_destroy(Searcher *s) {
         s->ops->destroy(s);
 }
 
-void search_budget_describe(const SearchBudget *b, char *buf, size_t len) {
+/* The budget's words after "go" (the raw arguments as given). */
+static void budget_words(const SearchBudget *b, char *buf, size_t len) {
     if (b->go_raw)
-        snprintf(buf, len, "go %s", b->go_raw);
+        snprintf(buf, len, "%s", b->go_raw);
     else if (b->nodes)
         snprintf(buf, len, "nodes %" PRIu64, b->nodes);
     else if (b->movetime)
         snprintf(buf, len, "movetime %" PRId64, b->movetime);
     else
-        snprintf(buf, len, "depth %d", b->depth);
+        snprintf(buf, len, "depth %d", b->depth > 0 ? b->depth : SEARCH_DEFAULT_DEPTH);
 }
+
+void search_budget_describe(const SearchBudget *b, char *buf, size_t len) {
+    if (b->go_raw)
+        search_budget_go_line(b, buf, len);
+    else
+        budget_words(b, buf, len);
+}
+
+void search_budget_go_line(const SearchBudget *b, char *buf, size_t len) {
+    if (len < 4) {
+        if (len)
+            buf[0] = '\0';
+        return;
+    }
+    memcpy(buf, "go ", 3);
+    budget_words(b, buf + 3, len - 3);
+}
+
+SearchCandidate *search_answer_bare_bestmove(SearchAnswer *out, Move best, Move ponder) {
+    if (out->n || !move_is_ok(best))
+        return NULL;
+    SearchCandidate *c = &out->c[out->n++];
+    memset(c, 0, sizeof *c);
+    c->move = move_to_move16(best);
+    c->ponder = ponder == MOVE_NONE ? MOVE_NONE : move_to_move16(ponder);
+    return c;
+}
+
+int searcher_mate_score(int plies, bool mated) {
+    int n = plies > MAX_PLY || plies < -MAX_PLY ? MAX_PLY : plies < 0 ? -plies : plies;
+    return mated ? -SEARCHER_MATE + n : SEARCHER_MATE - n;
+}
+
+int searcher_cp_score(int cp) { return cp > 30000 ? 30000 : cp < -30000 ? -30000 : cp; }
 
 bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *c) {
     if (in->pv_len < 1)
@@ -108,16 +143,23 @@ bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *c) {
     c->pv_len = in->pv_len < SEARCHER_PV_LEN ? in->pv_len : SEARCHER_PV_LEN;
     for (int i = 0; i < c->pv_len; i++)
         c->pv[i] = move_to_move16(in->pv[i]);
-    if (in->score_mate) {
-        int n = in->mate_unknown || in->score > MAX_PLY || in->score < -MAX_PLY ? MAX_PLY
-                : in->score < 0                                                 ? -in->score
-                                                                                : in->score;
-        c->score = in->mated ? -SEARCHER_MATE + n : SEARCHER_MATE - n;
-    } else
-        c->score = in->score > 30000 ? 30000 : in->score < -30000 ? -30000 : in->score;
+    if (in->score_mate)
+        c->score = searcher_mate_score(in->mate_unknown ? MAX_PLY : in->score, in->mated);
+    else
+        c->score = searcher_cp_score(in->score);
     c->has_score = true;
     c->depth = in->depth;
     c->nodes = in->nodes;
+    return true;
+}
+
+bool searcher_line_from_info(const UsiInfo *in, SearchLine *line) {
+    if (in->is_string || !in->has_score || !in->has_pv)
+        return false;
+    memset(line, 0, sizeof *line);
+    line->multipv = in->multipv; /* 1 when the line has none */
+    line->depth = in->depth;
+    line->exact = usi_info_is_complete(in) && searcher_candidate_from_info(in, &line->cand);
     return true;
 }
 
@@ -130,20 +172,17 @@ void multipv_lines_init(MultiPvLines *c, const Position *pos, int mpv) {
         c->want = legal;
 }
 
-void multipv_lines_add(MultiPvLines *c, const UsiInfo *in) {
-    if (in->is_string || !in->has_score || !in->has_pv)
-        return; /* progress (currmove, nps, hashfull) and strings are no part of a report */
-    bool exact = usi_info_is_complete(in);
-    int k = in->multipv; /* 1 when the line has none */
+void multipv_lines_add(MultiPvLines *c, const SearchLine *in) {
+    int k = in->multipv;
     if (k < 1 || k > c->want)
         return;
-    if (exact) {
+    if (in->exact) {
         c->latest[k - 1] = *in;
         c->have_latest[k - 1] = true;
     }
     if (k == 1)
         c->cur_n = 0; /* a new report */
-    if (!exact || k != c->cur_n + 1 || (c->cur_n && in->depth != c->cur[0].depth)) {
+    if (!in->exact || k != c->cur_n + 1 || (c->cur_n && in->depth != c->cur[0].depth)) {
         c->cur_n = 0; /* a bound, a gap or another depth: this report is not whole */
         return;
     }
@@ -157,8 +196,8 @@ void multipv_lines_add(MultiPvLines *c, const UsiInfo *in) {
 
 void multipv_lines_answer(const MultiPvLines *c, SearchAnswer *out) {
     for (int k = 0; k < c->want && out->n < SEARCHER_MAX_PV; k++) {
-        const UsiInfo *in = c->done_n ? &c->done[k] : c->have_latest[k] ? &c->latest[k] : NULL;
-        if (in && searcher_candidate_from_info(in, &out->c[out->n]))
-            out->n++;
+        const SearchLine *in = c->done_n ? &c->done[k] : c->have_latest[k] ? &c->latest[k] : NULL;
+        if (in)
+            out->c[out->n++] = in->cand;
     }
 }

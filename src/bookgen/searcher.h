@@ -29,7 +29,12 @@ enum {
     SEARCHER_NAME_MAX = 128, /* engine names, NUL included */
 };
 
-/* What to spend on one position: exactly one of depth/nodes/movetime/go_raw is set. */
+/* The search depth when a budget names none (`book expand` without a limit, and a raw
+ * `go` budget given to the in-process searcher, which reads no raw arguments). */
+enum { SEARCH_DEFAULT_DEPTH = 8 };
+
+/* What to spend on one position: exactly one of depth/nodes/movetime/go_raw is set (a
+ * depth of 0 with none of the others means SEARCH_DEFAULT_DEPTH). */
 typedef struct {
     int depth;
     uint64_t nodes;
@@ -58,6 +63,8 @@ typedef struct {
     uint64_t nodes;                 /* nodes of the whole search (all MultiPV widenings) */
     int multipv_used;               /* the MultiPV of the last search (after widening) */
     int warnings;                   /* malformed or illegal PV/bestmove text ignored */
+    bool engine_fault;              /* SEARCH_RETRY/RETIRED before the position was sent (start-up, handshake):
+                                       the position is not to blame */
 } SearchAnswer;
 
 typedef enum {
@@ -107,10 +114,41 @@ void searcher_destroy(Searcher *s);
 /* The budget as text for provenance ("nodes 100000", "depth 12", "go btime 0 ..."). */
 void search_budget_describe(const SearchBudget *b, char *buf, size_t len);
 
+/* The budget as the `go` line sent to a USI engine ("go nodes 100000", "go depth 12",
+ * "go btime 0 ..."): "go " and the same words search_budget_describe() writes. */
+void search_budget_go_line(const SearchBudget *b, char *buf, size_t len);
+
+/* The bare-bestmove fallback of every searcher: when out has no candidate (no complete
+ * info line came) and best is a move, appends it as the only candidate, unscored, with ponder as its reply
+ * (MOVE_NONE: none), and returns it so that a caller knowing more can fill it in; NULL
+ * otherwise (also for MOVE_NONE, resign and win). best and ponder may be 32-bit moves or
+ * Move16 values. */
+SearchCandidate *search_answer_bare_bestmove(SearchAnswer *out, Move best, Move ponder);
+
+/* Scores in the book's scale: a mate in plies (mated: the side to move is the one mated)
+ * as +-(SEARCHER_MATE - n) with n capped at MAX_PLY (so an unknown length counts as the
+ * longest mate), centipawns clamped to +-30000 (never looking like a mate). */
+int searcher_mate_score(int plies, bool mated);
+int searcher_cp_score(int cp);
+
 /* Fills cand from a complete parsed info line (its PV already checked on the position):
- * move, ponder, PV, score in the book's scale (a mate of unknown length counts as the
- * longest mate), depth, nodes. Returns false when the line has no PV move. */
+ * move, ponder, PV, score in the book's scale, depth, nodes. Returns false when the line
+ * has no PV move. */
 bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *cand);
+
+/* One line of a search's report, whichever searcher made it: an external engine's parsed
+ * info line (searcher_line_from_info) or the in-process search's SearchInfo
+ * (searcher_inproc.c reads it directly). */
+typedef struct {
+    int multipv; /* 1.. */
+    int depth;
+    bool exact;           /* a score that is no bound, a depth and at least one (legal) PV move */
+    SearchCandidate cand; /* when exact */
+} SearchLine;
+
+/* The line of in, or false when in is no part of a report (a string, no score or no PV
+ * field: progress such as currmove, nps, hashfull). */
+bool searcher_line_from_info(const UsiInfo *in, SearchLine *line);
 
 /* The MultiPV lines of one search, as the candidates of one iteration. An engine reports
  * its K lines together, 1..K in order, after each iteration and when it stops; the lines
@@ -120,21 +158,20 @@ bool searcher_candidate_from_info(const UsiInfo *in, SearchCandidate *cand);
  * order, exact and of one depth, and answers with it; without any such report it answers
  * with each index's latest exact line, as before it existed. */
 typedef struct {
-    int want;                      /* lines expected: the MultiPV, at most the legal moves */
-    UsiInfo cur[SEARCHER_MAX_PV];  /* the report being read */
-    int cur_n;                     /* its lines so far (0: none, or broken) */
-    UsiInfo done[SEARCHER_MAX_PV]; /* the last whole report */
+    int want;                         /* lines expected: the MultiPV, at most the legal moves */
+    SearchLine cur[SEARCHER_MAX_PV];  /* the report being read */
+    int cur_n;                        /* its lines so far (0: none, or broken) */
+    SearchLine done[SEARCHER_MAX_PV]; /* the last whole report */
     int done_n;
-    UsiInfo latest[SEARCHER_MAX_PV]; /* the latest exact line of each index */
+    SearchLine latest[SEARCHER_MAX_PV]; /* the latest exact line of each index */
     bool have_latest[SEARCHER_MAX_PV];
 } MultiPvLines;
 
 /* Starts collecting for a search of the position pos with MultiPV mpv (1..SEARCHER_MAX_PV). */
 void multipv_lines_init(MultiPvLines *c, const Position *pos, int mpv);
 
-/* Takes one parsed info line (its PV checked on the position; lines that are not exact,
- * with a PV, are part of no whole report). */
-void multipv_lines_add(MultiPvLines *c, const UsiInfo *in);
+/* Takes one line (lines that are not exact are part of no whole report). */
+void multipv_lines_add(MultiPvLines *c, const SearchLine *line);
 
 /* Appends the answer's candidates to out (out->n grows, best first as reported). */
 void multipv_lines_answer(const MultiPvLines *c, SearchAnswer *out);

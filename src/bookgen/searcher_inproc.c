@@ -4,8 +4,9 @@
  * Each slot owns a Search and searches single-threaded with the hash cleared before every
  * position, so an answer depends only on the position and the budget (a resumed run
  * repeats an uninterrupted one). The search reports SearchInfo structs (search/info.h),
- * no text; each is put into the parsed form an external engine's line takes
- * (match/usi_info.h), so both kinds of searcher share one path to a candidate. */
+ * no text; each is read directly into the collector's SearchLine (searcher.h), the form an
+ * external engine's parsed info line also takes, so both kinds of searcher share one
+ * collector and one score scale. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,40 +28,35 @@ typedef struct {
     int warnings;
 } Collect;
 
-/* The search's report in the parsed form of an engine's info line (legal 32-bit PV moves,
- * as usi_info_parse gives when it checks a PV against the position). */
-static void info_from_search(const SearchInfo *si, UsiInfo *in) {
-    memset(in, 0, sizeof *in);
-    in->is_string = si->text != NULL;
-    in->has_multipv = si->multipv > 0;
-    in->multipv = si->multipv > 0 ? si->multipv : 1;
-    in->has_score = si->score_kind != INFO_SCORE_NONE;
-    in->score_mate = si->score_kind == INFO_SCORE_MATE || si->score_kind == INFO_SCORE_MATED;
-    in->mated = si->score_kind == INFO_SCORE_MATED;
-    in->score = in->mated ? -si->score : si->score;
-    in->bound = si->bound == INFO_BOUND_LOWER   ? USI_BOUND_LOWER
-                : si->bound == INFO_BOUND_UPPER ? USI_BOUND_UPPER
-                                                : USI_BOUND_EXACT;
-    in->has_depth = true;
-    in->depth = si->depth;
-    in->has_seldepth = si->seldepth >= 0;
-    in->seldepth = si->seldepth;
-    in->has_nodes = true;
-    in->nodes = si->nodes;
-    in->has_pv = si->pv != NULL;
-    in->pv_len = si->pv ? (si->pv_length < USI_INFO_PV_MAX ? si->pv_length : USI_INFO_PV_MAX) : 0;
-    in->pv_truncated = si->pv && si->pv_length > USI_INFO_PV_MAX;
-    for (int i = 0; i < in->pv_len; i++)
-        in->pv[i] = si->pv[i];
+/* One line of the search's report, read from its SearchInfo (legal 32-bit PV moves). */
+static bool line_from_search(const SearchInfo *si, SearchLine *line) {
+    if (si->text || si->score_kind == INFO_SCORE_NONE || !si->pv)
+        return false; /* messages and progress are no part of a report */
+    memset(line, 0, sizeof *line);
+    line->multipv = si->multipv > 0 ? si->multipv : 1;
+    line->depth = si->depth;
+    line->exact = si->bound == INFO_BOUND_EXACT && si->pv_length > 0;
+    if (!line->exact)
+        return true;
+    SearchCandidate *c = &line->cand;
+    c->move = move_to_move16(si->pv[0]);
+    c->ponder = si->pv_length > 1 ? move_to_move16(si->pv[1]) : MOVE_NONE;
+    c->pv_len = si->pv_length < SEARCHER_PV_LEN ? si->pv_length : SEARCHER_PV_LEN;
+    for (int i = 0; i < c->pv_len; i++)
+        c->pv[i] = move_to_move16(si->pv[i]);
+    c->score = si->score_kind == INFO_SCORE_CP ? searcher_cp_score(si->score)
+                                               : searcher_mate_score(si->score, si->score_kind == INFO_SCORE_MATED);
+    c->has_score = true;
+    c->depth = si->depth;
+    c->nodes = si->nodes;
+    return true;
 }
 
 static void on_info(void *ctx, const SearchInfo *si) {
     Collect *c = ctx;
-    if (si->text)
-        return;
-    UsiInfo in;
-    info_from_search(si, &in);
-    multipv_lines_add(&c->lines, &in);
+    SearchLine line;
+    if (line_from_search(si, &line))
+        multipv_lines_add(&c->lines, &line);
 }
 
 static void on_bestmove(void *ctx, Move best, Move ponder) {
@@ -81,11 +77,9 @@ static SearchStatus inproc_analyse(Searcher *s, int slot, Position *pos, const S
     Inproc *ip = (Inproc *)s;
     if (atomic_load(&ip->stopped))
         return SEARCH_STOPPED;
-    char sfen[SFEN_MAX];
-    position_to_sfen(pos, sfen, true);
     Game g;
     game_init(&g);
-    if (!game_set_sfen(&g, sfen, NULL, 0)) {
+    if (!game_set_position(&g, pos, NULL, 0)) {
         game_free(&g);
         return SEARCH_NONE;
     }
@@ -95,7 +89,7 @@ static SearchStatus inproc_analyse(Searcher *s, int slot, Position *pos, const S
     lim.nodes = b->nodes;
     lim.movetime = b->movetime;
     if (!b->depth && !b->nodes && !b->movetime)
-        lim.depth = 8; /* raw go arguments are for external engines */
+        lim.depth = SEARCH_DEFAULT_DEPTH; /* raw go arguments are for external engines */
     SearchOptions so;
     search_options_default(&so);
     so.multipv = mpv;
@@ -119,11 +113,10 @@ static SearchStatus inproc_analyse(Searcher *s, int slot, Position *pos, const S
         return SEARCH_STOPPED; /* cut short: redone on resume */
     }
     multipv_lines_answer(&c->lines, out);
-    if (!out->n && move_is_ok(r.best)) {
-        /* no complete info line (a very short search): take the bestmove */
-        SearchCandidate *cd = &out->c[out->n++];
-        memset(cd, 0, sizeof *cd);
-        cd->move = move_to_move16(r.best);
+    /* no complete info line (a very short search): take the bestmove, with what the
+     * search knows of it */
+    SearchCandidate *cd = search_answer_bare_bestmove(out, r.best, MOVE_NONE);
+    if (cd) {
         cd->has_score = r.score != VALUE_NONE;
         cd->score = cd->has_score ? r.score : 0;
         cd->depth = r.depth;

@@ -23,7 +23,8 @@ typedef struct {
     char budget_text[96];
     ThinkTarget *targets;
     size_t n, next, done;
-    size_t *requeue; /* positions whose engine failed, to be taken again */
+    size_t journaled; /* positions written to the journal by this run */
+    size_t *requeue;  /* positions whose engine failed, to be taken again */
     size_t n_requeue;
     unsigned char *fails; /* per target: engine failures on it */
     uint64_t *failed_by;  /* per target: the slots (bit slot % 64) that failed on it */
@@ -131,19 +132,24 @@ static void *worker_main(void *arg) {
         Position pos;
         StateInfo st;
         SearchAnswer a;
+        memset(&a, 0, sizeof a); /* so that no path reads an unset engine_fault */
         SearchStatus r = SEARCH_NONE;
         if (book_key_to_position(&sh->targets[i].key, &pos, &st, sh->targets[i].ply))
             r = searcher_analyse(sh->searcher, w->slot, &pos, &sh->budget, &a);
         pthread_mutex_lock(&sh->lock);
         sh->in_flight--;
         bool quit = false;
-        if (r == SEARCH_RETRY || r == SEARCH_RETIRED)
+        /* a failure before the position was sent (start-up, handshake) is the engine's alone */
+        bool blame = (r == SEARCH_RETRY || r == SEARCH_RETIRED) && !a.engine_fault;
+        if (blame)
             sh->failed_by[i] |= me;
         switch (r) {
         case SEARCH_OK:
             sh->stats->warnings += (uint64_t)a.warnings;
             if (!record(sh, &sh->targets[i], &pos, &a))
                 sh->failed = true;
+            else
+                sh->journaled++;
             /* fall through */
         case SEARCH_NONE:
             sh->stats->searched++;
@@ -156,7 +162,7 @@ static void *worker_main(void *arg) {
             /* fall through */
         case SEARCH_RETRY:
             sh->stats->retries++;
-            if (++sh->fails[i] < THINK_POSITION_FAILS) {
+            if (!blame || ++sh->fails[i] < THINK_POSITION_FAILS) {
                 sh->requeue[sh->n_requeue++] = i;
                 break;
             }
@@ -375,9 +381,14 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
     if (!stats->interrupted && sh.done < n) {
         char why[2048];
         searcher_failures(sh.searcher, why, sizeof why);
-        snprintf(err, err_len,
-                 "every engine failed with %zu of %zu positions left; the journal %s keeps the %zu done:\n%s",
-                 n - sh.done, n, o->journal, (size_t)stats->resumed + sh.done, why);
+        /* what the journal holds: positions searched and written, not the skipped or
+         * move-less ones the count of done includes */
+        size_t kept = (size_t)stats->resumed + sh.journaled;
+        char keeps[64] = "holds no position yet";
+        if (kept)
+            snprintf(keeps, sizeof keeps, "keeps the %zu position%s done", kept, kept == 1 ? "" : "s");
+        snprintf(err, err_len, "every engine failed with %zu of %zu positions left; the journal %s %s:\n%s",
+                 n - sh.done, n, o->journal, keeps, why);
         goto out;
     }
     ok = true;

@@ -204,7 +204,7 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
     ExpandOptions eo = *po;
     AbProviderOptions ab = *pab;
     if (!limits)
-        eo.think.depth = 8;
+        eo.think.depth = SEARCH_DEFAULT_DEPTH;
     const char *out = n == 2 ? paths[1] : paths[0];
     if (!cli_check_output("expand", out))
         return 2;

@@ -77,8 +77,9 @@ static void usage(FILE *f) {
                "external USI engine process (run through /bin/sh -c when it holds shell syntax, e.g. ssh).\n"
                "--go passes raw go arguments (external engines only). COND is FIELD OP VALUE with FIELD\n"
                "engine|depth|nodes|date, e.g. \"engine!=YaneuraOu\" or \"depth<20\". --engine-startup: the\n"
-               "usi -> usiok deadline (30000). --engine-newgame: isready and usinewgame before every position,\n"
-               "so engines that clear their hash there answer independently of order and split.\n"
+               "wait for usiok and for readyok (60000; --engine-timeout is the search's). --engine-newgame: isready\n"
+               "and usinewgame before every position, so engines that clear their hash there answer\n"
+               "independently of order and split.\n"
                "The run checkpoints into OUT.journal; run the same command again to resume. OUT.sbk writes SBK.\n");
 }
 

@@ -1,7 +1,6 @@
 /* engine_proc.c - a USI engine as a child process. */
 #define _GNU_SOURCE /* pipe2 and O_CLOEXEC: no other thread's child may inherit our pipes */
 #include "match/engine_proc.h"
-#include "match/usi_info.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -455,85 +454,6 @@ bool engine_isready(EngineProc *e, int64_t timeout_ms, char *err, size_t err_len
         }
         if (strcmp(line, "readyok") == 0)
             return true;
-    }
-}
-
-/* Takes the score of an info line (usi_info.h does the reading). */
-static void parse_info_score(const char *line, ThinkResult *out) {
-    UsiInfo in;
-    if (!usi_info_parse(line, NULL, &in, NULL, 0) || !in.has_score)
-        return;
-    out->has_score = true;
-    out->score_is_mate = in.score_mate;
-    out->score = in.score;
-    out->score_is_bound = in.bound != USI_BOUND_EXACT;
-}
-
-/* True when line is "bestmove X ..."; copies X. */
-static bool parse_bestmove(const char *line, char *move, size_t cap) {
-    if (strncmp(line, "bestmove", 8) != 0 || (line[8] != ' ' && line[8] != '\0'))
-        return false;
-    const char *p = line + 8;
-    while (*p == ' ')
-        p++;
-    size_t n = strcspn(p, " \t");
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(move, p, n);
-    move[n] = '\0';
-    return true;
-}
-
-void engine_think(EngineProc *e, const char *position_line, const char *go_line, int64_t limit_us, ThinkResult *out) {
-    memset(out, 0, sizeof *out);
-    engine_drain(e); /* a late bestmove from an earlier stop must not answer this go */
-    /* the clock starts before `go` is written: once written, the engine may already be
-     * thinking (and a fake that sleeps 400 ms must never be measured at 399.9) */
-    if (!engine_send(e, position_line)) {
-        out->status = THINK_EOF;
-        return;
-    }
-    int64_t t0 = engine_now_us();
-    if (!engine_send(e, go_line)) {
-        out->status = THINK_EOF;
-        return;
-    }
-    int64_t deadline_us = t0 + limit_us;
-    char line[ENGINE_LINE_MAX];
-    for (;;) {
-        EngineRead r = engine_read_line(e, line, sizeof line, deadline_us);
-        if (r == ENGINE_READ_OK) {
-            if (parse_bestmove(line, out->bestmove, sizeof out->bestmove)) {
-                out->elapsed_us = engine_now_us() - t0;
-                out->status = THINK_OK;
-                return;
-            }
-            if (strncmp(line, "info ", 5) == 0)
-                parse_info_score(line, out);
-            continue;
-        }
-        out->elapsed_us = engine_now_us() - t0;
-        if (r == ENGINE_READ_EOF) {
-            out->status = THINK_EOF;
-            return;
-        }
-        /* Timed out or interrupted: ask for the move and give it a moment. */
-        out->status = r == ENGINE_READ_ABORTED ? THINK_ABORTED : THINK_TIMEOUT;
-        out->hung = true;
-        if (engine_send(e, "stop")) {
-            int64_t stop_deadline = engine_now_us() + (int64_t)ENGINE_STOP_WAIT_MS * 1000;
-            const volatile sig_atomic_t *flag = e->abort_flag;
-            e->abort_flag = NULL; /* even when interrupted, collect the answer to stop */
-            while (engine_read_line(e, line, sizeof line, stop_deadline) == ENGINE_READ_OK) {
-                char tmp[32];
-                if (parse_bestmove(line, tmp, sizeof tmp)) {
-                    out->hung = false;
-                    break;
-                }
-            }
-            e->abort_flag = flag;
-        }
-        return;
     }
 }
 

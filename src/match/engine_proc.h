@@ -1,6 +1,7 @@
 /* engine_proc.h - a USI engine running as a child process: start, line I/O with
- * deadlines, the usi/isready handshake, one think (position + go -> bestmove), and a
- * shutdown that never leaves a process behind.
+ * deadlines, the usi and isready exchanges, and a shutdown that never leaves a process
+ * behind. Callers talk to engines through match/usi_client.h, which holds the dialogue's
+ * policies (the handshake, its timeout, the search loop); these are its building blocks.
  *
  * How a command line is started: when CMD holds only plain characters it is split on
  * blanks into argv and started directly with posix_spawnp (PATH is searched), so the
@@ -28,12 +29,11 @@
 #include "util/clock.h"
 
 enum {
-    ENGINE_LINE_MAX = 16384,     /* longer lines are truncated (the rest is dropped) */
-    ENGINE_NAME_MAX = 128,       /* `id name` is truncated to this, NUL included */
-    ENGINE_READ_BUF = 65536,     /* bytes buffered from the engine's stdout */
-    ENGINE_QUIT_WAIT_MS = 2000,  /* how long `quit` may take before SIGTERM, then SIGKILL */
-    ENGINE_STOP_WAIT_MS = 1000,  /* how long `stop` may take to produce a bestmove */
-    ENGINE_HANDSHAKE_MS = 30000, /* usi -> usiok and isready -> readyok limits */
+    ENGINE_LINE_MAX = 16384,    /* longer lines are truncated (the rest is dropped) */
+    ENGINE_NAME_MAX = 128,      /* `id name` is truncated to this, NUL included */
+    ENGINE_READ_BUF = 65536,    /* bytes buffered from the engine's stdout */
+    ENGINE_QUIT_WAIT_MS = 2000, /* how long `quit` may take before SIGTERM, then SIGKILL */
+    ENGINE_STOP_WAIT_MS = 1000, /* how long `stop` may take to produce a bestmove */
 };
 
 /* One `setoption`: NAME and VALUE (NULL: no value, a button). */
@@ -124,31 +124,6 @@ bool engine_setoption(EngineProc *e, const char *name, const char *value);
 
 /* Sends `isready` and waits for `readyok`, dropping any other line. */
 bool engine_isready(EngineProc *e, int64_t timeout_ms, char *err, size_t err_len);
-
-typedef enum {
-    THINK_OK,      /* bestmove arrived in time: see bestmove */
-    THINK_TIMEOUT, /* no bestmove by the deadline; `stop` was sent */
-    THINK_EOF,     /* the engine died or closed its output */
-    THINK_ABORTED  /* the abort flag was raised */
-} ThinkStatus;
-
-typedef struct {
-    ThinkStatus status;
-    int64_t elapsed_us;  /* from just before `go` was written to the bestmove line */
-    char bestmove[32];   /* the word after `bestmove` ("7g7f", "resign", "win", ...) */
-    bool hung;           /* THINK_TIMEOUT and still no bestmove after `stop`: kill it */
-    bool has_score;      /* the last `info ... score` seen */
-    bool score_is_mate;  /* score is a mate distance in plies (sign = who mates) */
-    int score;           /* centipawns or plies, from the engine's side */
-    bool score_is_bound; /* lowerbound/upperbound */
-} ThinkResult;
-
-/* Drops stale output, sends position_line and go_line, then reads info lines until
- * bestmove or until limit_us have passed since `go` was written (the same instant
- * elapsed_us is measured from). On a timeout it sends `stop` and waits
- * ENGINE_STOP_WAIT_MS more for the bestmove (which is then discarded); if none comes the
- * result says hung. */
-void engine_think(EngineProc *e, const char *position_line, const char *go_line, int64_t limit_us, ThinkResult *out);
 
 /* Sends `quit` (unless the engine is known to be gone), waits up to wait_ms for the
  * child to exit, then SIGTERM and SIGKILL to its process group, reaps it, closes the

@@ -1,5 +1,6 @@
 /* match.c - the match runner: openings, schedule, clock, adjudication, statistics. */
 #include "match/match.h"
+#include "match/usi_client.h"
 
 #include <errno.h>
 #include <math.h>
@@ -82,39 +83,49 @@ static bool played_before(const MatchConfig *cfg, int idx) {
     return cfg->resumed && cfg->resumed[idx].end != END_NONE && cfg->resumed[idx].outcome != OUTCOME_NONE;
 }
 
-/* Starts engine k of worker w and brings it to readyok with its options set. Unknown
- * options are reported once (by worker 0, at the first start). */
+/* An option engine k does not declare: reported once (by worker 0, at the first start). */
+typedef struct {
+    Worker *w;
+    int k;
+} MissingCtx;
+
+static void missing_option(void *ctx, const char *name) {
+    MissingCtx *m = ctx;
+    Worker *w = m->w;
+    if (w->id != 0 || w->started[m->k])
+        return;
+    const MatchConfig *cfg = w->sh->cfg;
+    const EngineProc *e = &w->eng[m->k];
+    pthread_mutex_lock(&w->sh->lock);
+    fprintf(cfg->out, "warning: engine %d (%s) has no option '%s'; not sent\n", m->k + 1,
+            e->name[0] ? e->name : cfg->engines[m->k].cmd, name);
+    pthread_mutex_unlock(&w->sh->lock);
+}
+
+/* Starts engine k of worker w and brings it to readyok with its options set. */
 static bool start_engine(Worker *w, int k, char *err, size_t err_len) {
     const MatchConfig *cfg = w->sh->cfg;
     const MatchEngineSpec *spec = &cfg->engines[k];
     EngineProc *e = &w->eng[k];
     char why[256];
-    if (!engine_start(e, spec->cmd, cfg->inherit_stderr, why, sizeof why) ||
-        !engine_usi(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
-        error_set(err, err_len, "engine %d (%s): %s", k + 1, spec->cmd, why);
-        engine_close(e, 200);
-        return false;
-    }
-    bool report = w->id == 0 && !w->started[k];
-    for (int i = 0; i < spec->n_options; i++) {
-        const EngineOption *o = &spec->options[i];
-        if (!engine_setoption(e, o->name, o->value) && report) {
-            pthread_mutex_lock(&w->sh->lock);
-            fprintf(cfg->out, "warning: engine %d (%s) has no option '%s'; not sent\n", k + 1,
-                    e->name[0] ? e->name : spec->cmd, o->name);
-            pthread_mutex_unlock(&w->sh->lock);
-        }
-    }
+    MissingCtx mc = {w, k};
+    UsiClientConfig uc = {.cmd = spec->cmd,
+                          .stderr_mode = cfg->inherit_stderr ? ENGINE_STDERR_INHERIT : ENGINE_STDERR_NULL,
+                          .options = spec->options,
+                          .n_options = spec->n_options,
+                          .missing_option = missing_option,
+                          .ctx = &mc};
     /* Three round trips: the first one may include the engine's own set-up. */
     int64_t best = -1;
     for (int i = 0; i < 3; i++) {
-        int64_t t0 = engine_now_us();
-        if (!engine_isready(e, ENGINE_HANDSHAKE_MS, why, sizeof why)) {
+        int64_t dt;
+        bool ok = i == 0 ? usi_client_start(e, &uc, &dt, why, sizeof why)
+                         : usi_client_ready(e, USI_HANDSHAKE_MS, &dt, why, sizeof why);
+        if (!ok) {
             error_set(err, err_len, "engine %d (%s): %s", k + 1, spec->cmd, why);
             engine_close(e, 200);
             return false;
         }
-        int64_t dt = engine_now_us() - t0;
         if (best < 0 || dt < best)
             best = dt;
     }
@@ -171,16 +182,16 @@ static void go_command(const TimeControl *tc, const int64_t clock_ms[2], const c
 }
 
 /* The engine's score as centipawns from black's side, mates as +-(100000 - plies). */
-static int32_t black_view_score(const ThinkResult *t, Color us) {
+static int32_t black_view_score(const UsiGoResult *t, Color us) {
     if (!t->has_score)
         return RECORD_NO_SCORE;
     int32_t v;
-    if (t->score_is_mate) {
-        if (t->score == 0)
+    if (t->scored.score_mate) {
+        if (t->scored.score == 0)
             return RECORD_NO_SCORE;
-        v = t->score > 0 ? 100000 - t->score : -100000 - t->score;
+        v = t->scored.score > 0 ? 100000 - t->scored.score : -100000 - t->scored.score;
     } else {
-        v = t->score;
+        v = t->scored.score;
     }
     return us == BLACK ? v : -v;
 }
@@ -223,7 +234,7 @@ static int prepare_engine(Worker *w, int k) {
         w->sh->res->restarts[k]++;
         pthread_mutex_unlock(&w->sh->lock);
     }
-    if (!engine_isready(e, ENGINE_HANDSHAKE_MS, err, sizeof err) || !engine_send(e, "usinewgame")) {
+    if (!usi_client_newgame(e, USI_HANDSHAKE_MS, err, sizeof err)) {
         w->need_restart[k] = true;
         return 1;
     }
@@ -312,17 +323,23 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
         go_command(&own_tc, clock_ms, cfg->engines[k].go_extra, go, sizeof go);
         int64_t allowed_ms = by_nodes ? cfg->move_timeout_ms : clock_ms[us] + tc->byoyomi_ms;
         int64_t limit_ms = by_nodes ? cfg->move_timeout_ms : allowed_ms + cfg->grace_ms;
-        ThinkResult t;
-        engine_think(e, pos_cmd, go, limit_ms * 1000, &t);
+        UsiGoResult t;
+        UsiGo ask = {.position_line = pos_cmd, .go_line = go, .limit_us = limit_ms * 1000, .pos = &g.pos};
+        usi_client_go(e, &ask, &t);
         free(pos_cmd);
-        if (t.status == THINK_ABORTED) {
+        if (t.status == USI_GO_ABORTED) {
             if (t.hung)
                 w->need_restart[k] = true;
             break;
         }
-        if (t.status == THINK_EOF) {
+        if (t.status == USI_GO_EOF || t.status == USI_GO_JUNK) {
             set_winner(rec, END_CRASH, color_flip(us));
-            snprintf(rec->detail, sizeof rec->detail, "%s exited or closed its output while thinking", res->names[k]);
+            if (t.status == USI_GO_EOF)
+                snprintf(rec->detail, sizeof rec->detail, "%s exited or closed its output while thinking",
+                         res->names[k]);
+            else
+                snprintf(rec->detail, sizeof rec->detail,
+                         "%s printed more than %d lines that are no USI while thinking", res->names[k], USI_JUNK_MAX);
             cnt->crashes[k]++;
             w->need_restart[k] = true;
             break;
@@ -332,9 +349,9 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
         cnt->think_ms_sum[k] += elapsed_ms;
         if (elapsed_ms > cnt->think_ms_max[k])
             cnt->think_ms_max[k] = elapsed_ms;
-        if (t.status == THINK_TIMEOUT || (!by_nodes && t.elapsed_us > limit_ms * 1000)) {
+        if (t.status == USI_GO_TIMEOUT || (!by_nodes && t.elapsed_us > limit_ms * 1000)) {
             set_winner(rec, END_TIME, color_flip(us));
-            if (t.status == THINK_TIMEOUT)
+            if (t.status == USI_GO_TIMEOUT)
                 snprintf(rec->detail, sizeof rec->detail,
                          "%s: no bestmove within %lld ms (%lld ms allowed + %lld ms grace)%s", res->names[k],
                          (long long)limit_ms, (long long)(by_nodes ? limit_ms : allowed_ms),
@@ -347,11 +364,11 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
                 w->need_restart[k] = true;
             break;
         }
-        if (strcmp(t.bestmove, "resign") == 0) {
+        if (t.kind == USI_BESTMOVE_RESIGN) {
             set_winner(rec, END_RESIGN, color_flip(us));
             break;
         }
-        if (strcmp(t.bestmove, "win") == 0) {
+        if (t.kind == USI_BESTMOVE_WIN) {
             Move decl = position_declaration(&g.pos, cfg->ekr);
             if (cfg->ekr == EKR_TRY && decl != MOVE_NONE) {
                 if (!game_push(&g, decl) || !game_record_push(rec, decl, (int32_t)elapsed_ms, RECORD_NO_SCORE))
@@ -370,10 +387,7 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
             }
             break;
         }
-        Move16 m16;
-        Move m = MOVE_NONE;
-        if (move16_from_usi(t.bestmove, strlen(t.bestmove), &m16))
-            m = position_legal_move_from16(&g.pos, m16);
+        Move m = t.kind == USI_BESTMOVE_MOVE ? t.best : MOVE_NONE;
         if (m == MOVE_NONE) {
             set_winner(rec, END_ILLEGAL, color_flip(us));
             snprintf(rec->detail, sizeof rec->detail, "%s played an illegal move: 'bestmove %s'", res->names[k],

@@ -62,16 +62,30 @@ bool game_set_sfen(Game *g, const char *sfen, char *err, size_t err_len) {
     return game_set_sfen_ex(g, sfen, 0, err, err_len);
 }
 
+/* Makes pos (set up on st) the game's root, with no moves. */
+static void set_root(Game *g, const Position *pos, const StateInfo *st) {
+    g->count = 0;
+    g->states[0] = *st;
+    g->pos = *pos;
+    g->pos.st = &g->states[0];
+    position_to_sfen(&g->pos, g->root_sfen, true);
+}
+
 bool game_set_sfen_ex(Game *g, const char *sfen, int flags, char *err, size_t err_len) {
     Position pos;
     StateInfo st;
     if (!position_from_sfen_ex(&pos, &st, sfen, flags, err, err_len))
         return false;
-    g->count = 0;
-    g->states[0] = st;
-    g->pos = pos;
-    g->pos.st = &g->states[0];
-    position_to_sfen(&g->pos, g->root_sfen, true);
+    set_root(g, &pos, &st);
+    return true;
+}
+
+bool game_set_position(Game *g, const Position *from, char *err, size_t err_len) {
+    Position pos;
+    StateInfo st;
+    if (!position_from_parts(&pos, &st, from->board, from->hand, from->side, from->ply, err, err_len))
+        return false;
+    set_root(g, &pos, &st);
     return true;
 }
 

@@ -27,6 +27,11 @@ void game_free(Game *g);
 bool game_set_sfen(Game *g, const char *sfen, char *err, size_t err_len);
 /* game_set_sfen with position_from_sfen_ex flags. */
 bool game_set_sfen_ex(Game *g, const char *sfen, int flags, char *err, size_t err_len);
+/* Replaces the game with one rooted at pos (set up afresh from its board, hands, side and
+ * move number, as its SFEN would give, without the text: no history before it). Returns
+ * false (and leaves g untouched) when pos is no position a game can start from (a king
+ * missing), with the reason in err. */
+bool game_set_position(Game *g, const Position *pos, char *err, size_t err_len);
 
 /* Plays a move, which must be legal in g->pos. Returns false only when memory runs out
  * (or the game exceeds 100000 moves), leaving the game unchanged. */

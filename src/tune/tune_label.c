@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "match/engine_proc.h"
+#include "match/usi_client.h"
 #include "match/match.h"
 #include "shogi/position.h"
 #include "util/atomic_file.h"
@@ -67,41 +68,43 @@ static void say(LabelShared *sh, const char *fmt, const char *a, const char *b) 
     pthread_mutex_unlock(&sh->lock);
 }
 
-/* Closes a teacher that failed to start; the reason is reported unless a Ctrl-C cut the
- * handshake short (that is an interrupt, not a failure). Returns false. */
-static bool start_failed(LabelShared *sh, EngineProc *e, const char *why) {
+static void missing_option(void *ctx, const char *name) {
+    LabelShared *sh = ctx;
+    if (!atomic_exchange(&sh->warned, true))
+        say(sh, "warning: %s has no option '%s'; not sent\n", sh->cmd, name);
+}
+
+/* Starts the teacher: the handshake with the options it declares, then usinewgame. The
+ * reason of a failure is reported unless a Ctrl-C cut the handshake short (that is an
+ * interrupt, not a failure). */
+static bool start_engine(LabelShared *sh, EngineProc *e) {
+    char why[256] = "";
+    engine_init(e);
+    e->abort_flag = sh->stop;
+    UsiClientConfig uc = {.cmd = sh->cmd,
+                          .stderr_mode = ENGINE_STDERR_NULL,
+                          .options = sh->options,
+                          .n_options = sh->n_options,
+                          .missing_option = missing_option,
+                          .ctx = sh};
+    if (usi_client_start(e, &uc, NULL, why, sizeof why) && engine_send(e, "usinewgame"))
+        return true;
     if (!*sh->stop)
-        say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why);
+        say(sh, "hayanagi tune label: %s: %s\n", sh->cmd, why[0] ? why : "engine gone");
     engine_close(e, 200);
     return false;
 }
 
-/* Starts the teacher: usi, the options it declares, isready, usinewgame. */
-static bool start_engine(LabelShared *sh, EngineProc *e) {
-    char why[256];
-    engine_init(e);
-    e->abort_flag = sh->stop;
-    if (!engine_start(e, sh->cmd, false, why, sizeof why) || !engine_usi(e, ENGINE_HANDSHAKE_MS, why, sizeof why))
-        return start_failed(sh, e, why);
-    for (int i = 0; i < sh->n_options; i++)
-        if (!engine_setoption(e, sh->options[i].name, sh->options[i].value) && !atomic_exchange(&sh->warned, true))
-            say(sh, "warning: %s has no option '%s'; not sent\n", sh->cmd, sh->options[i].name);
-    if (!engine_isready(e, ENGINE_HANDSHAKE_MS, why, sizeof why))
-        return start_failed(sh, e, why);
-    engine_send(e, "usinewgame");
-    return true;
-}
-
 /* The engine's score of its own side, turned into black's view; LABEL_NO_SCORE when the
  * search gave none (or only a bound). */
-static int black_view(const ThinkResult *t, bool white_to_move) {
-    if (t->status != THINK_OK || !t->has_score || t->score_is_bound)
+static int black_view(const UsiGoResult *t, bool white_to_move) {
+    if (t->status != USI_GO_BESTMOVE || !t->has_score || t->scored.bound != USI_BOUND_EXACT)
         return LABEL_NO_SCORE;
-    int v;
-    if (t->score_is_mate)
-        v = t->score == 0 ? 0 : t->score > 0 ? 100000 - t->score : -100000 - t->score;
+    int v, s = t->scored.score;
+    if (t->scored.score_mate)
+        v = s == 0 ? 0 : s > 0 ? 100000 - s : -100000 - s;
     else
-        v = t->score > LABEL_SCORE_CAP ? LABEL_SCORE_CAP : t->score < -LABEL_SCORE_CAP ? -LABEL_SCORE_CAP : t->score;
+        v = s > LABEL_SCORE_CAP ? LABEL_SCORE_CAP : s < -LABEL_SCORE_CAP ? -LABEL_SCORE_CAP : s;
     if (v <= -100000 || v >= 100000)
         v = v > 0 ? 99999 : -99999;
     return white_to_move ? -v : v;
@@ -123,15 +126,16 @@ static void *label_worker(void *arg) {
         if (i >= sh->n)
             break;
         snprintf(pos, sizeof pos, "position sfen %s", sh->items[i].sfen);
-        ThinkResult t;
-        engine_think(&e, pos, go, sh->limit_us, &t);
-        if (t.status == THINK_ABORTED)
+        UsiGoResult t;
+        UsiGo ask = {.position_line = pos, .go_line = go, .limit_us = sh->limit_us};
+        usi_client_go(&e, &ask, &t);
+        if (t.status == USI_GO_ABORTED)
             break;
         sh->score[i] = black_view(&t, sh->items[i].white_to_move);
         if (sh->score[i] == LABEL_NO_SCORE)
             atomic_fetch_add(&sh->failed, 1);
         atomic_fetch_add(&sh->done, 1);
-        if (t.status == THINK_EOF || t.hung) {
+        if (t.status == USI_GO_EOF || t.status == USI_GO_JUNK || t.hung) {
             /* A teacher that died or hung is started again, a few times at most. */
             engine_close(&e, 200);
             if (++restarts > 10 || !start_engine(sh, &e)) {

@@ -77,16 +77,22 @@ static void on_info(void *ctx, const SearchInfo *info) {
     usi_write(ctx, "%s", usi_info_text(info, line, sizeof line));
 }
 
-static void on_bestmove(void *ctx, Move best, Move ponder) {
-    UsiEngine *e = ctx;
-    if (atomic_load(&e->suppress_bestmove))
-        return;
+/* The one bestmove writer (searches and book hits): a ponder move only when USI_Ponder
+ * was on at `go` (the copy in ponder_enabled) and both moves are real moves. */
+static void write_bestmove(UsiEngine *e, Move best, Move ponder) {
     char b[USI_MOVE_MAX], p[USI_MOVE_MAX];
     move_to_usi(best, b);
     if (e->ponder_enabled && ponder && move_is_ok(best) && move_is_ok(ponder))
         usi_write(e, "bestmove %s ponder %s", b, move_to_usi(ponder, p));
     else
         usi_write(e, "bestmove %s", b);
+}
+
+static void on_bestmove(void *ctx, Move best, Move ponder) {
+    UsiEngine *e = ctx;
+    if (atomic_load(&e->suppress_bestmove))
+        return;
+    write_bestmove(e, best, ponder);
 }
 
 static void search_options_from(UsiEngine *e, SearchOptions *o) {
@@ -202,16 +208,22 @@ static bool try_book(UsiEngine *e, const SearchLimits *lim) {
     char reason[256];
     if (engine_book_select(e->book, &e->game.pos, &bo, &e->book_rng, &c, reason, sizeof reason) != BOOK_SELECT_HIT)
         return false;
-    char m[USI_MOVE_MAX], p[USI_MOVE_MAX];
+    char m[USI_MOVE_MAX];
     usi_write(e, "info string book hit %s score %d depth %d count %llu", move_to_usi(c.move, m), c.entry.score,
               c.entry.depth, (unsigned long long)c.entry.count);
-    /* The closing info line every bestmove gets: nothing was searched. */
-    usi_write(e, "info depth 0 seldepth 0 score cp %d nodes 0 nps 0 hashfull 0 time 0 pv %s%s%s", c.entry.score, m,
-              c.ponder ? " " : "", c.ponder ? move_to_usi(c.ponder, p) : "");
-    if (options_bool(&e->options, OPTION_USI_Ponder) && c.ponder)
-        usi_write(e, "bestmove %s ponder %s", m, p);
-    else
-        usi_write(e, "bestmove %s", m);
+    /* The closing info line every bestmove gets, through the one formatter: nothing was
+     * searched, the book's move (and its reply, when the book has one) is the PV. */
+    Move pv[2] = {c.move, c.ponder};
+    SearchInfo in = search_info_empty();
+    in.seldepth = 0;
+    in.score_kind = INFO_SCORE_CP;
+    in.score = c.entry.score;
+    in.nps = in.time_ms = 0;
+    in.hashfull = 0;
+    in.pv = pv;
+    in.pv_length = c.ponder ? 2 : 1;
+    on_info(e, &in);
+    write_bestmove(e, c.move, c.ponder);
     return true;
 }
 
@@ -318,11 +330,11 @@ static void cmd_go(UsiEngine *e, char *args) {
     engine_wait(e);
     apply_pending_hash(e);
     e->unbounded = lim.infinite || lim.ponder || (lim.mate && lim.mate_ms == 0);
+    e->ponder_enabled = options_bool(&e->options, OPTION_USI_Ponder); /* the copy the bestmove writer reads */
     if (try_book(e, &lim))
         return;
     SearchOptions opt;
     search_options_from(e, &opt);
-    e->ponder_enabled = options_bool(&e->options, OPTION_USI_Ponder);
     atomic_store(&e->suppress_bestmove, false);
     SearchReporter rep = {on_info, on_bestmove, on_checkmate, e};
     if (options_bool(&e->options, OPTION_UseMCTS) && !lim.mate) {

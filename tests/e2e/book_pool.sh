@@ -69,6 +69,16 @@ while read -r cmd rest; do
   esac
 done
 SH
+cat > "$T/noready.sh" <<'SH'
+#!/bin/sh
+# answers usi, never readyok
+while read -r cmd rest; do
+  case "$cmd" in
+    usi) echo "id name FakeNoReady"; echo usiok ;;
+    quit) exit 0 ;;
+  esac
+done
+SH
 cat > "$T/slowready.sh" <<'SH'
 #!/bin/bash
 # the real engine behind a pipe that holds `isready` back for 3 s (a long NNUE load)
@@ -174,7 +184,7 @@ expect_contains "garbage engine: all done" "$out" "5 searched now"
 expect_contains "garbage engine refused" "$(cat "$T/g.err")" "no legal move in its answer"
 # the first ignored lines are shown with the reason and the position, the rest counted
 expect_contains "garbage engine: line shown" "$(cat "$T/g.err")" "engine #1 (FakeGarbage): ignored info depth x score cp ("
-expect_contains "garbage engine: illegal PV shown" "$(cat "$T/g.err")" "engine #1 (FakeGarbage): ignored info depth 3 score cp 10 pv 9z9z 5e5d (a PV move that is not legal"
+expect_contains "garbage engine: illegal PV shown" "$(cat "$T/g.err")" "engine #1 (FakeGarbage): ignored info depth 3 score cp 10 pv 9z9z 5e5d (PV move 1 is not legal"
 expect_contains "garbage engine: then counted" "$(cat "$T/g.err")" "further ones are only counted"
 [ "$(grep -c ': ignored ' "$T/g.err")" = 3 ] || fail "garbage engine: $(grep -c ': ignored ' "$T/g.err") ignored lines shown, expected 3"
 expect_not_contains "garbage engine: nothing of it stored" "$(cat "$T/g.db")" "FakeGarbage"
@@ -201,6 +211,21 @@ expect_contains "poisoned position: named" "$(cat "$T/x.err")" "skipped: the eng
 expect_not_contains "poisoned position: no engine retired" "$(cat "$T/x.err")" "retired"
 grep -q "$P" "$T/x.db" && fail "poisoned position: it was stored"
 
+# an engine that never says readyok is retired within one handshake deadline (--engine-startup)
+# without blaming a position, and the message counts what the (empty) journal holds (the
+# `timeout` only guards against a hang)
+for lim in "--engine-startup 1000"; do
+    rm -f "$T/n.db.journal"
+    out=$(timeout 100 "$HAYANAGI" book think $Y "$T/n.db" --engine "sh $T/noready.sh" $lim --nodes 300 --multipv 2 2>&1)
+    expect_status "no readyok ($lim)" 1 $?
+    expect_contains "no readyok ($lim): why" "$out" "waiting for readyok: timed out"
+    expect_contains "no readyok ($lim): retired" "$out" "retired: it never completed a handshake"
+    expect_contains "no readyok ($lim): empty journal" "$out" "the journal $T/n.db.journal holds no position yet"
+    expect_not_contains "no readyok ($lim): no position blamed" "$out" "skipped"
+    [ "$(grep -c 'waiting for readyok' <<< "$out")" = 2 ] ||
+        fail "no readyok ($lim): $(grep -c 'waiting for readyok' <<< "$out") failures said, expected 1 (and its line in the summary)"
+done
+
 # ---- Ctrl-C with external engines, then every engine dying, then the resume ----
 # The three runs must have the same options (the journal is bound to them): one engine
 # command that is Hayanagi until $T/dead exists, then crash.sh.
@@ -225,6 +250,7 @@ expect_contains "every engine dies: names them" "$out" "engine #2 '$SW'"
 expect_contains "every engine dies: why" "$out" "simulated crash"
 [ -e "$T/k.db" ] && fail "every engine dies: an output was written"
 cmp -s "$T/k.db.journal" "$T/k.saved" || fail "every engine dies: the journal changed"
+expect_contains "every engine dies: what the journal keeps" "$out" "the journal $T/k.db.journal keeps the $done_before position"
 rm "$T/dead"
 out=$("$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$SW" --engine "$SW" $NOBOOK --nodes 200000 --multipv 2 \
       --quiet 2>&1)

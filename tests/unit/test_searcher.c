@@ -160,6 +160,40 @@ static void test_candidate_scale(void **state) {
     game_free(&g);
 }
 
+/* A game set from a position (the in-process searcher's and expand's start) is the game its
+ * SFEN text gives: same root text, keys, hands, side and move number, and no history. */
+static void test_game_from_position(void **state) {
+    (void)state;
+    Game g, a, b;
+    game_init(&g);
+    assert_true(game_set_from_usi(&g, "startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e", NULL, 0));
+    char sfen[SFEN_MAX];
+    position_to_sfen(&g.pos, sfen, true);
+    game_init(&a);
+    game_init(&b);
+    assert_true(game_set_position(&a, &g.pos, NULL, 0));
+    assert_true(game_set_sfen(&b, sfen, NULL, 0));
+    assert_string_equal(a.root_sfen, sfen);
+    assert_string_equal(a.root_sfen, b.root_sfen);
+    assert_int_equal(a.count, 0);
+    assert_null(a.pos.st->previous);
+    assert_true(a.pos.st->board_key == b.pos.st->board_key && a.pos.st->hand_key == b.pos.st->hand_key);
+    assert_true(a.pos.st->board_key == g.pos.st->board_key);
+    assert_int_equal(a.pos.side, WHITE);
+    assert_int_equal(a.pos.ply, 6);
+    assert_true(a.pos.hand[WHITE] == b.pos.hand[WHITE] && a.pos.hand[WHITE] != 0);
+    /* a position without a king is refused, the game left as it was */
+    Position nk = g.pos;
+    nk.board[nk.king_sq[BLACK]] = NO_PIECE;
+    char err[128] = "";
+    assert_false(game_set_position(&a, &nk, err, sizeof err));
+    assert_true(strlen(err) > 0);
+    assert_string_equal(a.root_sfen, sfen);
+    game_free(&g);
+    game_free(&a);
+    game_free(&b);
+}
+
 static void test_provenance_and_rethink(void **state) {
     (void)state;
     ThinkProvenance p;
@@ -212,8 +246,10 @@ static void test_provenance_and_rethink(void **state) {
 static void feed_lines(MultiPvLines *c, Position *pos, const char *const *lines, int n) {
     for (int i = 0; i < n; i++) {
         UsiInfo in;
+        SearchLine line;
         assert_true(usi_info_parse(lines[i], pos, &in, NULL, 0));
-        multipv_lines_add(c, &in);
+        if (searcher_line_from_info(&in, &line))
+            multipv_lines_add(c, &line);
     }
 }
 
@@ -286,6 +322,7 @@ int main(void) {
         cmocka_unit_test(test_widening),
         cmocka_unit_test(test_duplicate_moves_dropped),
         cmocka_unit_test(test_candidate_scale),
+        cmocka_unit_test(test_game_from_position),
         cmocka_unit_test(test_provenance_and_rethink),
         cmocka_unit_test(test_multipv_lines_of_one_iteration),
     };
