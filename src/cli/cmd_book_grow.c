@@ -639,9 +639,8 @@ int cmd_book_grow(int argc, char **argv) {
     int next_file = 0;
     if (!(tree = tree_of(in, &go, dir, &l, &next_file)))
         goto out;
-    if (!quiet)
-        fprintf(stderr, "%s: %s holds %llu games from the start position (%llu skipped); goal %ld\n", PROG, dir,
-                (unsigned long long)l.added, (unsigned long long)l.skipped, games);
+    fprintf(stderr, "%s: %s holds %llu games from the start position (%llu skipped); goal %ld\n", PROG, dir,
+            (unsigned long long)l.added, (unsigned long long)l.skipped, games);
     int status = 0;
     if ((uint64_t)games > l.added) {
         if (!ps->cmd[0] && !(ps->cmd[0] = self = self_command())) {
