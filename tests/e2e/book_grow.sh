@@ -94,6 +94,18 @@ expect_contains "grow missing IN" "$out" "none.db"
 expect_status "grow no opponent" 2 $?
 "$HAYANAGI" book grow "$T/in.db" "$T/x.db" --records "$T/rec" --games 0 --expand-after 0 >/dev/null 2>&1
 expect_status "grow bad K" 2 $?
+# book report's disagreements, on s28-book4.csa (200 games from the start position): 2g2f
+# opened 70 of them and black scored 37/70 = 0.529 (counted with `book records --moves` and
+# awk); a book score of -300 expects 1 / (1 + e^0.5) = 0.378, 0.151 apart: listed at margin
+# 0.15, not at 0.16. 7g7f at +600 (0.731) stays within the margin.
+printf '#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 600 10 1\n2g2f none -300 10 1\n' > "$T/sc.db"
+out=$("$HAYANAGI" book report "$T/sc.db" --records book/records/s28-book4.csa --min-games 3 --disagreements "$T/dis.txt" 2>&1)
+expect_status "report disagreements" 0 $?
+expect_contains "report disagreements" "$out" "disagreements    1 book move(s)"
+expect_contains "report disagreement 2g2f" "$out" "     70  0.529  0.378    -300  2g2f   lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1  (scored above its evaluation)"
+[ "$(cat "$T/dis.txt")" = "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" ] || fail "report --disagreements file: $(cat "$T/dis.txt")"
+out=$("$HAYANAGI" book report "$T/sc.db" --records book/records/s28-book4.csa --min-games 3 --margin 0.16 2>&1)
+expect_contains "report margin 0.16" "$out" "disagreements    0 book move(s)"
 out=$("$HAYANAGI" book grow --help 2>&1); expect_status "grow help" 0 $?
 expect_contains "grow help" "$out" "usage: hayanagi book grow IN OUT"
 finish
