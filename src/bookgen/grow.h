@@ -12,20 +12,21 @@
  * exited at a position it becomes a node, and the games that exited there walk on from it
  * (so the tree is the least fixed point of that rule: the same for any order of the games).
  *
- * The values (expected scores, 0..1). A move's prior is the expected score of its book
- * score on the logistic scale of GROW_LOGISTIC_CP (0.5 without a score), worth `prior`
- * games. A node has two values: Vp with the grown side (the player) to move, Vo with an
- * opponent to move. With n games, W wins and D draws of the mover, a move's value is
- *     q = (n (1 - V'(child)) + G p) / (n + G)
- * when its next position is a node with games (V' the child's value for the other role),
- * and otherwise q = (W + D/2 + G p) / (n + G): its results shrunk toward the prior.
- * Vp = max q (the player chooses); Vo = the mean of q weighted by the games the opponents
- * played each move (the replies they were seen to play; all games when no side is
- * named the player; max q without games). A move's score in OUT is its q as the player's
- * move (the child valued with an opponent to move).
+ * The values (expected scores, 0..1). A move's prior p is the expected score of its book
+ * score on the logistic scale of GROW_LOGISTIC_CP; without a score, the mean result of all
+ * the games at its position for the side to move, shrunk toward 1/2 by `prior` games
+ * ((sum of W + D/2 + G/2) / (games + G)). The prior is worth G = `prior` games. A node has two values: Vp with the
+ * grown side (the player) to move, Vo with an opponent to move. With n games, W wins and D draws of the mover, a move's
+ * value is q = (n (1 - V'(child)) + G p) / (n + G) when its next position is a node with games (V' the child's value
+ * for the other role), and otherwise q = (W + D/2 + G p) / (n + G): its results shrunk toward the prior. Vp = max q
+ * (the player chooses); Vo = the mean of q weighted by the games the opponents played each move (the replies they were
+ * seen to play; all games when no side is named the player; max q without games). A move's score in OUT is its q as the
+ * player's move (the child valued with an opponent to move).
  *
  * The tree policy (grow_tree_choose()): UCB1 with the prior as virtual games,
  *     argmax  q' + X sqrt(ln(1 + N) / (1 + n + v)),   q' = (W + D/2 + G p) / (n + v + G)
+ * (the move's own results, not the backed-up value: the games through a move are its
+ * playouts)
  * over the node's legal moves, v the games in progress through the move (virtual losses,
  * so that concurrent games spread), N the node's n + v summed, ties broken by a hash of
  * the seed and the move.

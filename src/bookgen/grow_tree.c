@@ -310,7 +310,20 @@ static uint32_t node_after(GrowTree *t, const Move *moves, int n, Position *pos)
     }
 }
 
-static double prior_of(const GMove *m) { return m->has_score ? grow_expected_score(m->score) : 0.5; }
+/* The mean result of the games at p for the side to move, shrunk toward 1/2 by G games:
+ * the prior of its moves without a book score. Raw results, never backed-up values, so that
+ * the shrinking does not compound down a line (a line of single games would otherwise
+ * wash out to 1/2 within a few plies). */
+static double node_mean(const GPos *p, double G) {
+    double sum = 0, n = 0;
+    for (int i = 0; i < p->n; i++) {
+        sum += p->moves[i].wins + 0.5 * p->moves[i].draws;
+        n += p->moves[i].games;
+    }
+    return n + G > 0 ? (sum + 0.5 * G) / (n + G) : 0.5;
+}
+
+static double prior_of(const GMove *m, double mean) { return m->has_score ? grow_expected_score(m->score) : mean; }
 
 /* A 64-bit mix (splitmix64's finaliser) for the policy's tie-breaks. */
 static uint64_t mix(uint64_t x) {
@@ -332,7 +345,7 @@ bool grow_tree_choose(GrowTree *t, const Move *moves, int n, Move *out) {
     double total = 0;
     for (int i = 0; i < p->n; i++)
         total += p->moves[i].games + p->moves[i].pending;
-    double lnN = log(1 + total), G = t->o.prior;
+    double lnN = log(1 + total), G = t->o.prior, mean = node_mean(p, G);
     int best = -1;
     double best_u = 0;
     uint64_t best_tie = 0;
@@ -343,7 +356,7 @@ bool grow_tree_choose(GrowTree *t, const Move *moves, int n, Move *out) {
         if (full == MOVE_NONE)
             continue;
         double nv = (double)m->games + m->pending;
-        double q = nv + G > 0 ? (m->wins + 0.5 * m->draws + G * prior_of(m)) / (nv + G) : prior_of(m);
+        double q = nv + G > 0 ? (m->wins + 0.5 * m->draws + G * prior_of(m, mean)) / (nv + G) : prior_of(m, mean);
         double u = q + t->o.explore * sqrt(lnN / (1 + nv));
         uint64_t tie = mix(t->o.seed ^ mix(m->move));
         if (best < 0 || u > best_u || (u == best_u && tie > best_tie)) {
@@ -413,12 +426,12 @@ static double node_value(Valuer *v, uint32_t id, int role) {
     book_position_key(t->keys, id, &key);
     Position pos;
     StateInfo st;
-    double G = t->o.prior, best = -1, sum_all = 0, sum_opp = 0;
+    double G = t->o.prior, best = -1, sum_all = 0, sum_opp = 0, mean = node_mean(&t->pos[id], G);
     uint64_t games = 0, opp = 0;
     if (book_key_to_position(&key, &pos, &st, book_position_ply(t->keys, id))) {
         for (int i = 0; i < t->pos[id].n; i++) {
             GMove *m = &t->pos[id].moves[i];
-            double p = prior_of(m), n = m->games;
+            double p = prior_of(m, mean), n = m->games;
             double q = n + G > 0 ? (m->wins + 0.5 * m->draws + G * p) / (n + G) : p;
             Move full = position_legal_move_from16(&pos, m->move);
             if (full == MOVE_NONE) {
@@ -513,7 +526,8 @@ static bool emit(const GrowTree *t, const Valuer *v, uint32_t id, Book *out, Boo
                        .white_wins = us == BLACK ? losses : m->wins};
         char usi[USI_MOVE_MAX];
         len = snprintf(line, sizeof line, "grow %s: %u games +%u =%u -%u, value %.3f, prior %.3f",
-                       move_to_usi(m->move, usi), m->games, m->wins, m->draws, losses, m->q, prior_of(m));
+                       move_to_usi(m->move, usi), m->games, m->wins, m->draws, losses, m->q,
+                       prior_of(m, node_mean(p, t->o.prior)));
         if (!book_set_stats(out, oid, m->move, &s) || !book_append_comment(out, oid, m->move, line, (size_t)len))
             return false;
     }

@@ -253,7 +253,9 @@ static void on_game(void *ctx, const MatchResult *res) {
             continue;
         p->handled[i] = true;
         release_picks(p, i, r);
-        if (r->end == END_CRASH || (r->end == END_TIME && strstr(r->detail, "no bestmove within"))) {
+        /* a crash, or a hang (no answer even to stop: the runner killed it), says nothing
+         * about the opening; a slow move on the clock is a real loss and stays */
+        if (r->end == END_CRASH || (r->end == END_TIME && strstr(r->detail, "no answer to stop"))) {
             fprintf(stderr, "%s: game dropped (an engine crashed or hung; it was restarted): %s\n", PROG, r->detail);
             p->dropped++;
             continue;

@@ -9,7 +9,9 @@
  * and B walk on to P2 = after 3c3d, then P3 = after 2g2f, each reaching 2 exits); C is
  * credited 7g7f and 8c8d at P1 and exits after 8c8d (1 exit: no node). So: 4 nodes (3
  * grown), 4 + 4 + 2 = 10 plies in book; root 7g7f 3 games +1 =1 -1 (black's view).
- * Values (p = 0.5 without a score, leaf q = (W + D/2 + 1) / (n + 2)):
+ * Values (no scores: p is the position's mean result for the side to move shrunk by 2
+ * games, which is 1/2 at every node here: root 1.5 of 3, P1 1.5 of 3, P2 1 of 2, P3 1 of
+ * 2; so a leaf's q = (W + D/2 + 1) / (n + 2)):
  *   P3 (white to move): 8c8d n1 W0 q 1/3 (by O), 4c4d n1 W1 q 2/3 (by P):
  *       Vp = 2/3, Vo = 1/3 (only O's reply).
  *   P2 (black): 2g2f n2: as P's move q = (2 (1 - 1/3) + 1) / 4 = 7/12; Vo = the move valued
@@ -159,7 +161,14 @@ static void test_order_independent(void **state) {
     assert_non_null(strstr(x, "grow 7g7f: 3 games +1 =1 -1"));
 }
 
-/* K = 1: a game enters the tree up to max_ply at once. */
+/* K = 1: a game enters the tree up to max_ply at once. Its one line of single games keeps
+ * its result through the backup (priors: the position's mean, shrunk by G = 2: 2/3 where
+ * black moves, black having won, 1/3 where white moves):
+ *   8c8d (leaf, lost): (0 + 2 (1/3)) / 3 = 2/9                 -> -752
+ *   2g2f: (1 (1 - 2/9) + 2 (2/3)) / 3 = 19/27                    -> +519
+ *   3c3d: (1 (1 - 19/27) + 2 (1/3)) / 3 = 26/81                  -> -450
+ *   7g7f: (1 (1 - 26/81) + 2 (2/3)) / 3 = 163/243                -> +427
+ * (a prior of 1/2 at every ply would wash the result out to 1/2 within a few plies). */
 static void test_growth_k1(void **state) {
     (void)state;
     GrowOptions o = OPTS;
@@ -171,6 +180,12 @@ static void test_growth_k1(void **state) {
     assert_int_equal(s.nodes, 4); /* the root and the positions after plies 1-3 */
     assert_int_equal(s.grown, 3);
     assert_int_equal(s.book_plies, 4);
+    Book *b = grow_tree_book(t);
+    assert_int_equal(move_at(b, "startpos", "7g7f").score, 427);
+    assert_int_equal(move_at(b, "startpos moves 7g7f", "3c3d").score, -450);
+    assert_int_equal(move_at(b, "startpos moves 7g7f 3c3d", "2g2f").score, 519);
+    assert_int_equal(move_at(b, "startpos moves 7g7f 3c3d 2g2f", "8c8d").score, -752);
+    book_free(b);
     grow_tree_free(t);
 }
 
@@ -232,9 +247,9 @@ static void test_policy(void **state) {
     assert_int_equal(move_at(bk, "startpos", "7g7f").count, 0);
     assert_int_equal(move_at(bk, "startpos", "2g2f").count, 2);
     /* the two games made the position after 2g2f a node (K = 2) whose replies both won for
-     * the opponent: leaf q (1 + 4 / 2) / 5 = 0.6 each, Vo = 0.6, so 2g2f's value backs up to
-     * (2 (1 - 0.6) + 4 E(10)) / 6 */
-    assert_int_equal(move_at(bk, "startpos", "2g2f").score, grow_score_cp((2 * 0.4 + 4 * grow_expected_score(10)) / 6));
+     * the opponent: its prior (2 + 4 / 2) / 6 = 2/3, leaf q (1 + 4 (2/3)) / 5 = 11/15 each,
+     * Vo = 11/15, so 2g2f's value backs up to (2 (4/15) + 4 E(10)) / 6 = 0.425: -181 */
+    assert_int_equal(move_at(bk, "startpos", "2g2f").score, -181);
     book_free(bk);
     grow_tree_free(t);
     book_free(in);
