@@ -164,8 +164,10 @@ typedef struct {
     const char *dir;
     int next_file;
     int max_ply;
-    int opponent;        /* the opponent of the match running */
-    int n_games;         /* its games */
+    int opponent;   /* the opponent of the match running */
+    int n_games;    /* its games */
+    int first_open; /* its first game not dealt with yet */
+    int concurrency;
     bool *handled;       /* per game of the match: finished and dealt with */
     uint8_t *picked;     /* per game and ply < max_ply: the tree chose that move */
     uint64_t have, goal; /* games in DIR, games wanted */
@@ -247,8 +249,15 @@ static void on_game(void *ctx, const MatchResult *res) {
     pthread_mutex_lock(&p->lock);
     if (!p->names[p->opponent][0])
         snprintf(p->names[p->opponent], sizeof p->names[p->opponent], "%s", res->names[1]);
-    for (int i = 0; i < res->n_records && i < p->n_games; i++) {
+    /* Games start in index order and at most `concurrency` are in flight, so past the first
+     * game not dealt with, concurrency + 1 records not yet filled in (zero) mean that no
+     * later game has started: the scan stays short however long the match is. */
+    while (p->first_open < p->n_games && p->handled[p->first_open])
+        p->first_open++;
+    int open = 0;
+    for (int i = p->first_open; i < res->n_records && i < p->n_games && open <= p->concurrency; i++) {
         const GameRecord *r = &res->records[i];
+        open += !r->root_sfen[0];
         if (p->handled[i] || r->end == END_NONE)
             continue;
         p->handled[i] = true;
@@ -349,6 +358,8 @@ static int play(PlaySetup *ps, Play *p) {
             }
             p->opponent = j;
             p->n_games = games;
+            p->first_open = 0;
+            p->concurrency = ps->concurrency;
             p->kept = p->dropped = 0;
             MatchResult res;
             char err[768];
