@@ -102,8 +102,8 @@ void grow_tree_summary(const GrowTree *t, GrowSummary *s);
 /* The book the tree stands for: the input book with, at every node with games, every
  * move's count set to its games, its score to cp(q) (centipawns on the logistic scale,
  * the mover's view; a move without games keeps its input score), its statistics to the
- * games and wins by colour, and a comment "grow: N games +W =D -L, value q, prior p" (the
- * position's: "grow: N games, value V, player's turn" or "opponents' turn"). Moves are
+ * games and wins by colour, and a comment "grow MOVE: N games +W =D -L, value q, prior p";
+ * the position gets its games and wins by colour and a comment with both its values. Moves are
  * ordered by count, then score, then move. A pure function of the input book, the games
  * added (in any order) and the options max_ply, expand_after, prior and player. The
  * caller frees the book; NULL when memory runs out. The tree keeps the values computed

@@ -512,10 +512,16 @@ static bool emit(const GrowTree *t, const Valuer *v, uint32_t id, Book *out, Boo
                        "grow: %u games (%u by the player), value %.3f with the player to move, "
                        "%.3f with an opponent to move",
                        games, player, v->value[0][id], v->value[1][id]);
-    BookStats ps = {.games = games};
+    Color side = have_pos ? pos.side : BLACK;
+    uint32_t won = 0, lost = 0; /* by the side to move */
+    for (int i = 0; i < p->n; i++) {
+        won += p->moves[i].wins;
+        lost += p->moves[i].games - p->moves[i].wins - p->moves[i].draws;
+    }
+    BookStats ps = {.games = games, .black_wins = side == BLACK ? won : lost, .white_wins = side == BLACK ? lost : won};
     if (!book_set_stats(out, oid, MOVE_NONE, &ps) || !book_append_comment(out, oid, MOVE_NONE, line, (size_t)len))
         return false;
-    Color us = have_pos ? pos.side : BLACK;
+    Color us = side;
     for (int i = 0; i < p->n; i++) {
         const GMove *m = &p->moves[i];
         if (m->games == 0)

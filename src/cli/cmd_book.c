@@ -460,8 +460,13 @@ static int book_lookup_cmd(int argc, char **argv) {
                    move_to_usi(m->ponder, pu), score, depth, (unsigned long long)m->count,
                    total ? 100.0 * (double)m->count / (double)total : 0.0, legal ? "yes" : "NO", pvtext);
         }
-        if (!flipped)
+        if (!flipped && book_prober_memory(prober))
             print_move_stats(book_prober_memory(prober), &g.pos, raw);
+        else if (!flipped && book_format_is(fmt, "sbk")) { /* probed on disk: read it for the statistics */
+            Book *mem = book_open_read(path, fmt, &ro, NULL, err, sizeof err);
+            print_move_stats(mem, &g.pos, raw);
+            book_free(mem);
+        }
         BookChoice ch;
         uint64_t rng = 1;
         char reason[256];
