@@ -7,7 +7,7 @@
 #include "bookgen/grow.h"
 #include "shogi/notation.h"
 
-enum { NONE = UINT32_MAX };
+#define NONE UINT32_MAX /* no position, no game */
 
 /* One move of a node, as the games and the input book know it. */
 typedef struct {

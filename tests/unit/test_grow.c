@@ -213,8 +213,9 @@ static void test_policy(void **state) {
     book_key_from_position(&pos, &key);
     uint32_t id;
     assert_true(book_add_position(in, &key, 1, &id));
-    Move16 a, b;
-    assert_true(move16_from_usi("7g7f", 4, &a) && move16_from_usi("2g2f", 4, &b));
+    Move16 a = MOVE_NONE, b = MOVE_NONE;
+    assert_true(move16_from_usi("7g7f", 4, &a));
+    assert_true(move16_from_usi("2g2f", 4, &b));
     BookMove ma = {.move = a, .score = 0, .has_score = true}, mb = {.move = b, .score = 10, .has_score = true};
     assert_true(book_add_move(in, id, &ma, NULL) && book_add_move(in, id, &mb, NULL));
     GrowOptions o = OPTS;
