@@ -18,7 +18,8 @@ sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
 sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2
 3c3d none 0 10 1
 EOF
-grow() { "$HAYANAGI" book grow "$T/in.db" "$@" --opponent "$HAYANAGI" --nodes 300 --max-moves 60 --quiet; }
+common=(--opponent "$HAYANAGI" --nodes 300 --max-moves 60 --quiet)
+grow() { "$HAYANAGI" book grow "$T/in.db" "$@" "${common[@]}"; }
 # root counts: the sum of the count column of `book lookup OUT startpos`
 root_games() { "$HAYANAGI" book lookup "$1" startpos | awk '$1 ~ /^[0-9]+$/ && $2 ~ /^([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$/ { s += $6 } END { print s + 0 }'; }
 
@@ -38,7 +39,8 @@ expect_status "grow --games 0" 0 $?
 cmp -s "$T/out.db" "$T/again.db" || fail "grow --games 0: OUT differs from the playing run's"
 
 # kill -9 in the middle, then the same command: 8 games, the first ones untouched
-grow "$T/k.db" --records "$T/krec" --games 8 --expand-after 2 >/dev/null 2>&1 &
+# (started directly, not through the function, so that $! is the process itself)
+"$HAYANAGI" book grow "$T/in.db" "$T/k.db" --records "$T/krec" --games 8 --expand-after 2 "${common[@]}" >/dev/null 2>&1 &
 gp=$!; pids="$gp"
 for _ in $(seq 1 300); do [ "$(ls "$T/krec" 2>/dev/null | grep -c '^grow-.*\.csa$')" -ge 2 ] && break; sleep 0.1; done
 kill -9 "$gp" 2>/dev/null; wait "$gp" 2>/dev/null
@@ -51,6 +53,16 @@ expect_contains "grow resume count" "$out" "holds $before games"
 [ "$(ls "$T/krec" | grep -c '^grow-.*\.csa$')" = 8 ] || fail "grow resume: $(ls "$T/krec" | wc -l) files, expected 8"
 (cd "$T/krec" && echo "$sums" | md5sum -c --quiet) || fail "grow resume: a game written before the kill changed"
 [ "$(root_games "$T/k.db")" = 8 ] || fail "grow resume: root counts $(root_games "$T/k.db"), expected 8"
+
+# Ctrl-C or SIGTERM (a background job ignores SIGINT): nothing new is finished, the games kept, OUT written, 130
+"$HAYANAGI" book grow "$T/in.db" "$T/i.db" --records "$T/irec" --games 40 "${common[@]}" >/dev/null 2>&1 &
+ip=$!; pids="$pids $ip"
+for _ in $(seq 1 300); do [ "$(ls "$T/irec" 2>/dev/null | grep -c '^grow-.*\.csa$')" -ge 1 ] && break; sleep 0.1; done
+kill -TERM "$ip"; wait "$ip"; st=$?
+expect_status "grow interrupted" 130 "$st"
+kept=$(ls "$T/irec" | grep -c '^grow-.*\.csa$')
+[ "$kept" -ge 1 ] && [ "$kept" -lt 40 ] || fail "grow interrupted: $kept games kept"
+[ "$(root_games "$T/i.db")" = "$kept" ] || fail "grow interrupted: OUT counts $(root_games "$T/i.db"), $kept games kept"
 
 # foreign records: another start position, a broken file, a text file; a two-game file counts 2
 cp -r "$T/rec" "$T/rec2"
