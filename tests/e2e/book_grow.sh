@@ -98,6 +98,16 @@ out=$("$HAYANAGI" book grow "$T/in.db" "$T/keep.db" --records "$T/rec" --games 6
 expect_status "grow crashing opponent (sh)" 1 $?
 [ "$(ls "$T/rec" | wc -l)" = 4 ] || fail "grow crashing opponent: DIR changed"
 [ "$(cat "$T/keep.db")" = keep ] || fail "grow crashing opponent (sh): OUT changed"
+# an opponent that starts, then dies at its first `go`: every game dropped with a note, exit 1
+printf '#!/bin/sh\nwhile read -r l; do case "$l" in usi) echo "id name crasher"; echo usiok;; isready) echo readyok;; go*) exit 1;; quit) exit 0;; esac; done\n' > "$T/crasher.sh"
+chmod +x "$T/crasher.sh"
+out=$("$HAYANAGI" book grow "$T/in.db" "$T/keep.db" --records "$T/mrec" --games 2 --opponent "$T/crasher.sh" \
+      --nodes 300 2>&1)
+expect_status "grow opponent dying in game" 1 $?
+expect_contains "grow opponent dying in game" "$out" "game dropped (an engine crashed or hung"
+expect_contains "grow opponent dying in game" "$out" "every game against $T/crasher.sh was dropped"
+[ -e "$T/mrec" ] && fail "grow opponent dying in game: DIR created"
+[ "$(cat "$T/keep.db")" = keep ] || fail "grow opponent dying in game: OUT changed"
 # unreadable IN, usage errors
 out=$("$HAYANAGI" book grow "$T/none.db" "$T/keep.db" --records "$T/rec" --games 0 2>&1)
 expect_status "grow missing IN" 1 $?
