@@ -404,6 +404,12 @@ typedef struct {
     uint8_t *state[2]; /* 0 not valued, 1 being valued (a cycle stops there), 2 valued */
 } Valuer;
 
+/* The position's move number for rebuilding it (1 when the input book did not know it). */
+static int ply_of(const GrowTree *t, uint32_t id) {
+    int ply = book_position_ply(t->keys, id);
+    return ply > 0 ? ply : 1;
+}
+
 static uint32_t node_games(const GPos *p) {
     uint32_t n = 0;
     for (int i = 0; i < p->n; i++)
@@ -428,7 +434,7 @@ static double node_value(Valuer *v, uint32_t id, int role) {
     StateInfo st;
     double G = t->o.prior, best = -1, sum_all = 0, sum_opp = 0, mean = node_mean(&t->pos[id], G);
     uint64_t games = 0, opp = 0;
-    if (book_key_to_position(&key, &pos, &st, book_position_ply(t->keys, id))) {
+    if (book_key_to_position(&key, &pos, &st, ply_of(t, id))) {
         for (int i = 0; i < t->pos[id].n; i++) {
             GMove *m = &t->pos[id].moves[i];
             double p = prior_of(m, mean), n = m->games;
@@ -485,7 +491,7 @@ static bool emit(const GrowTree *t, const Valuer *v, uint32_t id, Book *out, Boo
         return false;
     Position pos;
     StateInfo st;
-    bool have_pos = book_key_to_position(&key, &pos, &st, book_position_ply(t->keys, id));
+    bool have_pos = book_key_to_position(&key, &pos, &st, ply_of(t, id));
     for (int i = 0; i < p->n; i++) {
         const GMove *m = &p->moves[i];
         player += m->player_games;
