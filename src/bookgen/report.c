@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bookgen/grow.h"
 #include "shogi/notation.h"
 #include "util/error.h"
 
@@ -15,6 +16,15 @@ typedef struct {
     int32_t score; /* black's view */
     Move16 best;   /* the book's best move there (MOVE_NONE at a line end) */
 } Exit;
+
+/* One book move played in a game with a result. */
+typedef struct {
+    uint32_t pos; /* id in played_keys */
+    Move16 move;
+    bool has_score;
+    int32_t score; /* the mover's view */
+    float result;  /* the mover's */
+} Played;
 
 struct BookReport {
     BookSource src;
@@ -29,6 +39,9 @@ struct BookReport {
     Book *exit_keys;     /* distinct exit positions, ids index exits[] */
     Exit *exits;
     size_t cap_exits;
+    Book *played_keys; /* positions where a book move was played in a game with a result */
+    Played *played;
+    size_t n_played, cap_played;
 };
 
 BookReport *book_report_create(const BookSource *src, const BookSelectOptions *opt, const int *plies_at, int n_at) {
@@ -45,7 +58,8 @@ BookReport *book_report_create(const BookSource *src, const BookSelectOptions *o
         r->plies_at[i] = plies_at[i];
     r->list = malloc(sizeof *r->list);
     r->exit_keys = book_create();
-    if (!r->list || !r->exit_keys) {
+    r->played_keys = book_create();
+    if (!r->list || !r->exit_keys || !r->played_keys) {
         book_report_free(r);
         return NULL;
     }
@@ -60,6 +74,8 @@ void book_report_free(BookReport *r) {
     free(r->scores);
     free(r->exits);
     book_free(r->exit_keys);
+    book_free(r->played_keys);
+    free(r->played);
     free(r);
 }
 
@@ -104,7 +120,32 @@ static bool note_exit(BookReport *r, const Position *pos, bool deviation, bool h
     return true;
 }
 
+/* Credits book move bm, played in pos, with the game's result for the mover. */
+static bool note_played(BookReport *r, const Position *pos, const BookMove *bm, RecordResult result) {
+    BookKey key;
+    uint32_t id;
+    book_key_from_position(pos, &key);
+    if (!book_add_position(r->played_keys, &key, pos->ply, &id))
+        return false;
+    if (r->n_played == r->cap_played) {
+        size_t nc = r->cap_played ? r->cap_played * 2 : 256;
+        Played *p = realloc(r->played, nc * sizeof *p);
+        if (!p)
+            return false;
+        r->played = p, r->cap_played = nc;
+    }
+    float res = result == REC_DRAW ? 0.5f : (result == REC_BLACK_WIN) == (pos->side == BLACK) ? 1.0f : 0.0f;
+    r->played[r->n_played++] =
+        (Played){.pos = id, .move = bm->move, .has_score = bm->has_score, .score = bm->score, .result = res};
+    return true;
+}
+
 bool book_report_add_game(BookReport *r, const char *root_sfen, const Move *moves, int n, char *err, size_t err_len) {
+    return book_report_add_result(r, root_sfen, moves, n, REC_RESULT_UNKNOWN, err, err_len);
+}
+
+bool book_report_add_result(BookReport *r, const char *root_sfen, const Move *moves, int n, RecordResult result,
+                            char *err, size_t err_len) {
     StateInfo *st = malloc(((size_t)n + 1) * sizeof *st);
     if (!st)
         return error_set(err, err_len, "out of memory");
@@ -152,6 +193,10 @@ bool book_report_add_game(BookReport *r, const char *root_sfen, const Move *move
         }
         last = r->list->moves[i];
         last_mover = pos.side;
+        if (result != REC_RESULT_UNKNOWN && !note_played(r, &pos, &last, result)) {
+            free(st);
+            return error_set(err, err_len, "out of memory");
+        }
         r->s.book_moves[pos.side]++;
         if (position_legal_move_from16(&pos, move_to_move16(moves[k])) == MOVE_NONE) {
             free(st);
@@ -259,4 +304,87 @@ void book_report_print(const BookReport *r, FILE *f, int top) {
         fprintf(f, "  %5u %5u  %-6s %6s  %s\n", e->games, e->deviations, mv, sc, position_to_sfen(&pos, sfen, true));
     }
     free(order);
+}
+
+static int by_position_move(const void *a, const void *b) {
+    const Played *x = a, *y = b;
+    if (x->pos != y->pos)
+        return x->pos < y->pos ? -1 : 1;
+    return x->move < y->move ? -1 : x->move > y->move;
+}
+
+/* One (position, move) with its games. */
+typedef struct {
+    uint32_t pos;
+    Move16 move;
+    uint32_t games;
+    int32_t score;
+    double result, expected;
+} Disagreement;
+
+static int by_games_diff(const void *a, const void *b) {
+    const Disagreement *x = a, *y = b;
+    if (x->games != y->games)
+        return x->games > y->games ? -1 : 1;
+    double dx = x->result - x->expected, dy = y->result - y->expected;
+    dx = dx < 0 ? -dx : dx;
+    dy = dy < 0 ? -dy : dy;
+    return (dx < dy) - (dx > dy);
+}
+
+long book_report_print_disagreements(const BookReport *r, FILE *f, double margin, int min_games, int top, FILE *lines) {
+    Played *p = r->n_played ? malloc(r->n_played * sizeof *p) : NULL;
+    Disagreement *d = r->n_played ? malloc(r->n_played * sizeof *d) : NULL;
+    if (r->n_played && (!p || !d)) {
+        free(p);
+        free(d);
+        return -1;
+    }
+    if (r->n_played) {
+        memcpy(p, r->played, r->n_played * sizeof *p);
+        qsort(p, r->n_played, sizeof *p, by_position_move);
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_played;) {
+        size_t j = i;
+        double sum = 0;
+        while (j < r->n_played && p[j].pos == p[i].pos && p[j].move == p[i].move)
+            sum += p[j++].result;
+        uint32_t games = (uint32_t)(j - i);
+        if (p[i].has_score && games >= (uint32_t)(min_games < 1 ? 1 : min_games)) {
+            double res = sum / games, e = grow_expected_score(p[i].score);
+            if (res - e > margin || e - res > margin)
+                d[n++] = (Disagreement){p[i].pos, p[i].move, games, p[i].score, res, e};
+        }
+        i = j;
+    }
+    if (n)
+        qsort(d, n, sizeof *d, by_games_diff);
+    fprintf(f,
+            "disagreements    %zu book move(s) whose mean result and expected score (600 cp logistic) differ by "
+            "more than %.2f in %d game(s) or more%s\n",
+            n, margin, min_games, n ? " (games, mean result, expected, score, move, SFEN):" : "");
+    bool *listed = lines && n ? calloc(book_position_count(r->played_keys), 1) : NULL;
+    for (size_t i = 0; i < n && (int)i < top; i++) {
+        BookKey key;
+        Position pos;
+        StateInfo st;
+        char sfen[SFEN_MAX], mv[USI_MOVE_MAX];
+        book_position_key(r->played_keys, d[i].pos, &key);
+        int ply = book_position_ply(r->played_keys, d[i].pos);
+        if (!book_key_to_position(&key, &pos, &st, ply > 0 ? ply : 1))
+            continue;
+        position_to_sfen(&pos, sfen, true);
+        fprintf(f, "  %5u  %.3f  %.3f  %+6d  %-6s %s%s\n", d[i].games, d[i].result, d[i].expected, (int)d[i].score,
+                move_to_usi(d[i].move, mv), sfen,
+                d[i].result < d[i].expected ? "  (scored below its evaluation)" : "  (scored above its evaluation)");
+        if (listed && !listed[d[i].pos]) {
+            listed[d[i].pos] = true;
+            fprintf(lines, "sfen %s\n", sfen);
+        }
+    }
+    free(listed);
+    free(p);
+    free(d);
+    return (long)n;
 }

@@ -22,6 +22,7 @@
 
 #include "book/book.h"
 #include "book/select.h"
+#include "record/reader.h"
 
 enum { REPORT_MAX_AT = 8 };
 
@@ -38,6 +39,21 @@ void book_report_free(BookReport *r);
 /* Replays one game (root SFEN, legal moves from it). Returns false with the reason in
  * err when the root does not parse, a move is illegal or memory runs out. */
 bool book_report_add_game(BookReport *r, const char *root_sfen, const Move *moves, int n, char *err, size_t err_len);
+
+/* The same for a game with a known result (REC_RESULT_UNKNOWN: as book_report_add_game()):
+ * every book move it played is also credited with the result for the side that played it
+ * (win 1, draw 1/2, loss 0), for the disagreements. */
+bool book_report_add_result(BookReport *r, const char *root_sfen, const Move *moves, int n, RecordResult result,
+                            char *err, size_t err_len);
+
+/* The disagreements: book moves played in at least min_games games whose mean result
+ * differs by more than margin from the expected score of their book score (the mover's
+ * view, on grow.h's logistic scale: E = 1 / (1 + exp(-score / 600))); moves without a
+ * score are not compared. Printed to f, most games first (ties: larger difference), at
+ * most top of them. When lines is non-NULL, also writes one `sfen SFEN` line per position
+ * of the printed moves (each once) to it: a --startmoves-file for `book think`. Returns
+ * the number of disagreements found (printed or not), -1 when memory runs out. */
+long book_report_print_disagreements(const BookReport *r, FILE *f, double margin, int min_games, int top, FILE *lines);
 
 typedef struct {
     uint64_t games;

@@ -216,6 +216,7 @@ static void book_usage(FILE *f) {
             "       hayanagi book expand IN [OUT] [--playouts P] [--top N] [--min-candidates K] [--rounds R] ...\n"
             "       hayanagi book import-losses --opponent NAME [--max-ply N] RECORDS... BOOK\n"
             "       hayanagi book learn --player PATTERN [--max-ply N] [--min-games K] [--prior G] RECORDS... OUT\n"
+            "       hayanagi book grow IN OUT --records DIR --games N --opponent CMD... [options]\n"
             "       hayanagi book records [--moves] [--variations] FILES...\n"
             "       hayanagi book openings --count N [--plies MIN-MAX] [--seed S] OUT\n"
             "       hayanagi book prune [--max-ply N] [--min-share PCT] [--through-legal] IN OUT\n"
@@ -338,8 +339,30 @@ static int book_info(int argc, char **argv) {
 
 /* ---- lookup ---- */
 
+/* The statistics and comments a book in memory holds for the moves of pos (`book grow`'s
+ * games and results, SBK's games and wins): one line each, after the table. */
+static void print_move_stats(const Book *b, const Position *pos, const BookMoveList *list) {
+    BookKey key;
+    uint32_t id;
+    book_key_from_position(pos, &key);
+    if (!b || !book_find(b, &key, &id))
+        return;
+    BookStats s;
+    if (book_get_stats(b, id, MOVE_NONE, &s) && s.comment)
+        printf("position: %s\n", s.comment);
+    for (int k = 0; k < list->n; k++) {
+        if (!book_get_stats(b, id, list->moves[k].move, &s))
+            continue;
+        char mu[USI_MOVE_MAX];
+        printf("%-6s", move_to_usi(list->moves[k].move, mu));
+        if (s.games) /* SBK keeps them in fields; DB2016 only in the comment */
+            printf(" games %u, black won %u, white won %u", s.games, s.black_wins, s.white_wins);
+        printf("%s%s\n", s.comment ? (s.games ? "; " : " ") : "", s.comment ? s.comment : "");
+    }
+}
+
 static int book_lookup_cmd(int argc, char **argv) {
-    LoadOptions lo = {.unreg_depth = 1, .quiet = true};
+    LoadOptions lo = {.unreg_depth = 1, .quiet = true, .keep_comments = true};
     const BookFormat *from = NULL;
     bool otf = false;
     const FlagVerb *v = flag_verb("lookup");
@@ -438,6 +461,13 @@ static int book_lookup_cmd(int argc, char **argv) {
             printf("%3d  %-6s %-6s %6s %6s %10llu %6.2f  %-5s  %s\n", k + 1, move_to_usi(m->move, mu),
                    move_to_usi(m->ponder, pu), score, depth, (unsigned long long)m->count,
                    total ? 100.0 * (double)m->count / (double)total : 0.0, legal ? "yes" : "NO", pvtext);
+        }
+        if (!flipped && book_prober_memory(prober))
+            print_move_stats(book_prober_memory(prober), &g.pos, raw);
+        else if (!flipped && book_format_is(fmt, "sbk")) { /* probed on disk: read it for the statistics */
+            Book *mem = book_open_read(path, fmt, &ro, NULL, err, sizeof err);
+            print_move_stats(mem, &g.pos, raw);
+            book_free(mem);
         }
         BookChoice ch;
         uint64_t rng = 1;

@@ -870,5 +870,7 @@ int cmd_book_make(int argc, char **argv) {
         return cmd_book_report(argc, argv);
     if (!strcmp(verb, "learn"))
         return cmd_book_learn(argc, argv);
+    if (!strcmp(verb, "grow"))
+        return cmd_book_grow(argc, argv);
     return -1;
 }

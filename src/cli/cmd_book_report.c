@@ -8,14 +8,20 @@
 #include "util/cli_opts.h"
 #include "cli/commands.h"
 #include "record/reader.h"
+#include "util/atomic_file.h"
 
 static void report_usage(FILE *f) {
     fprintf(f, "usage: hayanagi book report BOOK --records FILE [FILE...] [--plies-at 10,20,30] [--top N]\n"
-               "                            [--no-flipped] [--variations]\n"
+               "                            [--no-flipped] [--variations] [--margin M] [--min-games G]\n"
+               "                            [--disagreements FILE]\n"
                "Replays every game of the records (CSA, KIF, KI2, USI) through the book as the engine\n"
                "probes it and prints how far the games stay in it: plies in book (mean, median), book\n"
                "moves for each side, the share of games still in the book at the given plies, who left\n"
-               "it and how, the book's score at the exit (black's view) and the N most common exits.\n");
+               "it and how, the book's score at the exit (black's view) and the N most common exits.\n"
+               "Then the disagreements: book moves played in G games or more (default 5) whose mean\n"
+               "result and the expected score of their book score (600 cp logistic scale) differ by more\n"
+               "than M (default 0.15), most games first; --disagreements FILE writes their positions as\n"
+               "'sfen ...' lines for `book think --startmoves-file FILE`.\n");
 }
 
 typedef struct {
@@ -26,7 +32,7 @@ typedef struct {
 static bool on_game(void *ctx, const RecordGame *g) {
     Ctx *c = ctx;
     char err[256];
-    if (!book_report_add_game(c->r, g->root_sfen, g->moves, g->n_moves, err, sizeof err)) {
+    if (!book_report_add_result(c->r, g->root_sfen, g->moves, g->n_moves, g->result, err, sizeof err)) {
         fprintf(stderr, "%s:%llu: %s\n", g->file, (unsigned long long)g->line, err);
         c->errors++;
     }
@@ -59,13 +65,18 @@ int cmd_book_report(int argc, char **argv) {
                                              {"top", required_argument, NULL, 't'},
                                              {"no-flipped", no_argument, NULL, 'f'},
                                              {"variations", no_argument, NULL, 'v'},
+                                             {"margin", required_argument, NULL, 'm'},
+                                             {"min-games", required_argument, NULL, 'g'},
+                                             {"disagreements", required_argument, NULL, 'd'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char **records = calloc((size_t)argc + 1, sizeof *records);
     if (!records)
         return 1;
     int n_records = 0, at[REPORT_MAX_AT] = {10, 20, 30}, n_at = 3, c;
-    long top = 10;
+    long top = 10, min_games = 5;
+    double margin = 0.15;
+    const char *dis_path = NULL;
     BookSelectOptions so;
     book_select_defaults(&so);
     RecordReadOptions ro = {.on_game = on_game, .on_error = on_error};
@@ -85,6 +96,17 @@ int cmd_book_report(int argc, char **argv) {
             so.flipped_book = false;
         else if (c == 'v')
             ro.variations = true;
+        else if (c == 'm') {
+            char *end;
+            margin = strtod(optarg, &end);
+            if (end == optarg || *end || !(margin >= 0 && margin <= 1))
+                rc =
+                    cli_opts_bad_value(prog, longopts, c, optarg, "a number in 0..1 (a difference of expected scores)");
+        } else if (c == 'g') {
+            if (!cli_opts_int(prog, longopts, c, optarg, 1, 1000000000, &min_games))
+                rc = 2;
+        } else if (c == 'd')
+            dis_path = optarg;
         else if (c == 'h') {
             report_usage(stdout);
             rc = 0;
@@ -125,6 +147,22 @@ int cmd_book_report(int argc, char **argv) {
         printf("records          %d file(s), %llu games, %llu bad records skipped\n", n_records,
                (unsigned long long)rs.games, (unsigned long long)ctx.errors);
         book_report_print(ctx.r, stdout, (int)top);
+        AtomicFile af;
+        char err[512];
+        bool dis_open = dis_path && atomic_file_open(&af, dis_path, err, sizeof err);
+        if (dis_path && !dis_open) {
+            fprintf(stderr, "hayanagi book report: %s\n", err);
+            ok = false;
+        } else if (book_report_print_disagreements(ctx.r, stdout, margin, (int)min_games, (int)top,
+                                                   dis_open ? af.f : NULL) < 0) {
+            fprintf(stderr, "hayanagi book report: out of memory\n");
+            ok = false;
+            if (dis_open)
+                atomic_file_abort(&af);
+        } else if (dis_open && !atomic_file_commit(&af, err, sizeof err)) {
+            fprintf(stderr, "hayanagi book report: %s\n", err);
+            ok = false;
+        }
     }
     book_report_free(ctx.r);
     book_free(b);

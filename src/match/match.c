@@ -311,6 +311,15 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
             break;
         }
         int k = us == BLACK ? black_k : 1 - black_k;
+        Move book = MOVE_NONE;
+        if (cfg->book_move && cfg->book_move(cfg->book_move_ctx, k, idx, &g, &book) &&
+            (book = position_legal_move_from16(&g.pos, move_to_move16(book))) != MOVE_NONE) {
+            if (!game_push(&g, book) || !game_record_push(rec, book, 0, RECORD_NO_SCORE))
+                goto oom;
+            if (tc->nodes == 0 && cfg->engines[k].nodes == 0)
+                clock_ms[us] += tc->inc_ms; /* a completed move of 0 ms */
+            continue;                       /* played at once: no think */
+        }
         EngineProc *e = &w->eng[k];
         char *pos_cmd = position_command(&g);
         if (!pos_cmd)

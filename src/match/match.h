@@ -20,6 +20,7 @@
 #include "match/engine_proc.h"
 #include "match/openings.h"
 #include "record/csa_write.h"
+#include "shogi/game.h"
 #include "shogi/rules.h"
 
 /* ---- The match ---- */
@@ -78,6 +79,12 @@ typedef struct {
      * are games played before (only end and outcome are read): they are counted in the
      * result, not played again, and get no record in MatchResult.records. */
     const GameRecord *resumed;
+    /* `book grow`: when set, asked before engine k (0 or 1) thinks in game idx, from every
+     * worker at once (the runner's lock not held). When it returns true with a legal move
+     * in *out, that move is played at once: no go command, a move of 0 ms on the clock (the
+     * Fischer increment is added as after any move), recorded with 0 ms and no score. */
+    bool (*book_move)(void *ctx, int k, int idx, const Game *g, Move *out);
+    void *book_move_ctx;
 } MatchConfig;
 
 typedef struct MatchResult {

@@ -45,6 +45,8 @@ help_check "book openings" --count --plies --seed
 help_check "book prune" --max-ply --min-share --through-legal
 help_check "book report" --records --plies-at --top
 help_check "book learn" --player --max-ply --min-games --prior --quiet
+help_check "book grow" --records --games --opponent --player --expand-after --explore --prior --seed --startmoves
+help_check "book report" --margin --min-games --disagreements
 help_check "book gen-synthetic"
 help_check "perft" --divide --stats
 help_check "bench" --depth --nodes

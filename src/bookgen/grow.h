@@ -1,0 +1,117 @@
+/* grow.h - `book grow`: the opening book as a search tree whose playouts are whole games
+ * (meta-MCTS, Gaudel, Hoock, Pérez, Sokolovska, Teytaud 2010). docs/book_making.md, section
+ * "grow", is the user's manual; this header is the contract of the tree, its statistics,
+ * the tree policy and the values.
+ *
+ * The tree. Its nodes are positions (book keys, so transpositions share a node): every
+ * position of the input book, the start position (the root), and every position grown
+ * from the games. A game is walked from the root: at each node within max_ply plies the
+ * move played (by either side, whether the node held it or not) is credited with the
+ * game's result for the side that played it, and the walk goes on while the next position
+ * is a node. The first position off the tree is the game's exit; once expand_after games
+ * exited at a position it becomes a node, and the games that exited there walk on from it
+ * (so the tree is the least fixed point of that rule: the same for any order of the games).
+ *
+ * The values (expected scores, 0..1). A move's prior p is the expected score of its book
+ * score on the logistic scale of GROW_LOGISTIC_CP; without a score, the mean result of all
+ * the games at its position for the side to move, shrunk toward 1/2 by `prior` games
+ * ((sum of W + D/2 + G/2) / (games + G)). The prior is worth G = `prior` games. A node has two values: Vp with the
+ * grown side (the player) to move, Vo with an opponent to move. With n games, W wins and D draws of the mover, a move's
+ * value is q = (n (1 - V'(child)) + G p) / (n + G) when its next position is a node with games (V' the child's value
+ * for the other role), and otherwise q = (W + D/2 + G p) / (n + G): its results shrunk toward the prior. Vp = max q
+ * (the player chooses); Vo = the mean of q weighted by the games the opponents played each move (the replies they were
+ * seen to play; all games when no side is named the player; max q without games). A move's score in OUT is its q as the
+ * player's move (the child valued with an opponent to move).
+ *
+ * The tree policy (grow_tree_choose()): UCB1 with the prior as virtual games,
+ *     argmax  q' + X sqrt(ln(1 + N) / (1 + n + v)),   q' = (W + D/2 + G p) / (n + v + G)
+ * (the move's own results, not the backed-up value: the games through a move are its
+ * playouts)
+ * over the node's legal moves, v the games in progress through the move (virtual losses,
+ * so that concurrent games spread), N the node's n + v summed, ties broken by a hash of
+ * the seed and the move.
+ *
+ * Threads: none inside; a GrowTree is used by one thread at a time.
+ * Memory: the tree keeps each game's first max_ply moves and small per-position arrays.
+ */
+#ifndef HAYANAGI_BOOKGEN_GROW_H
+#define HAYANAGI_BOOKGEN_GROW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "book/book.h"
+#include "record/reader.h"
+
+/* Centipawns of the logistic scale: expected score E = 1 / (1 + exp(-cp / 600)), the
+ * scale YaneuraOu's and Ponanza's win-rate conversions use. */
+#define GROW_LOGISTIC_CP 600.0
+
+typedef struct {
+    int max_ply;        /* the walk credits moves at plies 1..max_ply; >= 1 */
+    int expand_after;   /* K: games that must exit at a position for it to become a node; >= 1 */
+    double prior;       /* G: the prior's weight in games; >= 0 */
+    double explore;     /* X: the UCB exploration constant; >= 0 */
+    uint64_t seed;      /* ties of the tree policy */
+    const char *player; /* the grown side's name in the records (exact); borrowed */
+} GrowOptions;
+
+typedef struct {
+    uint64_t games;      /* games added (from the root, with a result) */
+    uint64_t nodes;      /* positions in the tree */
+    uint64_t grown;      /* of them, not in the input book */
+    uint64_t book_plies; /* moves credited over all games (plies in book) */
+    uint64_t moves;      /* (position, move) pairs in the tree */
+} GrowSummary;
+
+typedef struct GrowTree GrowTree;
+
+/* A new tree holding every position and move of in (borrowed: it must outlive the tree,
+ * and grow_tree_book() copies it) and the root. o is copied (o->player borrowed). NULL
+ * when memory runs out. */
+GrowTree *grow_tree_create(const Book *in, const GrowOptions *o);
+
+void grow_tree_free(GrowTree *t);
+
+typedef enum {
+    GROW_ADDED,     /* the game is in the tree */
+    GROW_NOT_ROOT,  /* it does not start at the root: skipped */
+    GROW_NO_RESULT, /* it has no result (unfinished, or a result the reader does not know) */
+    GROW_OOM        /* out of memory: the tree is unusable */
+} GrowAddResult;
+
+/* Adds one finished game (root_sfen and the legal moves from it, its result, the player
+ * names as the record gives them: the grown side is the one named o->player). Nodes that
+ * the game makes reach K exits are expanded at once. */
+GrowAddResult grow_tree_add_game(GrowTree *t, const char *root_sfen, const Move *moves, int n, RecordResult result,
+                                 const char *black, const char *white);
+
+/* The tree policy for the position after moves[0..n) from the start position: true and
+ * the move in *out when every position on the way is a node (the game is still in the
+ * book), n < max_ply, and the node has a legal move; false otherwise (the player searches).
+ * The chosen move counts as a game in progress until grow_tree_release(t, n, moves, *out). */
+bool grow_tree_choose(GrowTree *t, const Move *moves, int n, Move *out);
+
+/* Ends the game in progress that grow_tree_choose() counted for the move `m` played after
+ * moves[0..n). */
+void grow_tree_release(GrowTree *t, const Move *moves, int n, Move m);
+
+/* Counts so far. */
+void grow_tree_summary(const GrowTree *t, GrowSummary *s);
+
+/* The book the tree stands for: the input book with, at every node with games, every
+ * move's count set to its games, its score to cp(q) (centipawns on the logistic scale,
+ * the mover's view; a move without games keeps its input score), its statistics to the
+ * games and wins by colour, and a comment "grow MOVE: N games +W =D -L, value q, prior p";
+ * the position gets its games and wins by colour and a comment with both its values. Moves are
+ * ordered by count, then score, then move. A pure function of the input book, the games
+ * added (in any order) and the options max_ply, expand_after, prior and player. The
+ * caller frees the book; NULL when memory runs out. The tree keeps the values computed
+ * (the moves' q) and may go on growing. */
+Book *grow_tree_book(GrowTree *t);
+
+/* The expected score of cp centipawns and back (q clamped to [1e-4, 1 - 1e-4]). */
+double grow_expected_score(double cp);
+int32_t grow_score_cp(double q);
+
+#endif

@@ -1,0 +1,766 @@
+/* cmd_book_grow.c - `hayanagi book grow` (bookgen/grow.h): the records directory, the
+ * rounds of matches (match/match.h) whose games the tree policy opens, and OUT. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bookgen/grow.h"
+#include "cli/commands.h"
+#include "match/match.h"
+#include "util/atomic_file.h"
+#include "util/cli_opts.h"
+#include "util/clock.h"
+#include "util/interrupt.h"
+#include "util/progress.h"
+
+static const char PROG[] = "hayanagi book grow";
+
+enum { MAX_OPPONENTS = 16, MAX_OPTIONS = 64 };
+
+static void grow_usage(FILE *f) {
+    fprintf(f, "usage: hayanagi book grow IN OUT --records DIR --games N --opponent CMD [--opponent CMD]... [options]\n"
+               "Grows the opening book IN into OUT by playing games (meta-MCTS: the book is the tree, each\n"
+               "playout is a whole game; docs/book_making.md, section grow). Every finished game is one\n"
+               "CSA file in DIR; OUT is made from IN and DIR alone, so the same command resumes, and\n"
+               "--games 0 rebuilds OUT without playing.\n"
+               "  --records DIR          the games (created when missing; other record files there count)\n"
+               "  --games N              play until DIR holds N games from the start position (0: no play)\n"
+               "  --opponent CMD         an opponent (repeatable; games go to each in turn)\n"
+               "  --player CMD           the side grown for (default: this program, its own book off)\n"
+               "  --player-name NAME     its name in the records, how OUT tells its moves (default grow-player)\n"
+               "  --player-option N=V, --opponent-option N=V   setoption for that side (repeatable)\n"
+               "  --byoyomi MS, --time MS, --inc MS, --nodes N   the clock, as for match (default byoyomi 1000)\n"
+               "  --player-nodes N, --opponent-nodes N           that side alone at N nodes per move\n"
+               "  --go-extra TEXT, --player-go-extra TEXT, --opponent-go-extra TEXT\n"
+               "  --grace MS (50), --move-timeout MS (60000), --max-moves N (320)\n"
+               "  --concurrency C        games at once (default 1)\n"
+               "  --max-ply P            plies the tree covers (default 32)\n"
+               "  --expand-after K       games that must leave the tree at a position to add it (default 2)\n"
+               "  --prior G              a book score counts as G games (default 4)\n"
+               "  --explore X            UCB exploration constant (default 0.5)\n"
+               "  --seed S               the policy's tie-breaks (default 0)\n"
+               "  --startmoves FILE      forced first moves, one 'startpos moves ...' line each\n"
+               "  --engine-stderr        let the engines write to our stderr\n"
+               "  --quiet                no progress display\n");
+}
+
+/* ---- The records directory ---- */
+
+typedef struct {
+    GrowTree *tree;
+    uint64_t added, skipped;
+    bool oom;
+} Load;
+
+static bool load_game(void *ctx, const RecordGame *g) {
+    Load *l = ctx;
+    GrowAddResult r = grow_tree_add_game(l->tree, g->root_sfen, g->moves, g->n_moves, g->result, g->black, g->white);
+    if (r == GROW_OOM) {
+        l->oom = true;
+        return false;
+    }
+    if (r == GROW_ADDED) {
+        l->added++;
+        return true;
+    }
+    l->skipped++;
+    fprintf(stderr, "%s: %s:%llu: skipped: %s\n", PROG, g->file, (unsigned long long)g->line,
+            r == GROW_NOT_ROOT ? "the game does not start at the start position" : "the game has no result");
+    return true;
+}
+
+static void load_error(void *ctx, const char *file, uint64_t line, const char *reason) {
+    Load *l = ctx;
+    l->skipped++;
+    fprintf(stderr, "%s: %s:%llu: skipped: %s\n", PROG, file, (unsigned long long)line, reason);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Reads every record file of dir into the tree, in name order, naming what is skipped;
+ * *next gets the number after the largest grow-NNNNNN.csa. A missing dir holds nothing.
+ * False (reason on stderr) when the directory cannot be listed or memory runs out. */
+static bool load_dir(const char *dir, GrowTree *tree, Load *l, int *next) {
+    memset(l, 0, sizeof *l);
+    l->tree = tree;
+    *next = 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (errno == ENOENT)
+            return true;
+        fprintf(stderr, "%s: %s: %s\n", PROG, dir, strerror(errno));
+        return false;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    bool ok = true;
+    for (struct dirent *e; ok && (e = readdir(d));) {
+        if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp."))
+            continue; /* hidden files, and what a killed atomic write left */
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **more = realloc(names, cap * sizeof *more);
+            ok = more != NULL;
+            if (ok)
+                names = more;
+        }
+        if (ok && !(names[n] = strdup(e->d_name)))
+            ok = false;
+        n += ok;
+    }
+    closedir(d);
+    if (ok && n)
+        qsort(names, n, sizeof *names, by_name);
+    RecordReadOptions ro = {.on_game = load_game, .on_error = load_error, .ctx = l};
+    for (size_t i = 0; ok && i < n; i++) {
+        int num;
+        char tail;
+        if (sscanf(names[i], "grow-%d.cs%c", &num, &tail) == 2 && tail == 'a' && num >= *next)
+            *next = num + 1;
+        size_t len = strlen(dir) + strlen(names[i]) + 2;
+        char *path = malloc(len);
+        if (!path) {
+            ok = false;
+            break;
+        }
+        snprintf(path, len, "%s/%s", dir, names[i]);
+        struct stat sb;
+        char err[512];
+        if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            /* not a file: nothing to read */
+        } else if (record_format_from_path(path) == REC_FMT_AUTO) {
+            fprintf(stderr, "%s: %s: skipped: not a game record (.csa, .kif, .ki2, .sfen)\n", PROG, path);
+            l->skipped++;
+        } else if (!record_read_file(path, REC_FMT_AUTO, &ro, NULL, err, sizeof err)) {
+            fprintf(stderr, "%s: %s: skipped: %s\n", PROG, path, err);
+            l->skipped++;
+        }
+        free(path);
+        ok = !l->oom;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    if (!ok)
+        fprintf(stderr, "%s: out of memory\n", PROG);
+    return ok;
+}
+
+/* ---- Playing ---- */
+
+typedef struct {
+    pthread_mutex_t lock;
+    GrowTree *tree;
+    const char *dir;
+    int next_file;
+    int max_ply;
+    int opponent;   /* the opponent of the match running */
+    int n_games;    /* its games */
+    int first_open; /* its first game not dealt with yet */
+    int concurrency;
+    bool *handled;       /* per game of the match: finished and dealt with */
+    uint8_t *picked;     /* per game and ply < max_ply: the tree chose that move */
+    uint64_t have, goal; /* games in DIR, games wanted */
+    uint64_t this_run;
+    int kept, dropped; /* in the match running */
+    int score[MAX_OPPONENTS][3];
+    char names[MAX_OPPONENTS][RECORD_NAME_MAX];
+    bool write_failed;
+    Progress progress;
+    int64_t t0_us;
+} Play;
+
+static bool book_move(void *ctx, int k, int idx, const Game *g, Move *out) {
+    Play *p = ctx;
+    if (k != 0 || g->count >= p->max_ply || strcmp(g->root_sfen, STARTPOS_SFEN) != 0)
+        return false;
+    pthread_mutex_lock(&p->lock);
+    bool hit = grow_tree_choose(p->tree, g->moves, g->count, out);
+    if (hit)
+        p->picked[(size_t)idx * (size_t)p->max_ply + (size_t)g->count] = 1;
+    pthread_mutex_unlock(&p->lock);
+    return hit;
+}
+
+/* Takes the games in progress that the tree counted for game idx back (lock held). */
+static void release_picks(Play *p, int idx, const GameRecord *r) {
+    uint8_t *row = &p->picked[(size_t)idx * (size_t)p->max_ply];
+    for (int i = 0; i < p->max_ply && i < r->n_moves; i++)
+        if (row[i]) {
+            grow_tree_release(p->tree, r->moves, i, r->moves[i]);
+            row[i] = 0;
+        }
+}
+
+static RecordResult result_of(GameOutcome o) {
+    return o == OUTCOME_BLACK_WINS ? REC_BLACK_WIN : o == OUTCOME_WHITE_WINS ? REC_WHITE_WIN : REC_DRAW;
+}
+
+/* Writes one game to its own file; false (reason on stderr) when it could not be. */
+static bool write_game(Play *p, const GameRecord *r) {
+    GameRecord copy = *r; /* shallow: only the event changes */
+    snprintf(copy.event, sizeof copy.event, "hayanagi book grow, game %llu", (unsigned long long)p->have + 1);
+    char err[512], path[PATH_MAX];
+    size_t len = 0;
+    char *text = csa_format_games(&copy, NULL, 1, &len, err, sizeof err);
+    snprintf(path, sizeof path, "%s/grow-%06d.csa", p->dir, p->next_file);
+    AtomicFile af;
+    bool ok = text && atomic_file_open(&af, path, err, sizeof err);
+    if (ok) {
+        fwrite(text, 1, len, af.f);
+        ok = atomic_file_commit(&af, err, sizeof err);
+    }
+    free(text);
+    if (!ok)
+        fprintf(stderr, "%s: writing %s: %s; stopping\n", PROG, path, err);
+    else
+        p->next_file++;
+    return ok;
+}
+
+static void print_progress(Play *p) {
+    GrowSummary s;
+    grow_tree_summary(p->tree, &s);
+    double el = (double)(clock_now_us() - p->t0_us) / 1e6;
+    double eta = p->this_run ? el / (double)p->this_run * (double)(p->goal - p->have) : 0;
+    fprintf(stderr, "grow: %llu/%llu games | book %llu positions, %.2f plies in book per game |",
+            (unsigned long long)p->have, (unsigned long long)p->goal, (unsigned long long)s.nodes,
+            s.games ? (double)s.book_plies / (double)s.games : 0.0);
+    for (int j = 0; j < MAX_OPPONENTS && p->names[j][0]; j++)
+        fprintf(stderr, " vs %s +%d =%d -%d |", p->names[j], p->score[j][0], p->score[j][1], p->score[j][2]);
+    fprintf(stderr, " ETA %.0f s\n", eta);
+    progress_update(&p->progress, p->have);
+}
+
+/* MatchConfig.on_game: each newly finished game is written to its file, then added to
+ * the tree; a game an engine crashed or hung in is dropped. */
+static void on_game(void *ctx, const MatchResult *res) {
+    Play *p = ctx;
+    pthread_mutex_lock(&p->lock);
+    if (!p->names[p->opponent][0])
+        snprintf(p->names[p->opponent], sizeof p->names[p->opponent], "%s", res->names[1]);
+    /* Games start in index order and at most `concurrency` are in flight, so past the first
+     * game not dealt with, concurrency + 1 records not yet filled in (zero) mean that no
+     * later game has started: the scan stays short however long the match is. */
+    while (p->first_open < p->n_games && p->handled[p->first_open])
+        p->first_open++;
+    int open = 0;
+    for (int i = p->first_open; i < res->n_records && i < p->n_games && open <= p->concurrency; i++) {
+        const GameRecord *r = &res->records[i];
+        open += !r->root_sfen[0];
+        if (p->handled[i] || r->end == END_NONE)
+            continue;
+        p->handled[i] = true;
+        release_picks(p, i, r);
+        /* a crash, or a hang (no answer even to stop: the runner killed it), says nothing
+         * about the opening; a slow move on the clock is a real loss and stays */
+        if (r->end == END_CRASH || (r->end == END_TIME && strstr(r->detail, "no answer to stop"))) {
+            fprintf(stderr, "%s: game dropped (an engine crashed or hung; it was restarted): %s\n", PROG, r->detail);
+            p->dropped++;
+            continue;
+        }
+        if (p->write_failed || p->have >= p->goal)
+            continue;
+        if (!write_game(p, r)) {
+            p->write_failed = true;
+            *interrupt_flag() = 1; /* the runner's stop: finish nothing new */
+            continue;
+        }
+        p->have++;
+        p->this_run++;
+        p->kept++;
+        bool player_black = !strcmp(r->black, res->names[0]);
+        int w = r->outcome == OUTCOME_DRAW ? 1 : (r->outcome == OUTCOME_BLACK_WINS) == player_black ? 0 : 2;
+        p->score[p->opponent][w]++;
+        if (grow_tree_add_game(p->tree, r->root_sfen, r->moves, r->n_moves, result_of(r->outcome), r->black,
+                               r->white) == GROW_OOM) {
+            fprintf(stderr, "%s: out of memory\n", PROG);
+            p->write_failed = true;
+            *interrupt_flag() = 1;
+        }
+        print_progress(p);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+typedef struct {
+    const char *cmd[MAX_OPPONENTS + 1]; /* [0] the player, then the opponents */
+    int n_opponents;
+    EngineOption opts[2][MAX_OPTIONS]; /* the player's, the opponents' */
+    int n_opts[2];
+    char *storage[2 * MAX_OPTIONS];
+    int n_storage;
+    const char *go_extra[3]; /* both, player, opponent */
+    long long nodes[2];      /* per side, 0: the clock */
+    TimeControl tc;
+    int concurrency, max_moves;
+    long long grace, move_timeout;
+    bool engine_stderr;
+    Openings startmoves;
+    const char *player_name;
+} PlaySetup;
+
+/* Plays rounds of matches until DIR holds the goal, the user interrupts, or something
+ * fails. Returns 0, 1 (an engine failed, a game could not be written, every game was
+ * dropped) or 130. */
+static int play(PlaySetup *ps, Play *p) {
+    int chunk = 8 * ps->concurrency < 32 ? 32 : 8 * ps->concurrency;
+    int status = 0;
+    for (int round = 0; status == 0 && p->have < p->goal && !interrupt_requested(); round++) {
+        for (int j = 0; j < ps->n_opponents && status == 0 && p->have < p->goal && !interrupt_requested(); j++) {
+            uint64_t left = p->goal - p->have;
+            /* one opponent: one match of every game (no round costs a restart); several: a
+             * round gives each of them `chunk` games, so that they take turns */
+            int games = ps->n_opponents == 1 ? (left > INT_MAX / 64 ? INT_MAX / 64 : (int)left)
+                                             : (left < (uint64_t)chunk ? (int)left : chunk);
+            MatchConfig cfg;
+            memset(&cfg, 0, sizeof cfg);
+            for (int k = 0; k < 2; k++) {
+                cfg.engines[k].cmd = ps->cmd[k == 0 ? 0 : 1 + j];
+                cfg.engines[k].options = ps->opts[k];
+                cfg.engines[k].n_options = ps->n_opts[k];
+                cfg.engines[k].go_extra = ps->go_extra[1 + k] ? ps->go_extra[1 + k] : ps->go_extra[0];
+                cfg.engines[k].nodes = ps->nodes[k];
+            }
+            cfg.engines[0].name = ps->player_name;
+            cfg.tc = ps->tc;
+            cfg.games = games;
+            cfg.concurrency = ps->concurrency;
+            cfg.max_moves = ps->max_moves;
+            cfg.grace_ms = ps->grace;
+            cfg.move_timeout_ms = ps->move_timeout;
+            cfg.ekr = EKR_27;
+            cfg.openings = ps->startmoves.n > 0 ? &ps->startmoves : NULL;
+            cfg.inherit_stderr = ps->engine_stderr;
+            cfg.out = stderr;
+            cfg.stop_flag = interrupt_flag();
+            cfg.on_game = on_game;
+            cfg.on_game_ctx = p;
+            cfg.book_move = book_move;
+            cfg.book_move_ctx = p;
+            p->handled = calloc((size_t)games, sizeof *p->handled);
+            p->picked = calloc((size_t)games * (size_t)p->max_ply, 1);
+            if (!p->handled || !p->picked) {
+                fprintf(stderr, "%s: out of memory\n", PROG);
+                free(p->handled);
+                free(p->picked);
+                return 1;
+            }
+            p->opponent = j;
+            p->n_games = games;
+            p->first_open = 0;
+            p->concurrency = ps->concurrency;
+            p->kept = p->dropped = 0;
+            MatchResult res;
+            char err[768];
+            bool ok = match_run(&cfg, &res, err, sizeof err);
+            if (ok || res.names[1][0])
+                snprintf(p->names[j], sizeof p->names[j], "%s", res.names[1]);
+            pthread_mutex_lock(&p->lock);
+            for (int i = 0; i < res.n_records && i < games; i++)
+                if (!p->handled[i]) /* unfinished: its moves leave the policy's count */
+                    release_picks(p, i, &res.records[i]);
+            pthread_mutex_unlock(&p->lock);
+            if (!ok) {
+                fprintf(stderr, "%s: %s\n", PROG, err);
+                status = 1;
+            } else if (p->write_failed)
+                status = 1;
+            else if (p->kept == 0 && p->dropped > 0) {
+                fprintf(stderr, "%s: every game against %s was dropped (the engine crashes); stopping\n", PROG,
+                        ps->cmd[1 + j]);
+                status = 1;
+            }
+            match_result_free(&res);
+            free(p->handled);
+            free(p->picked);
+            p->handled = NULL;
+            p->picked = NULL;
+        }
+    }
+    if (status == 0 && interrupt_requested())
+        status = 130;
+    return status;
+}
+
+/* ---- The verb ---- */
+
+/* The path of this program, quoted for the shell when it needs it; NULL on failure. */
+static char *self_command(void) {
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0)
+        return NULL;
+    path[n] = '\0';
+    char *cmd = malloc((size_t)n * 4 + 3);
+    if (!cmd)
+        return NULL;
+    char *o = cmd;
+    *o++ = '\'';
+    for (const char *s = path; *s; s++) {
+        if (*s == '\'') {
+            memcpy(o, "'\\''", 4);
+            o += 4;
+        } else
+            *o++ = *s;
+    }
+    *o++ = '\'';
+    *o = '\0';
+    return cmd;
+}
+
+static bool add_option(PlaySetup *ps, int side, const char *arg, const char *flag) {
+    if (ps->n_opts[side] >= MAX_OPTIONS) {
+        fprintf(stderr, "%s: too many %s arguments\n", PROG, flag);
+        return false;
+    }
+    char *copy;
+    const char *why;
+    if (!engine_option_from_arg(arg, &ps->opts[side][ps->n_opts[side]], &copy, &why)) {
+        fprintf(stderr, "%s: %s %s, got '%s'\n", PROG, flag, why, arg);
+        return false;
+    }
+    ps->storage[ps->n_storage++] = copy;
+    ps->n_opts[side]++;
+    return true;
+}
+
+/* mkdir -p: creates dir and its missing parents. True when dir was created; false with
+ * errno EEXIST when it was there already, another errno on failure. */
+static bool make_dirs(const char *dir) {
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    for (char *s = path + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return false;
+        *s = '/';
+    }
+    return mkdir(path, 0777) == 0;
+}
+
+/* Makes the tree of IN and DIR. NULL (reason on stderr) on failure. */
+static GrowTree *tree_of(const Book *in, const GrowOptions *go, const char *dir, Load *l, int *next) {
+    GrowTree *t = grow_tree_create(in, go);
+    if (!t) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        return NULL;
+    }
+    if (!load_dir(dir, t, l, next)) {
+        grow_tree_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+int cmd_book_grow(int argc, char **argv) {
+    enum {
+        O_RECORDS = 1,
+        O_GAMES,
+        O_OPP,
+        O_PLAYER,
+        O_PNAME,
+        O_POPT,
+        O_OOPT,
+        O_BYO,
+        O_TIME,
+        O_INC,
+        O_NODES,
+        O_PNODES,
+        O_ONODES,
+        O_GO,
+        O_PGO,
+        O_OGO,
+        O_GRACE,
+        O_TIMEOUT,
+        O_MAXMOVES,
+        O_CONC,
+        O_MAXPLY,
+        O_EXPAND,
+        O_PRIOR,
+        O_EXPLORE,
+        O_SEED,
+        O_START,
+        O_STDERR,
+        O_QUIET,
+        O_HELP = 'h'
+    };
+    static const struct option longopts[] = {{"records", required_argument, NULL, O_RECORDS},
+                                             {"games", required_argument, NULL, O_GAMES},
+                                             {"opponent", required_argument, NULL, O_OPP},
+                                             {"player", required_argument, NULL, O_PLAYER},
+                                             {"player-name", required_argument, NULL, O_PNAME},
+                                             {"player-option", required_argument, NULL, O_POPT},
+                                             {"opponent-option", required_argument, NULL, O_OOPT},
+                                             {"byoyomi", required_argument, NULL, O_BYO},
+                                             {"time", required_argument, NULL, O_TIME},
+                                             {"inc", required_argument, NULL, O_INC},
+                                             {"nodes", required_argument, NULL, O_NODES},
+                                             {"player-nodes", required_argument, NULL, O_PNODES},
+                                             {"opponent-nodes", required_argument, NULL, O_ONODES},
+                                             {"go-extra", required_argument, NULL, O_GO},
+                                             {"player-go-extra", required_argument, NULL, O_PGO},
+                                             {"opponent-go-extra", required_argument, NULL, O_OGO},
+                                             {"grace", required_argument, NULL, O_GRACE},
+                                             {"move-timeout", required_argument, NULL, O_TIMEOUT},
+                                             {"max-moves", required_argument, NULL, O_MAXMOVES},
+                                             {"concurrency", required_argument, NULL, O_CONC},
+                                             {"max-ply", required_argument, NULL, O_MAXPLY},
+                                             {"expand-after", required_argument, NULL, O_EXPAND},
+                                             {"prior", required_argument, NULL, O_PRIOR},
+                                             {"explore", required_argument, NULL, O_EXPLORE},
+                                             {"seed", required_argument, NULL, O_SEED},
+                                             {"startmoves", required_argument, NULL, O_START},
+                                             {"engine-stderr", no_argument, NULL, O_STDERR},
+                                             {"quiet", no_argument, NULL, O_QUIET},
+                                             {"help", no_argument, NULL, O_HELP},
+                                             {NULL, 0, NULL, 0}};
+    PlaySetup *ps = calloc(1, sizeof *ps);
+    char *self = NULL;
+    if (!ps)
+        return 1;
+    const char *dir = NULL, *startmoves = NULL;
+    long games = -1, byoyomi = -1, main_time = -1, inc = -1, nodes = -1, pnodes = 0, onodes = 0;
+    long grace = 50, move_timeout = 60000, max_moves = 320, concurrency = 1, max_ply = 32, expand_after = 2;
+    long seed = 0;
+    double prior = 4, explore = 0.5;
+    bool quiet = false;
+    ps->player_name = "grow-player";
+    char **av = cli_opts_begin(PROG, argc, argv);
+    int c, rc = av ? -1 : 1;
+    while (rc < 0 && (c = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        long *target = NULL, lo = 0, hi = 0;
+        switch (c) {
+        case O_RECORDS: dir = optarg; break;
+        case O_OPP:
+            if (ps->n_opponents == MAX_OPPONENTS || !*optarg)
+                rc = cli_opts_bad_value(PROG, longopts, c, optarg, "a command (at most 16 opponents)");
+            else
+                ps->cmd[1 + ps->n_opponents++] = optarg;
+            break;
+        case O_PLAYER:
+            if (!*optarg)
+                rc = cli_opts_bad_value(PROG, longopts, c, optarg, "a command");
+            ps->cmd[0] = optarg;
+            break;
+        case O_PNAME:
+            if (!*optarg || strchr(optarg, '\n'))
+                rc = cli_opts_bad_value(PROG, longopts, c, optarg, "a name on one line");
+            ps->player_name = optarg;
+            break;
+        case O_POPT:
+        case O_OOPT:
+            if (!add_option(ps, c == O_POPT ? 0 : 1, optarg, c == O_POPT ? "--player-option" : "--opponent-option"))
+                rc = 2;
+            break;
+        case O_GO:
+        case O_PGO:
+        case O_OGO:
+            if (strchr(optarg, '\n'))
+                rc = cli_opts_bad_value(PROG, longopts, c, optarg, "one line");
+            ps->go_extra[c - O_GO] = optarg;
+            break;
+        case O_PRIOR:
+        case O_EXPLORE: {
+            char *end;
+            double x = strtod(optarg, &end);
+            if (end == optarg || *end || !(x >= 0 && x <= 1e6))
+                rc = cli_opts_bad_value(PROG, longopts, c, optarg, "a number in 0..1000000");
+            else if (c == O_PRIOR)
+                prior = x;
+            else
+                explore = x;
+            break;
+        }
+        case O_START: startmoves = optarg; break;
+        case O_STDERR: ps->engine_stderr = true; break;
+        case O_QUIET: quiet = true; break;
+        case O_HELP:
+            grow_usage(stdout);
+            rc = 0;
+            break;
+        case O_GAMES: target = &games, lo = 0, hi = 100000000; break;
+        case O_BYO: target = &byoyomi, lo = 1, hi = 86400000; break;
+        case O_TIME: target = &main_time, lo = 1, hi = 360000000; break;
+        case O_INC: target = &inc, lo = 0, hi = 86400000; break;
+        case O_NODES: target = &nodes, lo = 1, hi = LONG_MAX; break;
+        case O_PNODES: target = &pnodes, lo = 1, hi = LONG_MAX; break;
+        case O_ONODES: target = &onodes, lo = 1, hi = LONG_MAX; break;
+        case O_GRACE: target = &grace, lo = 0, hi = 60000; break;
+        case O_TIMEOUT: target = &move_timeout, lo = 1, hi = 86400000; break;
+        case O_MAXMOVES: target = &max_moves, lo = 0, hi = 10000; break;
+        case O_CONC: target = &concurrency, lo = 1, hi = 64; break;
+        case O_MAXPLY: target = &max_ply, lo = 1, hi = 1000; break;
+        case O_EXPAND: target = &expand_after, lo = 1, hi = 1000000; break;
+        case O_SEED: target = &seed, lo = 0, hi = LONG_MAX; break;
+        default: rc = cli_opts_unknown(PROG);
+        }
+        if (target && !cli_opts_int(PROG, longopts, c, optarg, lo, hi, target))
+            rc = 2;
+    }
+    const char *in_path = NULL, *out_path = NULL;
+    if (rc < 0) {
+        if (argc - optind != 2)
+            rc = 2, fprintf(stderr, "%s: expects IN and OUT (--help for the options)\n", PROG);
+        else if (!dir || games < 0)
+            rc = 2, fprintf(stderr, "%s: --records DIR and --games N are required\n", PROG);
+        else if (games > 0 && ps->n_opponents == 0)
+            rc = 2, fprintf(stderr, "%s: --opponent CMD is required to play games\n", PROG);
+        else if (nodes > 0 && (byoyomi > 0 || main_time > 0 || inc >= 0))
+            rc = 2, fprintf(stderr, "%s: --nodes cannot be combined with --byoyomi, --time or --inc\n", PROG);
+        else if (inc >= 0 && (main_time < 0 || byoyomi > 0))
+            rc = 2, fprintf(stderr, "%s: --inc needs --time and no --byoyomi\n", PROG);
+        else {
+            in_path = av[optind];
+            out_path = av[optind + 1];
+            if (!cli_check_output("grow", out_path))
+                rc = 2;
+        }
+    }
+    free(av);
+    Book *in = NULL;
+    GrowTree *tree = NULL;
+    Play *p = NULL;
+    bool made_dir = false;
+    if (rc >= 0)
+        goto out;
+    rc = 1;
+    char err[512];
+    if (startmoves) {
+        if (!openings_load(&ps->startmoves, startmoves, err, sizeof err)) {
+            fprintf(stderr, "%s: --startmoves: %s\n", PROG, err);
+            goto out;
+        }
+        for (int i = 0; i < ps->startmoves.n; i++) {
+            Game g;
+            game_init(&g);
+            bool from_start =
+                game_set_from_usi(&g, ps->startmoves.lines[i], err, sizeof err) && !strcmp(g.root_sfen, STARTPOS_SFEN);
+            game_free(&g);
+            if (!from_start) {
+                fprintf(stderr, "%s: --startmoves: %s: line %d does not start at the start position\n", PROG,
+                        startmoves, i + 1);
+                goto out;
+            }
+        }
+    }
+    if (!(in = cli_read_book(in_path, quiet)))
+        goto out;
+    GrowOptions go = {.max_ply = (int)max_ply,
+                      .expand_after = (int)expand_after,
+                      .prior = prior,
+                      .explore = explore,
+                      .seed = (uint64_t)seed,
+                      .player = ps->player_name};
+    Load l;
+    int next_file = 0;
+    if (!(tree = tree_of(in, &go, dir, &l, &next_file)))
+        goto out;
+    fprintf(stderr, "%s: %s holds %llu games from the start position (%llu skipped); goal %ld\n", PROG, dir,
+            (unsigned long long)l.added, (unsigned long long)l.skipped, games);
+    int status = 0;
+    if ((uint64_t)games > l.added) {
+        if (!ps->cmd[0] && !(ps->cmd[0] = self = self_command())) {
+            fprintf(stderr, "%s: cannot find this program's path (/proc/self/exe); give --player\n", PROG);
+            goto out;
+        }
+        /* the player's own book would answer before the tree does: off, unless told otherwise */
+        bool own_book_set = false;
+        for (int i = 0; i < ps->n_opts[0]; i++)
+            own_book_set |= !strcasecmp(ps->opts[0][i].name, "USI_OwnBook");
+        if (!own_book_set && ps->n_opts[0] < MAX_OPTIONS)
+            ps->opts[0][ps->n_opts[0]++] = (EngineOption){.name = "USI_OwnBook", .value = "false"};
+        if (nodes > 0)
+            ps->tc.nodes = nodes;
+        else {
+            ps->tc.time_ms = main_time > 0 ? main_time : 0;
+            ps->tc.inc_ms = inc > 0 ? inc : 0;
+            ps->tc.byoyomi_ms = byoyomi > 0 ? byoyomi : (main_time > 0 ? 0 : 1000);
+        }
+        ps->nodes[0] = pnodes;
+        ps->nodes[1] = onodes;
+        ps->concurrency = (int)concurrency;
+        ps->max_moves = (int)max_moves;
+        ps->grace = grace;
+        ps->move_timeout = move_timeout;
+        if (make_dirs(dir))
+            made_dir = true;
+        else if (errno != EEXIST) {
+            fprintf(stderr, "%s: cannot create %s: %s\n", PROG, dir, strerror(errno));
+            goto out;
+        }
+        p = calloc(1, sizeof *p);
+        if (!p)
+            goto out;
+        pthread_mutex_init(&p->lock, NULL);
+        p->tree = tree;
+        p->dir = dir;
+        p->next_file = next_file;
+        p->max_ply = (int)max_ply;
+        p->have = l.added;
+        p->goal = (uint64_t)games;
+        p->t0_us = clock_now_us();
+        progress_start(&p->progress, stderr, "book grow: games", p->goal, quiet);
+        progress_update(&p->progress, p->have);
+        signal(SIGPIPE, SIG_IGN);
+        InterruptScope scope;
+        interrupt_begin(&scope, NULL);
+        status = play(ps, p);
+        interrupt_end(&scope);
+        progress_finish(&p->progress);
+        if (made_dir && p->this_run == 0)
+            rmdir(dir); /* a run that played nothing leaves no trace */
+        if (status == 1) {
+            fprintf(stderr, "%s: %s not written (%llu games of this run are in %s; the same command resumes)\n", PROG,
+                    out_path, (unsigned long long)p->this_run, dir);
+            goto out;
+        }
+        /* OUT is made from the files alone, as --games 0 makes it */
+        grow_tree_free(tree);
+        if (!(tree = tree_of(in, &go, dir, &l, &next_file)))
+            goto out;
+    }
+    Book *b = grow_tree_book(tree);
+    if (!b) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        goto out;
+    }
+    if (cli_write_book_with_comments(out_path, b, quiet)) {
+        GrowSummary s;
+        grow_tree_summary(tree, &s);
+        printf("wrote %s: %zu positions (%llu grown from the games), %llu games from %s, %.2f plies in book per "
+               "game\n",
+               out_path, book_position_count(b), (unsigned long long)s.grown, (unsigned long long)s.games, dir,
+               s.games ? (double)s.book_plies / (double)s.games : 0.0);
+        rc = status;
+    }
+    book_free(b);
+out:
+    if (p) {
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+    }
+    grow_tree_free(tree);
+    book_free(in);
+    openings_free(&ps->startmoves);
+    for (int i = 0; i < ps->n_storage; i++)
+        free(ps->storage[i]);
+    free(ps);
+    free(self);
+    return rc;
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# book grow: self-play with this binary at fixed nodes (short games: --max-moves 60), on a
+# two-position book. Checks: the counts at the root equal the games played; --games 0
+# rebuilds OUT byte for byte; a run killed with -9 resumes without losing or repeating a
+# game; K = 1 grows the book; a crashing opponent and a missing IN leave OUT and DIR as
+# they were; foreign and broken records in DIR are skipped and named, a match-style file
+# of several games counts each game.
+. "$(dirname "$0")/lib.sh"
+T=$(mktemp -d)
+pids=""
+trap 'for p in $pids; do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+# IN: the start position with 7g7f and 2g2f (scores 30 and 20), and one reply
+cat > "$T/in.db" <<'EOF'
+#YANEURAOU-DB2016 1.00
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
+7g7f none 30 10 1
+2g2f none 20 10 1
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2
+3c3d none 0 10 1
+EOF
+common=(--opponent "$HAYANAGI" --nodes 300 --max-moves 60 --quiet)
+grow() { "$HAYANAGI" book grow "$T/in.db" "$@" "${common[@]}"; }
+# root counts: the sum of the count column of `book lookup OUT startpos`
+root_games() { "$HAYANAGI" book lookup "$1" startpos | awk '$1 ~ /^[0-9]+$/ && $2 ~ /^([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$/ { s += $6 } END { print s + 0 }'; }
+
+out=$(grow "$T/out.db" --records "$T/rec" --games 4 --concurrency 2 --expand-after 1 --seed 3 2>&1)
+expect_status "grow 4 games" 0 $?
+expect_contains "grow summary" "$out" "4 games from $T/rec"
+[ "$(ls "$T/rec" | wc -l)" = 4 ] || fail "grow: 4 record files expected, got $(ls "$T/rec")"
+[ "$(root_games "$T/out.db")" = 4 ] || fail "grow: root counts $(root_games "$T/out.db"), expected 4"
+out=$("$HAYANAGI" book lookup "$T/out.db" startpos); expect_contains "grow lookup evidence" "$out" "grow "
+n_in=$(grep -c '^sfen' "$T/in.db"); n_out=$(grep -c '^sfen' "$T/out.db")
+[ "$n_out" -gt $((n_in + 10)) ] || fail "grow K=1: $n_out positions, expected many more than $n_in"
+grep -q '^#grow 7g7f: \|^#grow 2g2f: ' "$T/out.db" || fail "grow: no evidence comment at the root"
+
+# --games 0: byte for byte the same OUT
+"$HAYANAGI" book grow "$T/in.db" "$T/again.db" --records "$T/rec" --games 0 --expand-after 1 --quiet >/dev/null 2>&1
+expect_status "grow --games 0" 0 $?
+cmp -s "$T/out.db" "$T/again.db" || fail "grow --games 0: OUT differs from the playing run's"
+
+# kill -9 in the middle, then the same command: 8 games, the first ones untouched
+# (started directly, not through the function, so that $! is the process itself)
+"$HAYANAGI" book grow "$T/in.db" "$T/k.db" --records "$T/krec" --games 8 --expand-after 2 "${common[@]}" >/dev/null 2>&1 &
+gp=$!; pids="$gp"
+for _ in $(seq 1 300); do [ "$(ls "$T/krec" 2>/dev/null | grep -c '^grow-.*\.csa$')" -ge 2 ] && break; sleep 0.1; done
+kill -9 "$gp" 2>/dev/null; wait "$gp" 2>/dev/null
+before=$(ls "$T/krec" | grep -c '^grow-.*\.csa$')
+[ "$before" -ge 2 ] && [ "$before" -lt 8 ] || fail "grow kill: $before games before the kill (expected 2..7)"
+sums=$(cd "$T/krec" && md5sum grow-*.csa)
+out=$(grow "$T/k.db" --records "$T/krec" --games 8 --expand-after 2 2>&1)
+expect_status "grow resume" 0 $?
+expect_contains "grow resume count" "$out" "holds $before games"
+[ "$(ls "$T/krec" | grep -c '^grow-.*\.csa$')" = 8 ] || fail "grow resume: $(ls "$T/krec" | wc -l) files, expected 8"
+(cd "$T/krec" && echo "$sums" | md5sum -c --quiet) || fail "grow resume: a game written before the kill changed"
+[ "$(root_games "$T/k.db")" = 8 ] || fail "grow resume: root counts $(root_games "$T/k.db"), expected 8"
+
+# Ctrl-C or SIGTERM (a background job ignores SIGINT): nothing new is finished, the games kept, OUT written, 130
+"$HAYANAGI" book grow "$T/in.db" "$T/i.db" --records "$T/irec" --games 40 "${common[@]}" >/dev/null 2>&1 &
+ip=$!; pids="$pids $ip"
+for _ in $(seq 1 300); do [ "$(ls "$T/irec" 2>/dev/null | grep -c '^grow-.*\.csa$')" -ge 1 ] && break; sleep 0.1; done
+kill -TERM "$ip"; wait "$ip"; st=$?
+expect_status "grow interrupted" 130 "$st"
+kept=$(ls "$T/irec" | grep -c '^grow-.*\.csa$')
+[ "$kept" -ge 1 ] && [ "$kept" -lt 40 ] || fail "grow interrupted: $kept games kept"
+[ "$(root_games "$T/i.db")" = "$kept" ] || fail "grow interrupted: OUT counts $(root_games "$T/i.db"), $kept games kept"
+
+# foreign records: another start position, a broken file, a text file; a two-game file counts 2
+cp -r "$T/rec" "$T/rec2"
+{ cat "$T/rec/grow-000000.csa"; echo /; tail -n +2 "$T/rec/grow-000001.csa"; } > "$T/rec2/match.csa"
+cat > "$T/rec2/handicap.csa" <<'EOF'
+V2.2
+N+a
+N-b
+PI82HI22KA
+-
+-3334FU
+%TORYO
+EOF
+printf 'V2.2\nPI\n+\n+7776FU\n-9999ZZ\n%%TORYO\n' > "$T/rec2/broken.csa"
+echo notes > "$T/rec2/notes.txt"
+out=$("$HAYANAGI" book grow "$T/in.db" "$T/f.db" --records "$T/rec2" --games 0 --expand-after 1 2>&1)
+expect_status "grow foreign" 0 $?
+expect_contains "grow foreign counted" "$out" "holds 6 games"
+expect_contains "grow foreign named" "$out" "handicap.csa:"
+expect_contains "grow broken named" "$out" "broken.csa:"
+expect_contains "grow text named" "$out" "notes.txt: skipped"
+[ "$(root_games "$T/f.db")" = 6 ] || fail "grow foreign: root counts $(root_games "$T/f.db"), expected 6"
+
+# a crashing opponent: clear error, OUT and DIR as they were
+echo keep > "$T/keep.db"
+out=$("$HAYANAGI" book grow "$T/in.db" "$T/keep.db" --records "$T/crec" --games 2 --opponent false --nodes 300 2>&1)
+expect_status "grow crashing opponent" 1 $?
+expect_contains "grow crashing opponent" "$out" "engine 2 (false)"
+[ "$(cat "$T/keep.db")" = keep ] || fail "grow crashing opponent: OUT changed"
+[ -e "$T/crec" ] && fail "grow crashing opponent: DIR created"
+out=$("$HAYANAGI" book grow "$T/in.db" "$T/keep.db" --records "$T/rec" --games 6 --opponent "sh -c 'exit 1'" \
+      --nodes 300 2>&1)
+expect_status "grow crashing opponent (sh)" 1 $?
+[ "$(ls "$T/rec" | wc -l)" = 4 ] || fail "grow crashing opponent: DIR changed"
+[ "$(cat "$T/keep.db")" = keep ] || fail "grow crashing opponent (sh): OUT changed"
+# an opponent that starts, then dies at its first `go`: every game dropped with a note, exit 1
+printf '#!/bin/sh\nwhile read -r l; do case "$l" in usi) echo "id name crasher"; echo usiok;; isready) echo readyok;; go*) exit 1;; quit) exit 0;; esac; done\n' > "$T/crasher.sh"
+chmod +x "$T/crasher.sh"
+out=$("$HAYANAGI" book grow "$T/in.db" "$T/keep.db" --records "$T/mrec" --games 2 --opponent "$T/crasher.sh" \
+      --nodes 300 2>&1)
+expect_status "grow opponent dying in game" 1 $?
+expect_contains "grow opponent dying in game" "$out" "game dropped (an engine crashed or hung"
+expect_contains "grow opponent dying in game" "$out" "every game against $T/crasher.sh was dropped"
+[ -e "$T/mrec" ] && fail "grow opponent dying in game: DIR created"
+[ "$(cat "$T/keep.db")" = keep ] || fail "grow opponent dying in game: OUT changed"
+# unreadable IN, usage errors
+out=$("$HAYANAGI" book grow "$T/none.db" "$T/keep.db" --records "$T/rec" --games 0 2>&1)
+expect_status "grow missing IN" 1 $?
+expect_contains "grow missing IN" "$out" "none.db"
+"$HAYANAGI" book grow "$T/in.db" "$T/x.db" --records "$T/rec" --games 5 >/dev/null 2>&1
+expect_status "grow no opponent" 2 $?
+"$HAYANAGI" book grow "$T/in.db" "$T/x.db" --records "$T/rec" --games 0 --expand-after 0 >/dev/null 2>&1
+expect_status "grow bad K" 2 $?
+# book report's disagreements, on s28-book4.csa (200 games from the start position): 2g2f
+# opened 70 of them and black scored 37/70 = 0.529 (counted with `book records --moves` and
+# awk); a book score of -300 expects 1 / (1 + e^0.5) = 0.378, 0.151 apart: listed at margin
+# 0.15, not at 0.16. 7g7f at +600 (0.731) stays within the margin.
+printf '#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 600 10 1\n2g2f none -300 10 1\n' > "$T/sc.db"
+out=$("$HAYANAGI" book report "$T/sc.db" --records book/records/s28-book4.csa --min-games 3 --disagreements "$T/dis.txt" 2>&1)
+expect_status "report disagreements" 0 $?
+expect_contains "report disagreements" "$out" "disagreements    1 book move(s)"
+expect_contains "report disagreement 2g2f" "$out" "     70  0.529  0.378    -300  2g2f   lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1  (scored above its evaluation)"
+[ "$(cat "$T/dis.txt")" = "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" ] || fail "report --disagreements file: $(cat "$T/dis.txt")"
+out=$("$HAYANAGI" book report "$T/sc.db" --records book/records/s28-book4.csa --min-games 3 --margin 0.16 2>&1)
+expect_contains "report margin 0.16" "$out" "disagreements    0 book move(s)"
+out=$("$HAYANAGI" book grow --help 2>&1); expect_status "grow help" 0 $?
+expect_contains "grow help" "$out" "usage: hayanagi book grow IN OUT"
+finish

@@ -1,0 +1,278 @@
+/* test_grow.c - the tree of `book grow` (bookgen/grow.h) on hand-built games whose
+ * counts, expansions and values are worked out by hand below.
+ *
+ * Three games, player "P" against opponent "O", max_ply 4, K = 2, prior G = 2, no book:
+ *   A: 7g7f 3c3d 2g2f 8c8d   black (P) wins
+ *   B: 7g7f 3c3d 2g2f 4c4d   white (P) wins
+ *   C: 7g7f 8c8d             draw, P black
+ * Walks: A exits after 7g7f (1 exit); B exits there too (2: it becomes a node P1, and A
+ * and B walk on to P2 = after 3c3d, then P3 = after 2g2f, each reaching 2 exits); C is
+ * credited 7g7f and 8c8d at P1 and exits after 8c8d (1 exit: no node). So: 4 nodes (3
+ * grown), 4 + 4 + 2 = 10 plies in book; root 7g7f 3 games +1 =1 -1 (black's view).
+ * Values (no scores: p is the position's mean result for the side to move shrunk by 2
+ * games, which is 1/2 at every node here: root 1.5 of 3, P1 1.5 of 3, P2 1 of 2, P3 1 of
+ * 2; so a leaf's q = (W + D/2 + 1) / (n + 2)):
+ *   P3 (white to move): 8c8d n1 W0 q 1/3 (by O), 4c4d n1 W1 q 2/3 (by P):
+ *       Vp = 2/3, Vo = 1/3 (only O's reply).
+ *   P2 (black): 2g2f n2: as P's move q = (2 (1 - 1/3) + 1) / 4 = 7/12; Vo = the move valued
+ *       against Vp(P3): (2 (1 - 2/3) + 1) / 4 = 5/12.
+ *   P1 (white): 3c3d n2: q = (2 (1 - 5/12) + 1) / 4 = 13/24; 8c8d n1 draw, leaf q 1/2.
+ *       Vo = mean of O's replies (3c3d in A, 8c8d in C) valued against Vp(P2) = 7/12:
+ *       3c3d (2 (5/12) + 1) / 4 = 11/24, 8c8d 1/2: Vo = 23/48.
+ *   root: 7g7f q = (3 (1 - 23/48) + 1) / 5 = 123/240.
+ * Scores: 600 ln(q / (1 - q)): 123/240 -> 30, 7/12 -> 202, 13/24 -> 100, 2/3 -> 416,
+ * 1/3 -> -416, 1/2 -> 0.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "book/open.h"
+#include "bookgen/grow.h"
+#include "shogi/game.h"
+#include "shogi/notation.h"
+
+static const GrowOptions OPTS = {.max_ply = 4, .expand_after = 2, .prior = 2, .explore = 0, .player = "P"};
+
+static void add(GrowTree *t, const char *usi, RecordResult r, const char *black, const char *white) {
+    Game g;
+    game_init(&g);
+    char err[256];
+    assert_true(game_set_from_usi(&g, usi, err, sizeof err));
+    assert_int_equal(grow_tree_add_game(t, STARTPOS_SFEN, g.moves, g.count, r, black, white), GROW_ADDED);
+    game_free(&g);
+}
+
+static const char *const GAMES[3] = {"startpos moves 7g7f 3c3d 2g2f 8c8d", "startpos moves 7g7f 3c3d 2g2f 4c4d",
+                                     "startpos moves 7g7f 8c8d"};
+static const RecordResult RESULTS[3] = {REC_BLACK_WIN, REC_WHITE_WIN, REC_DRAW};
+static const char *const BLACKS[3] = {"P", "O", "P"}, *const WHITES[3] = {"O", "P", "O"};
+
+/* The move usi of the position after `moves` in b: its BookMove, asserted present. */
+static BookMove move_at(const Book *b, const char *moves, const char *usi) {
+    Game g;
+    game_init(&g);
+    char err[256];
+    assert_true(game_set_from_usi(&g, moves, err, sizeof err));
+    BookMoveList *l = malloc(sizeof *l);
+    assert_true(book_lookup(b, &g.pos, l));
+    BookMove found = {0};
+    bool hit = false;
+    for (int i = 0; i < l->n; i++) {
+        char u[USI_MOVE_MAX];
+        if (!strcmp(move_to_usi(l->moves[i].move, u), usi)) {
+            found = l->moves[i];
+            hit = true;
+        }
+    }
+    free(l);
+    game_free(&g);
+    if (!hit)
+        fail_msg("%s not found after '%s'", usi, moves);
+    return found;
+}
+
+static void test_counts_and_values(void **state) {
+    (void)state;
+    GrowTree *t = grow_tree_create(NULL, &OPTS);
+    assert_non_null(t);
+    for (int i = 0; i < 3; i++)
+        add(t, GAMES[i], RESULTS[i], BLACKS[i], WHITES[i]);
+    GrowSummary s;
+    grow_tree_summary(t, &s);
+    assert_int_equal(s.games, 3);
+    assert_int_equal(s.nodes, 4);
+    assert_int_equal(s.grown, 3);
+    assert_int_equal(s.book_plies, 10);
+    Book *b = grow_tree_book(t);
+    assert_non_null(b);
+    assert_int_equal(book_position_count(b), 4);
+    BookMove m = move_at(b, "startpos", "7g7f");
+    assert_int_equal(m.count, 3);
+    assert_int_equal(m.score, 30);
+    m = move_at(b, "startpos moves 7g7f", "3c3d");
+    assert_int_equal(m.count, 2);
+    assert_int_equal(m.score, 100);
+    m = move_at(b, "startpos moves 7g7f", "8c8d");
+    assert_int_equal(m.count, 1);
+    assert_int_equal(m.score, 0);
+    m = move_at(b, "startpos moves 7g7f 3c3d", "2g2f");
+    assert_int_equal(m.score, 202);
+    assert_int_equal(move_at(b, "startpos moves 7g7f 3c3d 2g2f", "4c4d").score, 416);
+    assert_int_equal(move_at(b, "startpos moves 7g7f 3c3d 2g2f", "8c8d").score, -416);
+    /* the evidence: games and wins by colour on the root move (black: +1 =1 -1) */
+    uint32_t id;
+    BookKey key;
+    Position pos;
+    StateInfo st;
+    position_set_startpos(&pos, &st);
+    book_key_from_position(&pos, &key);
+    assert_true(book_find(b, &key, &id));
+    BookStats bs;
+    Move16 m7;
+    assert_true(move16_from_usi("7g7f", 4, &m7));
+    assert_true(book_get_stats(b, id, m7, &bs));
+    assert_int_equal(bs.games, 3);
+    assert_int_equal(bs.black_wins, 1);
+    assert_int_equal(bs.white_wins, 1);
+    book_free(b);
+    grow_tree_free(t);
+}
+
+/* The tree and OUT do not depend on the order of the games. */
+static void test_order_independent(void **state) {
+    (void)state;
+    char p1[] = "/tmp/test_grow_a_XXXXXX", p2[] = "/tmp/test_grow_b_XXXXXX";
+    int f1 = mkstemp(p1), f2 = mkstemp(p2);
+    assert_true(f1 >= 0 && f2 >= 0);
+    close(f1);
+    close(f2);
+    const int orders[2][3] = {{0, 1, 2}, {2, 1, 0}};
+    for (int o = 0; o < 2; o++) {
+        GrowTree *t = grow_tree_create(NULL, &OPTS);
+        for (int i = 0; i < 3; i++) {
+            int k = orders[o][i];
+            add(t, GAMES[k], RESULTS[k], BLACKS[k], WHITES[k]);
+        }
+        Book *b = grow_tree_book(t);
+        char err[256];
+        BookWriteOptions wo = {.write_comments = true};
+        assert_true(book_write(o ? p2 : p1, NULL, b, &wo, NULL, err, sizeof err));
+        book_free(b);
+        grow_tree_free(t);
+    }
+    FILE *a = fopen(p1, "rb"), *c = fopen(p2, "rb");
+    char x[8192], y[8192];
+    size_t nx = fread(x, 1, sizeof x, a), ny = fread(y, 1, sizeof y, c);
+    fclose(a);
+    fclose(c);
+    unlink(p1);
+    unlink(p2);
+    assert_true(nx > 100);
+    assert_int_equal(nx, ny);
+    assert_memory_equal(x, y, nx);
+    assert_non_null(strstr(x, "grow 7g7f: 3 games +1 =1 -1"));
+}
+
+/* K = 1: a game enters the tree up to max_ply at once. Its one line of single games keeps
+ * its result through the backup (priors: the position's mean, shrunk by G = 2: 2/3 where
+ * black moves, black having won, 1/3 where white moves):
+ *   8c8d (leaf, lost): (0 + 2 (1/3)) / 3 = 2/9                 -> -752
+ *   2g2f: (1 (1 - 2/9) + 2 (2/3)) / 3 = 19/27                    -> +519
+ *   3c3d: (1 (1 - 19/27) + 2 (1/3)) / 3 = 26/81                  -> -450
+ *   7g7f: (1 (1 - 26/81) + 2 (2/3)) / 3 = 163/243                -> +427
+ * (a prior of 1/2 at every ply would wash the result out to 1/2 within a few plies). */
+static void test_growth_k1(void **state) {
+    (void)state;
+    GrowOptions o = OPTS;
+    o.expand_after = 1;
+    GrowTree *t = grow_tree_create(NULL, &o);
+    add(t, "startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e", REC_BLACK_WIN, "P", "O");
+    GrowSummary s;
+    grow_tree_summary(t, &s);
+    assert_int_equal(s.nodes, 4); /* the root and the positions after plies 1-3 */
+    assert_int_equal(s.grown, 3);
+    assert_int_equal(s.book_plies, 4);
+    Book *b = grow_tree_book(t);
+    assert_int_equal(move_at(b, "startpos", "7g7f").score, 427);
+    assert_int_equal(move_at(b, "startpos moves 7g7f", "3c3d").score, -450);
+    assert_int_equal(move_at(b, "startpos moves 7g7f 3c3d", "2g2f").score, 519);
+    assert_int_equal(move_at(b, "startpos moves 7g7f 3c3d 2g2f", "8c8d").score, -752);
+    book_free(b);
+    grow_tree_free(t);
+}
+
+/* Not from the root, or no result: refused. */
+static void test_foreign(void **state) {
+    (void)state;
+    GrowTree *t = grow_tree_create(NULL, &OPTS);
+    Move m[1] = {MOVE_NONE};
+    assert_int_equal(grow_tree_add_game(t, "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2", m, 0,
+                                        REC_DRAW, "P", "O"),
+                     GROW_NOT_ROOT);
+    assert_int_equal(grow_tree_add_game(t, STARTPOS_SFEN, m, 0, REC_RESULT_UNKNOWN, "P", "O"), GROW_NO_RESULT);
+    grow_tree_free(t);
+}
+
+/* The policy: the prior decides before any game, results after; a game in progress
+ * counts as a loss until released; off the tree the player searches. */
+static void test_policy(void **state) {
+    (void)state;
+    Book *in = book_create();
+    Position pos;
+    StateInfo st;
+    position_set_startpos(&pos, &st);
+    BookKey key;
+    book_key_from_position(&pos, &key);
+    uint32_t id;
+    assert_true(book_add_position(in, &key, 1, &id));
+    Move16 a = MOVE_NONE, b = MOVE_NONE;
+    assert_true(move16_from_usi("7g7f", 4, &a));
+    assert_true(move16_from_usi("2g2f", 4, &b));
+    BookMove ma = {.move = a, .score = 0, .has_score = true}, mb = {.move = b, .score = 10, .has_score = true};
+    assert_true(book_add_move(in, id, &ma, NULL) && book_add_move(in, id, &mb, NULL));
+    GrowOptions o = OPTS;
+    o.prior = 4;
+    GrowTree *t = grow_tree_create(in, &o);
+    Move out, first;
+    assert_true(grow_tree_choose(t, NULL, 0, &first));
+    assert_int_equal(move_to_move16(first), b); /* E(10) > E(0) */
+    /* 2g2f in progress: (4 E(10)) / 5 = 0.403 < 0.5 */
+    assert_true(grow_tree_choose(t, NULL, 0, &out));
+    assert_int_equal(move_to_move16(out), a);
+    grow_tree_release(t, NULL, 0, first);
+    Move again;
+    assert_true(grow_tree_choose(t, NULL, 0, &again));
+    assert_int_equal(move_to_move16(again), b);
+    grow_tree_release(t, NULL, 0, again);
+    grow_tree_release(t, NULL, 0, out);
+    /* two lost games with 2g2f: the policy's (0 + 4 E(10)) / 6 = 0.336 */
+    add(t, "startpos moves 2g2f 3c3d", REC_WHITE_WIN, "P", "O");
+    add(t, "startpos moves 2g2f 8c8d", REC_WHITE_WIN, "P", "O");
+    assert_true(grow_tree_choose(t, NULL, 0, &out));
+    assert_int_equal(move_to_move16(out), a);
+    grow_tree_release(t, NULL, 0, out);
+    /* after 7g7f (no exit yet): not in the tree */
+    Move moves[1] = {out};
+    assert_false(grow_tree_choose(t, moves, 1, &out));
+    /* the unplayed book move keeps its input score, with count 0 */
+    Book *bk = grow_tree_book(t);
+    assert_int_equal(move_at(bk, "startpos", "7g7f").score, 0);
+    assert_int_equal(move_at(bk, "startpos", "7g7f").count, 0);
+    assert_int_equal(move_at(bk, "startpos", "2g2f").count, 2);
+    /* the two games made the position after 2g2f a node (K = 2) whose replies both won for
+     * the opponent: its prior (2 + 4 / 2) / 6 = 2/3, leaf q (1 + 4 (2/3)) / 5 = 11/15 each,
+     * Vo = 11/15, so 2g2f's value backs up to (2 (4/15) + 4 E(10)) / 6 = 0.425: -181 */
+    assert_int_equal(move_at(bk, "startpos", "2g2f").score, -181);
+    book_free(bk);
+    grow_tree_free(t);
+    book_free(in);
+}
+
+static void test_logistic(void **state) {
+    (void)state;
+    assert_int_equal(grow_score_cp(0.5), 0);
+    assert_int_equal(grow_score_cp(2.0 / 3), 416);                                       /* 600 ln 2 = 415.9 */
+    assert_true(grow_expected_score(600) > 0.7310 && grow_expected_score(600) < 0.7311); /* 1 / (1 + e^-1) */
+    assert_int_equal(grow_score_cp(grow_expected_score(-250)), -250);
+}
+
+int main(void) {
+    shogi_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counts_and_values),
+        cmocka_unit_test(test_order_independent),
+        cmocka_unit_test(test_growth_k1),
+        cmocka_unit_test(test_foreign),
+        cmocka_unit_test(test_policy),
+        cmocka_unit_test(test_logistic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
