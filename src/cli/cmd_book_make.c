@@ -780,5 +780,7 @@ int cmd_book_make(int argc, char **argv) {
         return cmd_book_report(argc, argv);
     if (!strcmp(verb, "learn"))
         return cmd_book_learn(argc, argv);
+    if (!strcmp(verb, "rival-learn"))
+        return cmd_book_rival(argc, argv);
     return -1;
 }
