@@ -131,8 +131,7 @@ static BookSelectResult filter_and_pick(BookMoveList *list, int lo, int hi, bool
         return BOOK_SELECT_FILTERED;
     }
     if (opt->depth_limit != 0 && mv[0].depth < opt->depth_limit) {
-        say(reason, reason_len, "BookDepthLimit %d is above the depth %d of this entry", opt->depth_limit,
-            mv[0].depth);
+        say(reason, reason_len, "BookDepthLimit %d is above the depth %d of this entry", opt->depth_limit, mv[0].depth);
         return BOOK_SELECT_FILTERED;
     }
     /* BookEvalDiff counts from the best score, wherever the count order put that move

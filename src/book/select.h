@@ -59,11 +59,11 @@ typedef enum {
 } BookSelectResult;
 
 typedef struct {
-    Move move;      /* legal in the position */
-    Move ponder;    /* legal after move, or MOVE_NONE */
-    BookMove entry; /* the chosen candidate as the book has it (unflipped) */
-    int candidates; /* candidates left after the filters */
-    bool flipped;   /* found through FlippedBook */
+    Move move;         /* legal in the position */
+    Move ponder;       /* legal after move, or MOVE_NONE */
+    BookMove entry;    /* the chosen candidate as the book has it (unflipped) */
+    int candidates;    /* candidates left after the filters */
+    bool flipped;      /* found through FlippedBook */
     bool from_overlay; /* chosen from the overlay (book_select_overlay()) */
 } BookChoice;
 

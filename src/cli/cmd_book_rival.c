@@ -13,23 +13,22 @@
 #include "util/cli_opts.h"
 
 static void rival_usage(FILE *f) {
-    fprintf(f,
-            "usage: hayanagi book rival-learn (--overlay FILE | --rival-books DIR --opponent NAME)\n"
-            "                                [--player PATTERN] [--opponent NAME] [--book MAIN] [--max-ply N]\n"
-            "                                [--quiet] RECORDS...\n"
-            "Updates an opponent's overlay book (created when missing) from game records: where the opponent\n"
-            "lost, the winner's moves become the overlay's first choices (as import-losses); where we lost,\n"
-            "our book move at the last position where the book had an alternative is demoted, so the engine\n"
-            "never plays it there against that opponent again. A RECORDS argument that is a directory stands\n"
-            "for its record files (.csa .kif .kifu .ki2 .ki2u .sfen .usi, not recursive).\n"
-            "  --overlay FILE        the overlay (.sbk SBK, else DB2016)\n"
-            "  --rival-books DIR     the engine's RivalBookDir: the overlay is DIR/<NAME>.db (or an existing\n"
-            "                        .sbk), NAME mapped to a file name as the engine does (docs/usi.md)\n"
-            "  --opponent NAME       the opponent (exact name); without it, the other side of our games\n"
-            "  --player PATTERN      our name, a glob pattern ('hayanagi*'); needed to learn from our losses\n"
-            "  --book MAIN           the engine's main book: its moves count as the alternatives\n"
-            "  --max-ply N           only game plies 1..N (0, the default: all)\n"
-            "  --quiet               no progress display\n");
+    fprintf(f, "usage: hayanagi book rival-learn (--overlay FILE | --rival-books DIR --opponent NAME)\n"
+               "                                [--player PATTERN] [--opponent NAME] [--book MAIN] [--max-ply N]\n"
+               "                                [--quiet] RECORDS...\n"
+               "Updates an opponent's overlay book (created when missing) from game records: where the opponent\n"
+               "lost, the winner's moves become the overlay's first choices (as import-losses); where we lost,\n"
+               "our book move at the last position where the book had an alternative is demoted, so the engine\n"
+               "never plays it there against that opponent again. A RECORDS argument that is a directory stands\n"
+               "for its record files (.csa .kif .kifu .ki2 .ki2u .sfen .usi, not recursive).\n"
+               "  --overlay FILE        the overlay (.sbk SBK, else DB2016)\n"
+               "  --rival-books DIR     the engine's RivalBookDir: the overlay is DIR/<NAME>.db (or an existing\n"
+               "                        .sbk), NAME mapped to a file name as the engine does (docs/usi.md)\n"
+               "  --opponent NAME       the opponent (exact name); without it, the other side of our games\n"
+               "  --player PATTERN      our name, a glob pattern ('hayanagi*'); needed to learn from our losses\n"
+               "  --book MAIN           the engine's main book: its moves count as the alternatives\n"
+               "  --max-ply N           only game plies 1..N (0, the default: all)\n"
+               "  --quiet               no progress display\n");
 }
 
 typedef struct {
@@ -108,8 +107,8 @@ static void print_report(const char *overlay, const RivalLearnReport *r) {
            "between the players\n",
            overlay, (unsigned long long)r->games, (unsigned long long)r->imported,
            (unsigned long long)r->positions_imported, (unsigned long long)r->demoted,
-           (unsigned long long)r->already_demoted, (unsigned long long)r->no_alternative,
-           (unsigned long long)r->draws, (unsigned long long)r->skipped);
+           (unsigned long long)r->already_demoted, (unsigned long long)r->no_alternative, (unsigned long long)r->draws,
+           (unsigned long long)r->skipped);
     if (r->demoted)
         printf("last demoted: %s at sfen %s (%s:%llu)\n", r->demoted_move, r->demoted_sfen, r->demoted_file,
                (unsigned long long)r->demoted_line);

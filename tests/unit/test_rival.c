@@ -25,7 +25,7 @@
 #include "shogi/notation.h"
 #include "usi/engine_book.h"
 
-#define STARTPOS "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+#define STARTPOS    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 #define AFTER_76_34 "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
 
 static Move16 mv(const Position *pos, const char *usi) {
@@ -452,8 +452,8 @@ static void test_learn_their_loss(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_overlay_order),     cmocka_unit_test(test_name_mapping),
-        cmocka_unit_test(test_opponent_value),    cmocka_unit_test(test_learn_our_loss),
+        cmocka_unit_test(test_overlay_order),    cmocka_unit_test(test_name_mapping),
+        cmocka_unit_test(test_opponent_value),   cmocka_unit_test(test_learn_our_loss),
         cmocka_unit_test(test_learn_their_loss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
