@@ -33,6 +33,12 @@ RivalLearn *rival_learn_open(const RivalLearnOptions *o, char *err, size_t err_l
     const BookFormat *fmt = book_format_for_output(o->overlay, err, err_len);
     if (!fmt)
         return NULL;
+    if (!book_format_is(fmt, "db")) {
+        /* SBK keeps a move's score only as its child's analysis: a demotion would be lost */
+        snprintf(err, err_len, "%s: an overlay is learned into DB2016 (a .db name): SBK cannot carry a demoted score",
+                 o->overlay);
+        return NULL;
+    }
     RivalLearn *l = calloc(1, sizeof *l);
     if (!l || !(l->list = malloc(sizeof *l->list)) || !(l->found = malloc(sizeof *l->found))) {
         snprintf(err, err_len, "out of memory");
@@ -76,7 +82,8 @@ void rival_learn_close(RivalLearn *l) {
 const RivalLearnReport *rival_learn_report(const RivalLearn *l) { return &l->rep; }
 
 static bool ours(const RivalLearn *l, const char *name) {
-    return l->o.player && l->o.player[0] && name[0] && fnmatch(l->o.player, name, 0) == 0;
+    /* the exact name too: a server's login may hold glob characters ("[x]") */
+    return l->o.player && l->o.player[0] && name[0] && (!strcmp(l->o.player, name) || !fnmatch(l->o.player, name, 0));
 }
 
 /* The candidates of pos as the engine sees them (overlay first); false on a miss. */

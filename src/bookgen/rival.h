@@ -23,10 +23,10 @@
  * counts.
  *
  * Who is who: "we" are the side whose name matches the player pattern (fnmatch(3), as
- * `book learn --player`); the opponent is the side of the exact name given, or, without
- * one, the other side of a game we played. A game where both or neither side matches the
- * pattern has no "we"; with an opponent named, its losses to anyone are imported (its own
- * records before a round), and a game we lost counts only when it was against it.
+ * `book learn --player`, or equals it, for logins holding glob characters); the opponent is the side of the exact name
+ * given, or, without one, the other side of a game we played. A game where both or neither side matches the pattern has
+ * no "we"; with an opponent named, its losses to anyone are imported (its own records before a round), and a game we
+ * lost counts only when it was against it.
  */
 #ifndef HAYANAGI_BOOKGEN_RIVAL_H
 #define HAYANAGI_BOOKGEN_RIVAL_H
@@ -40,7 +40,8 @@
 
 typedef struct {
     const char *overlay;   /* the overlay's path: read when it exists (any format), created
-                              when missing, written as its name says (.sbk SBK, else DB2016) */
+                              when missing, written as DB2016 (a .sbk name is refused: SBK
+                              cannot carry the demoted score) */
     const char *main_book; /* the engine's main book (any format), NULL: none */
     const char *player;    /* fnmatch(3) pattern on our player names; NULL: none (then only
                               the named opponent's losses are imported) */
@@ -71,7 +72,7 @@ typedef struct RivalLearn RivalLearn;
 /* Reads the overlay (comments kept; an empty book when the file does not exist) and opens
  * the main book for lookups. o is copied; its strings must outlive the learner. Returns
  * the learner (the caller frees it with rival_learn_close()) or NULL with the reason in
- * err: neither a player pattern nor an opponent, an overlay name we cannot write, an unreadable overlay or main
+ * err: neither a player pattern nor an opponent, an overlay name that is not DB2016's, an unreadable overlay or main
  * book, no memory. */
 RivalLearn *rival_learn_open(const RivalLearnOptions *o, char *err, size_t err_len);
 

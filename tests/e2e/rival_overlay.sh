@@ -106,6 +106,9 @@ expect_status "dir without opponent" 2 $?
 expect_status "overlay named like a record" 2 $?
 "$HAYANAGI" book rival-learn --overlay "$T/x.db" --player x --max-ply=-1 "$T/lost.csa" > /dev/null 2>&1
 expect_status "bad max-ply" 2 $?
+out=$("$HAYANAGI" book rival-learn --overlay "$T/x.sbk" --player x --quiet "$T/lost.csa" 2>&1)
+expect_status "sbk overlay" 1 $?
+expect_contains "sbk overlay" "$out" "SBK cannot carry a demoted score"
 cp "$T/rivals/gpsusi.db" "$T/before.db"
 out=$("$HAYANAGI" book rival-learn --overlay "$T/rivals/gpsusi.db" --player x --quiet /nonexistent.csa 2>&1)
 expect_status "missing record" 1 $?

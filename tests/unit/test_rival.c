@@ -440,12 +440,21 @@ static void test_learn_their_loss(void **state) {
     assert_int_equal(r.imported, 0); /* gpsfish won that one (black resigned) */
     assert_int_equal(r.skipped, 1);
 
+    /* A login holding glob characters matches itself exactly. */
+    write_text(f.game, "V2.2\nN+hay[1]\nN-gpsfish\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n%TORYO\n");
+    RivalLearnOptions glob = {.overlay = f.overlay, .player = "hay[1]"};
+    assert_true(rival_learn_record(&glob, f.game, &r, err, sizeof err));
+    assert_int_equal(r.imported, 1);
+
     /* Errors: no pattern and no opponent; an unreadable record; an output we cannot write. */
     RivalLearnOptions none = {.overlay = f.overlay};
     assert_false(rival_learn_record(&none, f.game, &r, err, sizeof err));
     assert_false(rival_learn_record(&o, "/nonexistent/x.csa", &r, err, sizeof err));
     RivalLearnOptions ybb = {.overlay = "/tmp/x.ybb", .player = "h*"};
     assert_false(rival_learn_record(&ybb, f.game, &r, err, sizeof err));
+    RivalLearnOptions sbk = {.overlay = "/tmp/x.sbk", .player = "h*"};
+    assert_false(rival_learn_record(&sbk, f.game, &r, err, sizeof err));
+    assert_non_null(strstr(err, "SBK cannot carry a demoted score"));
     free(l);
     files_free(&f);
 }
