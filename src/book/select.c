@@ -94,8 +94,133 @@ int book_probe(const BookSource *src, const Position *pos, const BookSelectOptio
     return 1;
 }
 
+/* The filters of select.h's options and the draw, over list->moves[lo..hi): survivors are
+ * packed from lo. Returns BOOK_SELECT_HIT with the chosen index in *pick and the survivors
+ * in *survivors, or BOOK_SELECT_FILTERED with the reason said. drop_demoted removes an
+ * overlay's demoted moves first (select.h, BOOK_SCORE_DEMOTED). */
+static BookSelectResult filter_and_pick(BookMoveList *list, int lo, int hi, bool drop_demoted, const Position *pos,
+                                        const BookSelectOptions *opt, uint64_t *rng, int *pick, int *survivors,
+                                        char *reason, size_t reason_len) {
+    BookMove *mv = list->moves + lo;
+    int n = hi - lo;
+    if (drop_demoted) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (!book_move_demoted(&mv[i]))
+                mv[k++] = mv[i];
+        if (k == 0) {
+            say(reason, reason_len, "every overlay move is demoted");
+            return BOOK_SELECT_FILTERED;
+        }
+        n = k;
+    }
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += mv[i].count;
+    if (total == 0)
+        total = 1;
+    if (opt->narrow_book) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if ((double)mv[i].count / (double)total >= 0.1)
+                mv[k++] = mv[i];
+        n = k;
+    }
+    if (n == 0) {
+        say(reason, reason_len, "NarrowBook removed every move");
+        return BOOK_SELECT_FILTERED;
+    }
+    if (opt->depth_limit != 0 && mv[0].depth < opt->depth_limit) {
+        say(reason, reason_len, "BookDepthLimit %d is above the depth %d of this entry", opt->depth_limit, mv[0].depth);
+        return BOOK_SELECT_FILTERED;
+    }
+    /* BookEvalDiff counts from the best score, wherever the count order put that move
+     * (a book from games keeps their counts after minimax; the most played move need not
+     * be the best one) */
+    int best = mv[0].score;
+    for (int i = 1; i < n; i++)
+        if (mv[i].score > best)
+            best = mv[i].score;
+    int limit = best - opt->eval_diff;
+    int side_limit = pos->side == BLACK ? opt->eval_black_limit : opt->eval_white_limit;
+    if (side_limit > limit)
+        limit = side_limit;
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (mv[i].score >= limit)
+            mv[k++] = mv[i];
+    n = k;
+    if (n == 0) {
+        say(reason, reason_len, "BookEvalDiff %d / %s %d removed every move", opt->eval_diff,
+            pos->side == BLACK ? "BookEvalBlackLimit" : "BookEvalWhiteLimit", side_limit);
+        return BOOK_SELECT_FILTERED;
+    }
+    int p = (int)random_below(rng, (uint64_t)n);
+    if (opt->consider_count) {
+        /* YaneuraOu's one-pass weighted choice; all-zero counts count as one each. */
+        uint64_t sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += mv[i].count;
+        uint64_t acc = 0;
+        for (int i = 0; i < n; i++) {
+            uint64_t c = sum == 0 ? 1 : mv[i].count;
+            acc += c;
+            if (acc && random_below(rng, acc) < c)
+                p = i;
+        }
+    }
+    *pick = lo + p;
+    *survivors = n;
+    return BOOK_SELECT_HIT;
+}
+
+bool book_move_demoted(const BookMove *m) { return m->has_score && m->score <= BOOK_SCORE_DEMOTED; }
+
+int book_probe_overlay(const BookSource *overlay, const BookSource *src, const Position *pos,
+                       const BookSelectOptions *opt, BookMoveList *out, int *n_overlay, bool *flipped, char *err,
+                       size_t err_len) {
+    *n_overlay = 0;
+    if (flipped)
+        *flipped = false;
+    int rc = 0;
+    if (overlay) {
+        rc = book_probe(overlay, pos, opt, out, flipped, err, err_len);
+        if (rc < 0)
+            return -1;
+        *n_overlay = rc > 0 ? out->n : 0;
+    }
+    if (!src)
+        return rc;
+    if (rc == 0)
+        return book_probe(src, pos, opt, out, flipped, err, err_len);
+    BookMoveList *more = malloc(sizeof *more);
+    if (!more) {
+        say(err, err_len, "out of memory");
+        return -1;
+    }
+    bool f;
+    int rc2 = book_probe(src, pos, opt, more, &f, err, err_len);
+    if (rc2 > 0) {
+        for (int i = 0; i < more->n && out->n < BOOK_MAX_MOVES; i++) {
+            bool listed = false;
+            for (int j = 0; j < *n_overlay && !listed; j++)
+                listed = out->moves[j].move == more->moves[i].move;
+            if (!listed)
+                out->moves[out->n++] = more->moves[i];
+        }
+    }
+    free(more);
+    return rc2 < 0 ? -1 : 1;
+}
+
 BookSelectResult book_select(const BookSource *src, Position *pos, const BookSelectOptions *opt, uint64_t *rng,
                              BookChoice *out, char *reason, size_t reason_len) {
+    return book_select_overlay(NULL, src, pos, opt, rng, out, reason, reason_len);
+}
+
+BookSelectResult book_select_overlay(const BookSource *overlay, const BookSource *src, Position *pos,
+                                     const BookSelectOptions *opt, uint64_t *rng, BookChoice *out, char *reason,
+                                     size_t reason_len) {
     memset(out, 0, sizeof *out);
     if (opt->ignore_rate > 0 && (int)random_below(rng, 100) < opt->ignore_rate) {
         say(reason, reason_len, "BookIgnoreRate %d: thinking instead", opt->ignore_rate);
@@ -111,7 +236,8 @@ BookSelectResult book_select(const BookSource *src, Position *pos, const BookSel
         return BOOK_SELECT_ERROR;
     }
     BookSelectResult result = BOOK_SELECT_HIT;
-    int rc = book_probe(src, pos, opt, list, &out->flipped, reason, reason_len);
+    int n_over = 0;
+    int rc = book_probe_overlay(overlay, src, pos, opt, list, &n_over, &out->flipped, reason, reason_len);
     if (rc < 0) {
         result = BOOK_SELECT_ERROR;
         goto done;
@@ -121,68 +247,19 @@ BookSelectResult book_select(const BookSource *src, Position *pos, const BookSel
         result = rc == 0 ? BOOK_SELECT_MISS : BOOK_SELECT_FILTERED;
         goto done;
     }
-    uint64_t total = 0;
-    for (int i = 0; i < list->n; i++)
-        total += list->moves[i].count;
-    if (total == 0)
-        total = 1;
-    int n = list->n;
-    if (opt->narrow_book) {
-        int k = 0;
-        for (int i = 0; i < n; i++)
-            if ((double)list->moves[i].count / (double)total >= 0.1)
-                list->moves[k++] = list->moves[i];
-        n = k;
-    }
-    if (n == 0) {
-        say(reason, reason_len, "NarrowBook removed every move");
-        result = BOOK_SELECT_FILTERED;
+    /* The overlay's candidates are chosen from first; the main book's others only when
+     * none of them survives (docs/usi.md, "Rival overlays"). */
+    int pick = 0, n = 0, n_all = list->n;
+    result = BOOK_SELECT_FILTERED;
+    if (n_over > 0)
+        result = filter_and_pick(list, 0, n_over, true, pos, opt, rng, &pick, &n, reason, reason_len);
+    if (result != BOOK_SELECT_HIT && n_all > n_over)
+        result = filter_and_pick(list, n_over, n_all, false, pos, opt, rng, &pick, &n, reason, reason_len);
+    if (result != BOOK_SELECT_HIT)
         goto done;
-    }
-    if (opt->depth_limit != 0 && list->moves[0].depth < opt->depth_limit) {
-        say(reason, reason_len, "BookDepthLimit %d is above the depth %d of this entry", opt->depth_limit,
-            list->moves[0].depth);
-        result = BOOK_SELECT_FILTERED;
-        goto done;
-    }
-    /* BookEvalDiff counts from the best score, wherever the count order put that move
-     * (a book from games keeps their counts after minimax; the most played move need not
-     * be the best one) */
-    int best = list->moves[0].score;
-    for (int i = 1; i < n; i++)
-        if (list->moves[i].score > best)
-            best = list->moves[i].score;
-    int limit = best - opt->eval_diff;
-    int side_limit = pos->side == BLACK ? opt->eval_black_limit : opt->eval_white_limit;
-    if (side_limit > limit)
-        limit = side_limit;
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (list->moves[i].score >= limit)
-            list->moves[k++] = list->moves[i];
-    n = k;
-    if (n == 0) {
-        say(reason, reason_len, "BookEvalDiff %d / %s %d removed every move", opt->eval_diff,
-            pos->side == BLACK ? "BookEvalBlackLimit" : "BookEvalWhiteLimit", side_limit);
-        result = BOOK_SELECT_FILTERED;
-        goto done;
-    }
-    int pick = (int)random_below(rng, (uint64_t)n);
-    if (opt->consider_count) {
-        /* YaneuraOu's one-pass weighted choice; all-zero counts count as one each. */
-        uint64_t sum = 0;
-        for (int i = 0; i < n; i++)
-            sum += list->moves[i].count;
-        uint64_t acc = 0;
-        for (int i = 0; i < n; i++) {
-            uint64_t c = sum == 0 ? 1 : list->moves[i].count;
-            acc += c;
-            if (acc && random_below(rng, acc) < c)
-                pick = i;
-        }
-    }
     out->entry = list->moves[pick];
     out->candidates = n;
+    out->from_overlay = pick < n_over;
     out->move = position_legal_move_from16(pos, out->entry.move);
     if (out->move == MOVE_NONE) { /* book_probe already checked; keep the promise anyway */
         say(reason, reason_len, "illegal book move");
@@ -195,8 +272,11 @@ BookSelectResult book_select(const BookSource *src, Position *pos, const BookSel
     if (ponder == MOVE_NONE) {
         /* No ponder in the book: take the best book move of the next position. */
         bool f;
-        if (book_probe(src, pos, opt, list, &f, NULL, 0) > 0 && list->n > 0)
-            ponder = list->moves[0].move;
+        int nov;
+        if (book_probe_overlay(overlay, src, pos, opt, list, &nov, &f, NULL, 0) > 0)
+            for (int i = 0; i < list->n && ponder == MOVE_NONE; i++)
+                if (!(i < nov && book_move_demoted(&list->moves[i])))
+                    ponder = list->moves[i].move;
     }
     out->ponder = ponder != MOVE_NONE ? position_legal_move_from16(pos, ponder) : MOVE_NONE;
     position_undo_move(pos, out->move);

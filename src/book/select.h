@@ -59,11 +59,12 @@ typedef enum {
 } BookSelectResult;
 
 typedef struct {
-    Move move;      /* legal in the position */
-    Move ponder;    /* legal after move, or MOVE_NONE */
-    BookMove entry; /* the chosen candidate as the book has it (unflipped) */
-    int candidates; /* candidates left after the filters */
-    bool flipped;   /* found through FlippedBook */
+    Move move;         /* legal in the position */
+    Move ponder;       /* legal after move, or MOVE_NONE */
+    BookMove entry;    /* the chosen candidate as the book has it (unflipped) */
+    int candidates;    /* candidates left after the filters */
+    bool flipped;      /* found through FlippedBook */
+    bool from_overlay; /* chosen from the overlay (book_select_overlay()) */
 } BookChoice;
 
 /* Probes pos (through FlippedBook if needed) and returns its candidates in YaneuraOu's
@@ -78,6 +79,36 @@ int book_probe(const BookSource *src, const Position *pos, const BookSelectOptio
  * human-readable explanation in reason when non-null). */
 BookSelectResult book_select(const BookSource *src, Position *pos, const BookSelectOptions *opt, uint64_t *rng,
                              BookChoice *out, char *reason, size_t reason_len);
+
+/* Opponent overlays (docs/usi.md, "Rival overlays"; made by bookgen/rival.h). An overlay
+ * is an ordinary book laid over the main one for the games against one opponent. In a
+ * position the overlay has, the candidates are the overlay's (in book_probe() order), then
+ * the main book's moves the overlay does not list; the usual rules above (NarrowBook,
+ * BookDepthLimit, BookEvalDiff and the side limits, the draw) run on the overlay's
+ * candidates first, and on the main book's others only when none of the overlay's
+ * survives. A move the overlay lists hides the main book's entry for it, so an overlay can
+ * demote a main-book move: an overlay move scored BOOK_SCORE_DEMOTED or lower is never
+ * chosen (nor given as ponder), whatever the options. Other readers of the file see an
+ * ordinary candidate with count 0 and that score, below every alternative. */
+#define BOOK_SCORE_DEMOTED (-VALUE_MATE) /* "this move loses" */
+
+/* True when m is a demoted overlay move (has a score <= BOOK_SCORE_DEMOTED). */
+bool book_move_demoted(const BookMove *m);
+
+/* The candidates of pos in overlay (may be NULL) and src (may be NULL) as described
+ * above, into *out: the overlay's first (*n_overlay of them, 0 when the overlay misses),
+ * then src's moves not among them. Each list is checked and sorted by book_probe(); the
+ * demoted moves are included (book_move_demoted() tells them). Returns 1 when either book
+ * has pos, 0 when neither has, -1 on an error (reason in err). */
+int book_probe_overlay(const BookSource *overlay, const BookSource *src, const Position *pos,
+                       const BookSelectOptions *opt, BookMoveList *out, int *n_overlay, bool *flipped, char *err,
+                       size_t err_len);
+
+/* book_select() over an overlay and a main book (either may be NULL; book_select() is
+ * this with no overlay), by the rule above. out->from_overlay says which book chose. */
+BookSelectResult book_select_overlay(const BookSource *overlay, const BookSource *src, Position *pos,
+                                     const BookSelectOptions *opt, uint64_t *rng, BookChoice *out, char *reason,
+                                     size_t reason_len);
 
 /* Follows the book from pos: first, then at each next position the first candidate with
  * the best score, until max moves, a miss, or a position already on the line. Writes the

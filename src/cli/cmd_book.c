@@ -217,6 +217,8 @@ static void book_usage(FILE *f) {
             "       hayanagi book import-losses --opponent NAME [--max-ply N] RECORDS... BOOK\n"
             "       hayanagi book learn --player PATTERN [--max-ply N] [--min-games K] [--prior G] RECORDS... OUT\n"
             "       hayanagi book grow IN OUT --records DIR --games N --opponent CMD... [options]\n"
+            "       hayanagi book rival-learn (--overlay FILE | --rival-books DIR --opponent NAME) [--player P]\n"
+            "                                 [--book MAIN] RECORDS...\n"
             "       hayanagi book records [--moves] [--variations] FILES...\n"
             "       hayanagi book openings --count N [--plies MIN-MAX] [--seed S] OUT\n"
             "       hayanagi book prune [--max-ply N] [--min-share PCT] [--through-legal] IN OUT\n"

@@ -872,5 +872,7 @@ int cmd_book_make(int argc, char **argv) {
         return cmd_book_learn(argc, argv);
     if (!strcmp(verb, "grow"))
         return cmd_book_grow(argc, argv);
+    if (!strcmp(verb, "rival-learn"))
+        return cmd_book_rival(argc, argv);
     return -1;
 }

@@ -38,6 +38,9 @@ int cmd_book_learn(int argc, char **argv);
  * argv[0] is the verb. Exit status as cmd_book(), 130 when interrupted (OUT written). */
 int cmd_book_grow(int argc, char **argv);
 
+/* `hayanagi book rival-learn` (cmd_book_rival.c); argv[0] is the verb. Exit status as cmd_book(). */
+int cmd_book_rival(int argc, char **argv);
+
 /* Helpers shared by the book-making verbs (cmd_book_make.c). */
 /* Parses a decimal integer in [lo, hi]; false for anything else. */
 bool cli_parse_int(const char *s, long lo, long hi, long *out);

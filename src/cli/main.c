@@ -20,7 +20,7 @@ static void usage(FILE *f) {
                "       hayanagi perft [--divide] [--stats] (startpos | sfen <SFEN>) <depth>\n"
                "       hayanagi book (info | lookup | sort | check | convert) ...   (hayanagi book help)\n"
                "       hayanagi book (build | merge | minimax | think | expand | import-losses | learn | records |\n"
-               "                     openings | prune | report) ...\n"
+               "                     rival-learn | openings | prune | report) ...\n"
                "       hayanagi match --engine CMD --engine CMD [options]   (hayanagi match --help)\n"
                "       hayanagi tune (generate | records | openings | label | fit) ... (fits the embedded evaluation, "
                "docs/eval.md)\n"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@ struct EngineBook {
     bool thread_running; /* a loader thread exists and has not been joined */
     bool loading;        /* it has not finished yet */
     Loaded current;      /* what lookups use */
+    Loaded overlay;      /* the opponent overlay, prober NULL when none */
     char want_path[4096];
     bool want_otf;
     char message[5000];
@@ -60,6 +62,7 @@ void engine_book_destroy(EngineBook *b) {
         return;
     join_loader(b);
     loaded_free(&b->current);
+    loaded_free(&b->overlay);
     pthread_mutex_destroy(&b->lock);
     pthread_cond_destroy(&b->done);
     free(b);
@@ -186,12 +189,79 @@ BookSelectResult engine_book_select(EngineBook *b, Position *pos, const BookSele
     BookSelectResult r = BOOK_SELECT_MISS;
     if (reason && reason_len)
         snprintf(reason, reason_len, b->loading ? "book still loading" : "no book");
-    if (!b->loading && b->current.prober) {
-        BookSource src = book_prober_source(b->current.prober);
-        r = book_select(&src, pos, opt, rng, out, reason, reason_len);
+    bool main_ready = !b->loading && b->current.prober;
+    if (main_ready || b->overlay.prober) {
+        BookSource src = main_ready ? book_prober_source(b->current.prober) : (BookSource){0};
+        BookSource over = b->overlay.prober ? book_prober_source(b->overlay.prober) : (BookSource){0};
+        r = book_select_overlay(b->overlay.prober ? &over : NULL, main_ready ? &src : NULL, pos, opt, rng, out, reason,
+                                reason_len);
     }
     pthread_mutex_unlock(&b->lock);
     return r;
+}
+
+bool engine_book_set_overlay(EngineBook *b, const char *path, char *msg, size_t msg_len) {
+    Loaded fresh = {0};
+    bool ok = false;
+    if (msg_len)
+        msg[0] = '\0';
+    if (path) {
+        char lmsg[5000];
+        ok = load(path, false, &fresh, lmsg, sizeof lmsg);
+        if (ok) {
+            char bad[96] = "";
+            if (fresh.rep.warnings)
+                snprintf(bad, sizeof bad, ", %llu bad line(s) or record(s) skipped",
+                         (unsigned long long)fresh.rep.warnings);
+            snprintf(msg, msg_len, "rival overlay loaded %s (%zu positions, %s%s)", path,
+                     book_prober_positions(fresh.prober), book_format_name(fresh.rep.format), bad);
+        } else {
+            snprintf(msg, msg_len, "rival overlay error: %s", lmsg);
+        }
+    }
+    pthread_mutex_lock(&b->lock);
+    loaded_free(&b->overlay);
+    if (ok)
+        b->overlay = fresh;
+    pthread_mutex_unlock(&b->lock);
+    return ok;
+}
+
+/* Splits off the next blank-separated word of *s: its start, length in *len. */
+static const char *next_word(const char **s, size_t *len) {
+    const char *p = *s;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    const char *w = p;
+    while (*p && *p != ' ' && *p != '\t')
+        p++;
+    *len = (size_t)(p - w);
+    *s = p;
+    return w;
+}
+
+bool engine_book_opponent_name(const char *value, char *out, size_t out_len) {
+    const char *s = value;
+    size_t len[3];
+    const char *w[3];
+    for (int i = 0; i < 3; i++)
+        w[i] = next_word(&s, &len[i]);
+    const char *name = value;
+    if ((len[2] == 8 && strncasecmp(w[2], "computer", 8) == 0) || (len[2] == 5 && strncasecmp(w[2], "human", 5) == 0))
+        name = s;
+    while (*name == ' ' || *name == '\t')
+        name++;
+    size_t n = strlen(name);
+    while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
+        n--;
+    if (n == 0 || n >= out_len || (n == 7 && strncmp(name, "<empty>", 7) == 0)) {
+        if (out_len)
+            out[0] = '\0';
+        return false;
+    }
+    memcpy(out, name, n);
+    out[n] = '\0';
+    return true;
 }
 
 const Book *engine_book_memory(EngineBook *b) {

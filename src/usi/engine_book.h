@@ -34,10 +34,27 @@ bool engine_book_wait(EngineBook *b, int ms);
  * "book not found <path>", ...), once. Returns false when there is none. */
 bool engine_book_take_message(EngineBook *b, char *out, size_t out_len);
 
-/* Chooses a book move for pos as book_select() does. Returns BOOK_SELECT_MISS when no
- * book is loaded (or it is still loading). */
+/* Chooses a book move for pos as book_select_overlay() does, over the overlay (when one
+ * is set) and the main book (when loaded). Returns BOOK_SELECT_MISS when neither is
+ * there (or the main book is still loading and there is no overlay). */
 BookSelectResult engine_book_select(EngineBook *b, Position *pos, const BookSelectOptions *opt, uint64_t *rng,
                                     BookChoice *out, char *reason, size_t reason_len);
+
+/* Makes the book at path (NULL: none) the opponent overlay (book/select.h, "Opponent
+ * overlays") for the lookups that follow, read now and held in memory (an overlay is
+ * small); the file is read again on every call, so one rewritten between games is seen.
+ * A file that cannot be read leaves no overlay. Writes what happened to msg ("rival
+ * overlay loaded <path> (<N> positions, <format>)" or "rival overlay error: <reason
+ * naming the path>"; "" for path NULL). Returns true when an overlay is set. */
+bool engine_book_set_overlay(EngineBook *b, const char *path, char *msg, size_t msg_len);
+
+/* The opponent's name in a USI_Opponent value, UCI_Opponent's format "<title|none>
+ * <rating|none> <computer|human> <name...>": the text after the third word when the
+ * third word is "computer" or "human" (any case) and the first two are single words;
+ * otherwise the whole value is the name (a bare name). Leading and trailing blanks are
+ * dropped, inner ones kept. Writes it to out; returns false when there is no name (empty
+ * value, "<empty>", or the three words without a name) or it does not fit. */
+bool engine_book_opponent_name(const char *value, char *out, size_t out_len);
 
 /* The loaded book when it is held in memory in the book IR (DB2016 in memory, SBK,
  * YBB), else NULL (no book, on the fly, Apery, or a load under way). The book stays valid

@@ -45,6 +45,8 @@ typedef enum { OPT_CHECK, OPT_SPIN, OPT_COMBO, OPT_STRING, OPT_FILENAME, OPT_BUT
     X(FlippedBook, OPT_CHECK, "true", 0, 0, NULL)                                                                      \
     X(NarrowBook, OPT_CHECK, "false", 0, 0, NULL)                                                                      \
     X(BookSeed, OPT_SPIN, "0", 0, INT32_MAX, NULL)                                                                     \
+    X(RivalBookDir, OPT_STRING, "", 0, 0, NULL)                                                                        \
+    X(USI_Opponent, OPT_STRING, "", 0, 0, NULL)                                                                        \
     X(EvalDir, OPT_STRING, "eval", 0, 0, NULL)                                                                         \
     X(EvalFile, OPT_STRING, "nn.bin", 0, 0, NULL)                                                                      \
     X(FV_SCALE, OPT_SPIN, "16", 1, 128, NULL)                                                                          \

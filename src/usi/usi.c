@@ -17,6 +17,7 @@
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "shogi/perft.h"
+#include "book/overlay.h"
 #include "usi/info_text.h"
 #include "usi/bench.h"
 #include "usi/engine_book.h"
@@ -196,6 +197,34 @@ static void cmd_isready(UsiEngine *e) {
     usi_write(e, "readyok");
 }
 
+/* The opponent overlay (docs/usi.md, "Rival overlays"): DIR/<name>.db or .sbk by
+ * book/overlay.h's rule when RivalBookDir and USI_Opponent are both set, else none. Read
+ * again on every call, so an overlay learned between games is used in the next. Says
+ * what it did in an info string when both options are set. */
+static void choose_overlay(UsiEngine *e) {
+    const char *dir = options_string(&e->options, OPTION_RivalBookDir);
+    char name[OPTION_VALUE_MAX], path[8400], msg[9000];
+    if (!dir[0] || !engine_book_opponent_name(options_string(&e->options, OPTION_USI_Opponent), name, sizeof name)) {
+        engine_book_set_overlay(e->book, NULL, msg, sizeof msg);
+        return;
+    }
+    switch (book_overlay_find(dir, name, path, sizeof path)) {
+    case BOOK_OVERLAY_FOUND:
+        engine_book_set_overlay(e->book, path, msg, sizeof msg);
+        usi_write(e, "info string %s", msg);
+        break;
+    case BOOK_OVERLAY_ABSENT:
+        engine_book_set_overlay(e->book, NULL, msg, sizeof msg);
+        /* the path, not the name: the name is the server's text, the path is escaped */
+        usi_write(e, "info string rival overlay none: no %s (nor .sbk)", path);
+        break;
+    case BOOK_OVERLAY_BAD_NAME:
+        engine_book_set_overlay(e->book, NULL, msg, sizeof msg);
+        usi_write(e, "info string rival overlay none: the opponent name is too long for a file name");
+        break;
+    }
+}
+
 /* Plays from the book when it can. Returns true when bestmove has been written. */
 static bool try_book(UsiEngine *e, const SearchLimits *lim) {
     if (!options_bool(&e->options, OPTION_USI_OwnBook) || lim->ponder || lim->infinite || lim->mate ||
@@ -209,8 +238,8 @@ static bool try_book(UsiEngine *e, const SearchLimits *lim) {
     if (engine_book_select(e->book, &e->game.pos, &bo, &e->book_rng, &c, reason, sizeof reason) != BOOK_SELECT_HIT)
         return false;
     char m[USI_MOVE_MAX];
-    usi_write(e, "info string book hit %s score %d depth %d count %llu", move_to_usi(c.move, m), c.entry.score,
-              c.entry.depth, (unsigned long long)c.entry.count);
+    usi_write(e, "info string %s hit %s score %d depth %d count %llu", c.from_overlay ? "rival overlay" : "book",
+              move_to_usi(c.move, m), c.entry.score, c.entry.depth, (unsigned long long)c.entry.count);
     /* The closing info line every bestmove gets, through the one formatter: nothing was
      * searched, the book's move (and its reply, when the book has one) is the PV. */
     Move pv[2] = {c.move, c.ponder};
@@ -381,6 +410,8 @@ static void cmd_setoption(UsiEngine *e, const char *args) {
     }
     if (o->id == OPTION_BookSeed && options_int(&e->options, OPTION_BookSeed) != 0)
         e->book_rng = (uint64_t)options_int(&e->options, OPTION_BookSeed);
+    if (o->id == OPTION_RivalBookDir || o->id == OPTION_USI_Opponent)
+        choose_overlay(e);
     if (o->id == OPTION_USI_Hash || o->id == OPTION_Hash) {
         /* Both names set one table. A running search is never cut short for it (its GUI
          * waits for the bestmove of its go): the table is resized once it has ended. */
@@ -484,6 +515,7 @@ int usi_main(FILE *in, FILE *out) {
         } else if (strcmp(cmd, "usinewgame") == 0) {
             search_clear(e->search);
             mcts_clear(e->mcts);
+            choose_overlay(e);
         } else if (strcmp(cmd, "position") == 0) {
             char err[256];
             if (!game_set_from_usi(&e->game, args, err, sizeof err))
