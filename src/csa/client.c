@@ -166,6 +166,16 @@ int csa_client_run(const CsaClientConfig *cfg, CsaClientStats *stats) {
             failures++;
             continue;
         }
+        if (ce.e.eof) {
+            /* the engine died in the last game: a new one for this game */
+            csa_engine_close(&ce);
+            if (!csa_engine_start(&ce, cfg->engine_cmd, cfg->options, cfg->n_options, cfg->play.ponder,
+                                  cfg->engine_stderr, cfg->log ? &elog : NULL, err, sizeof err)) {
+                fprintf(stderr, "hayanagi csa: engine '%s' (restart): %s\n", cfg->engine_cmd, err);
+                csa_conn_close(&conn);
+                return 1;
+            }
+        }
         CsaGameResult g;
         csa_game_result_init(&g);
         CsaGameStatus st = csa_play_game(&conn, &ce, &cfg->play, &g);

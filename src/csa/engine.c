@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/error.h"
 
@@ -24,6 +25,13 @@ bool csa_engine_start(CsaEngine *ce, const char *cmd, const EngineOption *opts, 
             error_set(err, err_len, "the engine has no option '%s'", opts[i].name);
             goto fail;
         }
+    /* CSA servers judge %KACHI by the 27-point rule: an engine that can declare is told
+     * so, unless the user chose a rule */
+    bool ekr_given = false;
+    for (int i = 0; i < n_opts; i++)
+        ekr_given |= !strcasecmp(opts[i].name, "EnteringKingRule");
+    if (!ekr_given && engine_option_name(&ce->e, "EnteringKingRule"))
+        engine_setoption(&ce->e, "EnteringKingRule", "CSARule27");
     if (!engine_isready(&ce->e, ENGINE_HANDSHAKE_MS, err, err_len))
         goto fail;
     return true;
