@@ -73,7 +73,7 @@ static char *write_record(const CsaClientConfig *cfg, const CsaGameResult *g, in
     char name[CSA_FIELD_MAX + 32];
     if (g->game_id[0]) {
         size_t i = 0;
-        for (; g->game_id[i] && i < sizeof name - 5; i++) {
+        for (; i < sizeof name - 5 && g->game_id[i]; i++) {
             char ch = g->game_id[i];
             bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '.' ||
                       ch == '_' || ch == '+' || ch == '-';
