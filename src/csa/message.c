@@ -275,6 +275,13 @@ static CsaFeed finish(CsaSummaryParser *p, const char *line, char *err, size_t e
         error_set(why, sizeof why, "the summary has no %s", what);
         return fail(p, err, err_len, why, line);
     }
+    /* To_Move names the side to move of the position block's position (CSA 1.2.1), or,
+     * as shogi-server writes it for a game with moves already played, after them */
+    const char *sp = strchr(s->root_sfen, ' ');
+    Color root_side = sp && sp[1] == 'w' ? WHITE : BLACK;
+    Color now_side = (s->n_moves & 1) ? (Color)!root_side : root_side;
+    if (s->to_move != COLOR_NB && s->to_move != root_side && s->to_move != now_side)
+        return fail(p, err, err_len, "To_Move is not the side to move", line);
     /* Times were kept in units; now milliseconds, with overflow impossible: units are at
      * most CSA_TIME_UNITS_MAX and a unit at most an hour. */
     for (int c = 0; c < COLOR_NB; c++) {

@@ -129,6 +129,7 @@ expect_contains "login refused" "$out" "login refused: LOGIN:incorrect"
 # 8. A draw by repetition, as the server declares it
 start_server draw
 out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --records "$tmp/rec" --engine "$fake 7g7f 2g2f" 2>&1)
+expect_status "draw" 0 $?
 server_status "draw"
 expect_contains "draw" "$out" "DRAW by SENNICHITE, 3 moves"
 expect_contains "draw record" "$(cat "$tmp/rec/g1.csa")" "%SENNICHITE"
@@ -136,6 +137,7 @@ expect_contains "draw record" "$(cat "$tmp/rec/g1.csa")" "%SENNICHITE"
 # 9. The server relays an illegal move of the opponent
 start_server illegal-relay
 out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --engine "$fake 7g7f 2g2f" 2>&1)
+expect_status "illegal relay" 0 $?
 server_status "illegal relay"
 expect_contains "illegal relay" "$out" "the opponent's move is not legal here"
 

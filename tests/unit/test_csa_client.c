@@ -241,6 +241,10 @@ static void test_refusals(void **state) {
                  "BEGIN Game_Summary\nName+:x\nName-:y\nYour_Turn:+\nBEGIN Position\nPI\n+\n+2726FU,T1\n+7776FU,T1\n"
                  "END Position\n",
                  "summary line 10: position block line 4");
+    expect_error(f,
+                 "BEGIN Game_Summary\nName+:x\nName-:y\nYour_Turn:+\nTo_Move:-\nBEGIN Position\nPI\n+\nEND Position\n"
+                 "END Game_Summary\n",
+                 "summary line 10: To_Move is not the side to move");
     expect_error(f, "BEGIN Game_Summary\nBEGIN Position\nPI\n+\n+2726FU,X1\n", "malformed move in the position block");
     expect_error(f, "BEGIN Game_Summary\nBEGIN Position\nPI\n+\nEND Position\nBEGIN Position\n",
                  "a second position block");
