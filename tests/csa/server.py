@@ -193,7 +193,24 @@ def illegal_relay(c):
     time.sleep(1)
 
 
+def kachi(c):
+    """Black to move with the 27-point declaration in hand (11 pieces in the camp, 27
+    points there and 2 in hand, the king on 7b, not in check): %KACHI, not a move."""
+    pos = (
+        "P1+HI+HI+KA+KA+KI+KI+KI+KI+GI\n"
+        "P2+GI+GI+OU *  *  *  *  *  * \n"
+        + "".join("P%d *  *  *  *  *  *  *  *  * \n" % r for r in range(3, 9))
+        + "P9 *  *  *  *  *  *  *  * -OU\n"
+        "P+00FU00FU\n+\n"
+    )
+    login_and_agree(c, summary("+", pos))
+    c.expect("%KACHI")
+    c.send("%KACHI\n#JISHOGI\n#WIN\n")
+    logout(c)
+
+
 SCENARIOS = {
+    "kachi": kachi,
     "full": full_game,
     "white-fischer": white_fischer,
     "garbage": garbage,

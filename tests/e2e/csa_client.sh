@@ -3,7 +3,8 @@
 # (loopback only, each run stops itself): a full game with the built-in engine, white
 # with moves already played on a Fischer clock with a scripted engine (the clock sent to
 # the engine, the floodgate comment, ponder hit and miss), garbage, a server that closes
-# mid-game, a slow one, a bad Game_Summary, a refused login, a draw, an illegal relay.
+# mid-game, a slow one, a bad Game_Summary, a refused login, a draw, an illegal relay,
+# an entering-king declaration.
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
 # the system's python3 first: a version manager's shim may take seconds to start
@@ -140,5 +141,13 @@ out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --engine "$fake 7g7f 2g2f" 2
 expect_status "illegal relay" 0 $?
 server_status "illegal relay"
 expect_contains "illegal relay" "$out" "the opponent's move is not legal here"
+
+# 10. A position where we may declare: %KACHI by the 27-point rule, without the engine
+start_server kachi
+out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --records "$tmp/rec" --engine "$fake" 2>&1)
+expect_status "kachi" 0 $?
+server_status "kachi"
+expect_contains "kachi" "$out" "WIN by JISHOGI, 0 moves"
+expect_contains "kachi record" "$(cat "$tmp/rec/g1.csa")" "%KACHI"
 
 finish
