@@ -212,6 +212,15 @@ static bool read_position(CsaSummaryParser *p, char *err, size_t err_len) {
         error_set(err, err_len, "summary line %d: %s", p->lines, r.why[0] ? r.why : "position block holds no position");
         return false;
     }
+    /* records may hold tsume positions with one king; a game needs both, legally placed */
+    Position pos;
+    StateInfo st;
+    char why[128];
+    if (!position_from_sfen(&pos, &st, r.s->root_sfen, why, sizeof why) ||
+        !position_legality_report(&pos, why, sizeof why)) {
+        error_set(err, err_len, "summary line %d: the position cannot start a game: %s", p->lines, why);
+        return false;
+    }
     if (r.s->n_moves != p->pos_moves) {
         error_set(err, err_len, "summary line %d: position block: %d of its %d moves read", p->lines, r.s->n_moves,
                   p->pos_moves);

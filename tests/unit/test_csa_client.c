@@ -245,6 +245,11 @@ static void test_refusals(void **state) {
                  "BEGIN Game_Summary\nName+:x\nName-:y\nYour_Turn:+\nTo_Move:-\nBEGIN Position\nPI\n+\nEND Position\n"
                  "END Game_Summary\n",
                  "summary line 10: To_Move is not the side to move");
+    /* a tsume-style position (one king) reads as a record but cannot start a game */
+    expect_error(f,
+                 "BEGIN Game_Summary\nName+:x\nName-:y\nYour_Turn:+\nBEGIN Position\nP1 *  *  *  * -OU *  *  *  * \n"
+                 "P+00KI\n+\nEND Position\n",
+                 "summary line 9: the position cannot start a game");
     expect_error(f, "BEGIN Game_Summary\nBEGIN Position\nPI\n+\n+2726FU,X1\n", "malformed move in the position block");
     expect_error(f, "BEGIN Game_Summary\nBEGIN Position\nPI\n+\nEND Position\nBEGIN Position\n",
                  "a second position block");
