@@ -510,7 +510,12 @@ static void describe_clock(const CsaSummary *s, char *buf, size_t cap) {
 static int read_summary(Play *p, CsaSummaryParser *sp) {
     bool in = false;
     int64_t until = p->cfg->summary_wait_ms > 0 ? clock_now_us() + p->cfg->summary_wait_ms * 1000 : 0;
+    int64_t last_line = clock_now_us();
     for (;;) {
+        if (in && p->cfg->silence_ms > 0 && clock_now_us() - last_line > p->cfg->silence_ms * 1000) {
+            snprintf(p->out->error, sizeof p->out->error, "the server stopped inside the Game_Summary");
+            return -1;
+        }
         if (p->cfg->stop && *p->cfg->stop && !in)
             return 0;
         if (until && clock_now_us() > until && !in) {
@@ -532,6 +537,7 @@ static int read_summary(Play *p, CsaSummaryParser *sp) {
             return 0;
         if (r != CSA_READ_OK)
             continue;
+        last_line = clock_now_us();
         if (!in) {
             if (strcmp(p->line, "BEGIN Game_Summary"))
                 continue; /* keep-alive echoes, ##[...] notices while waiting for a pairing */
