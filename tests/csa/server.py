@@ -209,7 +209,16 @@ def kachi(c):
     logout(c)
 
 
+def resign(c):
+    """--resign 3000 with a score of -5000: %TORYO instead of the move."""
+    login_and_agree(c, summary("+"))
+    c.expect("%TORYO")
+    c.send("%TORYO,T0\n#RESIGN\n#LOSE\n")
+    logout(c)
+
+
 SCENARIOS = {
+    "resign": resign,
     "kachi": kachi,
     "full": full_game,
     "white-fischer": white_fischer,

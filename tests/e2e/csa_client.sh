@@ -4,7 +4,7 @@
 # with moves already played on a Fischer clock with a scripted engine (the clock sent to
 # the engine, the floodgate comment, ponder hit and miss), garbage, a server that closes
 # mid-game, a slow one, a bad Game_Summary, a refused login, a draw, an illegal relay,
-# an entering-king declaration.
+# an entering-king declaration, the resignation threshold.
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
 # the system's python3 first: a version manager's shim may take seconds to start
@@ -149,5 +149,12 @@ expect_status "kachi" 0 $?
 server_status "kachi"
 expect_contains "kachi" "$out" "WIN by JISHOGI, 0 moves"
 expect_contains "kachi record" "$(cat "$tmp/rec/g1.csa")" "%KACHI"
+
+# 11. The resignation threshold: the engine's move is not sent at -5000 with --resign 3000
+start_server resign
+out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --engine "$fake 7g7f:-5000" --resign 3000 2>&1)
+expect_status "resign" 0 $?
+server_status "resign"
+expect_contains "resign" "$out" "LOSE by RESIGN, 0 moves"
 
 finish
