@@ -8,6 +8,10 @@
 #include "book/open.h"
 #include "record/reader.h"
 
+/* `hayanagi csa` (cmd_csa.c): play on a CSA server; argv[0] is "csa". Returns the exit
+ * status (0 played, 1 failure, 2 usage error, 130 interrupted). */
+int cmd_csa(int argc, char **argv);
+
 /* `hayanagi book <verb> ...`: argv[0] is the verb. Returns the process exit status
  * (0 success, 1 failure, 2 usage error, 3 lookup miss). */
 int cmd_book(int argc, char **argv);

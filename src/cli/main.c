@@ -22,6 +22,7 @@ static void usage(FILE *f) {
                "       hayanagi book (build | merge | minimax | think | expand | import-losses | learn | records |\n"
                "                     rival-learn | openings | prune | report) ...\n"
                "       hayanagi match --engine CMD --engine CMD [options]   (hayanagi match --help)\n"
+               "       hayanagi csa --host H --id ID --password PW [options]   (plays on a CSA server; --help)\n"
                "       hayanagi tune (generate | records | openings | label | fit) ... (fits the embedded evaluation, "
                "docs/eval.md)\n"
                "       hayanagi bench [--depth=N | --nodes=N]   (node-count signature last)\n"
@@ -132,6 +133,8 @@ int main(int argc, char **argv) {
         return usi_main(stdin, stdout);
     if (strcmp(argv[1], "book") == 0)
         return cmd_book(argc - 2, argv + 2);
+    if (strcmp(argv[1], "csa") == 0)
+        return cmd_csa(argc - 1, argv + 1);
     if (strcmp(argv[1], "match") == 0)
         return cmd_match(argc - 1, argv + 1);
     if (strcmp(argv[1], "tune") == 0)

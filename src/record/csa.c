@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/csa_write.h"
 #include "record/internal.h"
 #include "shogi/rules.h"
 
@@ -211,53 +212,11 @@ static int32_t parse_rate(const char *s) {
     return (int32_t)lround(v);
 }
 
-static void csa_move(GameBuilder *b, const char *t, size_t n, uint64_t line) {
-    if (n < 7) {
-        gb_error(b, line, "short move '%.*s'", (int)n, t);
-        return;
-    }
-    Position *pos = &b->g.pos;
-    Color c = t[0] == '+' ? BLACK : WHITE;
-    if (c != pos->side) {
-        gb_error(b, line, "move '%.7s' by the side not to move", t);
-        return;
-    }
-    PieceType pt = csa_piece(t + 5);
-    int to = square_of(t + 3);
-    bool drop = t[1] == '0' && t[2] == '0';
-    int from = drop ? -1 : square_of(t + 1);
-    if (!pt || to < 0 || (!drop && from < 0)) {
-        gb_error(b, line, "malformed move '%.7s'", t);
-        return;
-    }
-    Move16 m16;
-    if (drop) {
-        if (pt > GOLD) {
-            gb_error(b, line, "drop of a promoted piece '%.7s'", t);
-            return;
-        }
-        m16 = (Move16)(to | (pt << 7) | MOVE_DROP);
-    } else {
-        Piece pc = position_piece_on(pos, from);
-        PieceType before = piece_type(pc);
-        bool promote = false;
-        if (pc == NO_PIECE || piece_color(pc) != c) {
-            gb_error(b, line, "no piece of the mover on %c%c in '%.7s'", t[1], t[2], t);
-            return;
-        }
-        if (before != pt) {
-            if (piece_type_can_promote(before) && pt == (PieceType)(before + PROMOTED))
-                promote = true;
-            else {
-                gb_error(b, line, "piece mismatch in '%.7s'", t);
-                return;
-            }
-        }
-        m16 = (Move16)(to | (from << 7) | (promote ? MOVE_PROMOTE : 0));
-    }
-    Move m = position_legal_move_from16(pos, m16);
+static void read_move(GameBuilder *b, const char *t, size_t n, uint64_t line) {
+    const char *why = NULL;
+    Move m = csa_move_parse(&b->g.pos, t, n, &why);
     if (m == MOVE_NONE) {
-        gb_error(b, line, "illegal move '%.7s'", t);
+        gb_error(b, line, "%s '%.*s'", why, n < 7 ? (int)n : 7, t);
         return;
     }
     if (!gb_push(b, m))
@@ -337,7 +296,7 @@ bool csa_read(LineSrc *src, GameBuilder *b) {
                     gb_error(b, ln, "move before the initial position");
                 else {
                     have_moves = true;
-                    csa_move(b, p, n, ln);
+                    read_move(b, p, n, ln);
                 }
             } else if (p[0] == 'T') {
                 /* time spent: accepted, not used */

@@ -74,6 +74,64 @@ char *csa_move(const Position *pos, Move m, char *buf) {
     return buf;
 }
 
+static int csa_square(char f, char r) {
+    if (f < '1' || f > '9' || r < '1' || r > '9')
+        return -1;
+    return square_make(f - '1', r - '1');
+}
+
+Move csa_move_parse(const Position *pos, const char *t, size_t n, const char **why) {
+    if (n < 7 || (t[0] != '+' && t[0] != '-')) {
+        *why = "malformed move";
+        return MOVE_NONE;
+    }
+    Color c = t[0] == '+' ? BLACK : WHITE;
+    if (c != pos->side) {
+        *why = "move by the side not to move";
+        return MOVE_NONE;
+    }
+    PieceType pt = NO_PIECE_TYPE;
+    for (int k = PAWN; k < PIECE_TYPE_NB; k++)
+        if (t[5] == CSA_PIECE[k][0] && t[6] == CSA_PIECE[k][1])
+            pt = (PieceType)k;
+    int to = csa_square(t[3], t[4]);
+    bool drop = t[1] == '0' && t[2] == '0';
+    int from = drop ? -1 : csa_square(t[1], t[2]);
+    if (!pt || to < 0 || (!drop && from < 0)) {
+        *why = "malformed move";
+        return MOVE_NONE;
+    }
+    Move16 m16;
+    if (drop) {
+        if (pt > GOLD) {
+            *why = "drop of a promoted piece";
+            return MOVE_NONE;
+        }
+        m16 = (Move16)(to | (pt << 7) | MOVE_DROP);
+    } else {
+        Piece pc = position_piece_on(pos, from);
+        PieceType before = piece_type(pc);
+        bool promote = false;
+        if (pc == NO_PIECE || piece_color(pc) != c) {
+            *why = "no piece of the mover on the from-square";
+            return MOVE_NONE;
+        }
+        if (before != pt) {
+            if (piece_type_can_promote(before) && pt == (PieceType)(before + PROMOTED))
+                promote = true;
+            else {
+                *why = "piece mismatch";
+                return MOVE_NONE;
+            }
+        }
+        m16 = (Move16)(to | (from << 7) | (promote ? MOVE_PROMOTE : 0));
+    }
+    Move m = position_legal_move_from16(pos, m16);
+    if (m == MOVE_NONE)
+        *why = "illegal move";
+    return m;
+}
+
 const char *csa_end_marker(GameEnd end, Color loser, Color side_to_move) {
     switch (end) {
     case END_RESIGN: return "%TORYO";

@@ -71,6 +71,13 @@ const char *csa_piece_name(PieceType pt);
  * square, promoted when m promotes; the dropped type for a drop). Returns buf. */
 char *csa_move(const Position *pos, Move m, char *buf);
 
+/* Reads CSA move text t (n bytes, at least the 7 of "+7776FU"; what follows is ignored)
+ * as a move legal in pos: the sign must be the side to move's, the piece named is the one
+ * after the move (so "+2822RY" from a rook promotes), a drop has from-square 00. Returns
+ * the move, or MOVE_NONE with a static reason in *why ("malformed move", "illegal move",
+ * ...). The one reader of a CSA move, for records (csa.c) and the CSA client. */
+Move csa_move_parse(const Position *pos, const char *t, size_t n, const char **why);
+
 /* The "%" word that ends a game, as documented in docs/match.md. loser is the colour
  * that lost (ignored for draws), side_to_move the side to move at the end of the
  * recorded moves (an illegal move or a move after the time limit is not recorded):

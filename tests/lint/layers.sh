@@ -14,6 +14,7 @@
 #   usi                the engine: USI loop and formatter     <- mcts, search, book
 #   bookgen            book making                            <- book, record, mcts, search
 #   match, tune        applications                           <- anything below them
+#   csa                the CSA client: protocol, clock, game  <- match, record, shogi
 #   cli                the command line                       <- everything
 #
 # A few headers are narrower than their layer: eval/nnue.h (the NNUE file format and its
@@ -36,8 +37,9 @@ allowed() { # $1 = layer: prints the layers it may include
     usi) echo "mcts search eval book shogi util proto" ;;
     bookgen) echo "match book record mcts search eval shogi util proto" ;;
     match) echo "book record shogi util proto" ;;
+    csa) echo "match record shogi util" ;;
     tune) echo "match usi bookgen book record mcts search eval shogi util proto" ;;
-    cli) echo "tune match usi bookgen book record mcts search eval shogi util proto" ;;
+    cli) echo "csa tune match usi bookgen book record mcts search eval shogi util proto" ;;
     *) echo "?" ;;
     esac
 }

@@ -1,0 +1,229 @@
+/* cmd_csa.c - `hayanagi csa`: play on a CSA server (csa/client.h); the options, the
+ * default engine (this very binary's USI loop) and Ctrl-C. docs/csa.md. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "csa/client.h"
+#include "match/match.h"
+#include "util/cli_opts.h"
+#include "util/interrupt.h"
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: hayanagi csa --host H --id ID --password PW [options]\n"
+               "Plays games on a CSA server (floodgate, WCSC, shogi-server); see docs/csa.md.\n"
+               "  --host H               the server (name or address)\n"
+               "  --port P               its port (default 4081)\n"
+               "  --id ID                our login name\n"
+               "  --password PW          the password (floodgate: any trip string)\n"
+               "  --game NAME            game name to ask for, e.g. floodgate-300-10F\n"
+               "                         (sent as LOGIN ID NAME,PW)\n"
+               "  --games N              games to play (default 1; 0: until stopped with Ctrl-C)\n"
+               "  --engine CMD           a USI engine (default: this program's own engine)\n"
+               "  --option NAME=VALUE    setoption for the engine (repeatable; NAME alone: a button)\n"
+               "  --records DIR          write each game there as CSA, named after its Game_ID\n"
+               "  --margin-ms M          network margin taken off the engine's time (default 300)\n"
+               "  --ponder               think on the opponent's time\n"
+               "  --floodgate-comments   send our score and PV with each move (',\\'* 30 -3334FU')\n"
+               "  --resign SCORE         resign when our score is at or below -SCORE (default 0: never,\n"
+               "                         the engine resigns itself)\n"
+               "  --keepalive S          an empty line after S seconds of silence (default 30; 0: off)\n"
+               "  --log FILE             log the server and engine dialogue (appended)\n"
+               "  --rival-books DIR      RivalBookDir for the engine (opponent overlay books)\n"
+               "  --engine-stderr        let the engine write to our stderr\n"
+               "  --max-failures N       give up after N failed connections or games in a row\n"
+               "                         (default 10; 0: never)\n");
+}
+
+enum {
+    C_HOST = 256,
+    C_PORT,
+    C_ID,
+    C_PASSWORD,
+    C_GAME,
+    C_GAMES,
+    C_ENGINE,
+    C_OPTION,
+    C_RECORDS,
+    C_MARGIN,
+    C_PONDER,
+    C_COMMENTS,
+    C_RESIGN,
+    C_KEEPALIVE,
+    C_LOG,
+    C_RIVAL,
+    C_ENGINE_STDERR,
+    C_MAX_FAILURES,
+    C_HELP
+};
+
+enum { MAX_OPTIONS = 64 };
+
+/* This binary's own path as an engine command: quoted when it holds blanks, so that
+ * engine_proc runs it through the shell as one word. */
+static bool self_engine(char *out, size_t cap) {
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = 0;
+    if (strchr(exe, '\''))
+        return false;
+    int w = strpbrk(exe, " \t") ? snprintf(out, cap, "'%s'", exe) : snprintf(out, cap, "%s", exe);
+    return w > 0 && (size_t)w < cap;
+}
+
+int cmd_csa(int argc, char **argv) {
+    static const char prog[] = "hayanagi csa";
+    static const struct option longopts[] = {{"host", required_argument, NULL, C_HOST},
+                                             {"port", required_argument, NULL, C_PORT},
+                                             {"id", required_argument, NULL, C_ID},
+                                             {"password", required_argument, NULL, C_PASSWORD},
+                                             {"game", required_argument, NULL, C_GAME},
+                                             {"games", required_argument, NULL, C_GAMES},
+                                             {"engine", required_argument, NULL, C_ENGINE},
+                                             {"option", required_argument, NULL, C_OPTION},
+                                             {"records", required_argument, NULL, C_RECORDS},
+                                             {"margin-ms", required_argument, NULL, C_MARGIN},
+                                             {"ponder", no_argument, NULL, C_PONDER},
+                                             {"floodgate-comments", no_argument, NULL, C_COMMENTS},
+                                             {"resign", required_argument, NULL, C_RESIGN},
+                                             {"keepalive", required_argument, NULL, C_KEEPALIVE},
+                                             {"log", required_argument, NULL, C_LOG},
+                                             {"rival-books", required_argument, NULL, C_RIVAL},
+                                             {"engine-stderr", no_argument, NULL, C_ENGINE_STDERR},
+                                             {"max-failures", required_argument, NULL, C_MAX_FAILURES},
+                                             {"help", no_argument, NULL, C_HELP},
+                                             {NULL, 0, NULL, 0}};
+    CsaClientConfig cfg = {.port = 4081,
+                           .games = 1,
+                           .connect_timeout_ms = 15000,
+                           .max_backoff_s = 60,
+                           .max_failures = 10,
+                           .play = {.margin_ms = 300, .keepalive_ms = 30000, .silence_ms = 60000}};
+    EngineOption opts[MAX_OPTIONS];
+    char *storage[MAX_OPTIONS];
+    int n_opts = 0;
+    const char *log_path = NULL;
+    char **av = cli_opts_begin(prog, argc, argv);
+    if (!av)
+        return 1;
+    int c, rc = -1;
+    long v;
+    while (rc < 0 && (c = getopt_long(argc, av, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case C_HOST: cfg.host = optarg; break;
+        case C_PORT:
+            if (!cli_opts_int(prog, longopts, c, optarg, 1, 65535, &v))
+                rc = CLI_USAGE_ERROR;
+            cfg.port = (int)v;
+            break;
+        case C_ID: cfg.id = optarg; break;
+        case C_PASSWORD: cfg.password = optarg; break;
+        case C_GAME: cfg.game = optarg; break;
+        case C_GAMES:
+            if (!cli_opts_int(prog, longopts, c, optarg, 0, 1000000, &v))
+                rc = CLI_USAGE_ERROR;
+            cfg.games = (int)v;
+            break;
+        case C_ENGINE: cfg.engine_cmd = optarg; break;
+        case C_OPTION: {
+            const char *why;
+            if (n_opts >= MAX_OPTIONS) {
+                rc = cli_opts_bad_value(prog, longopts, c, optarg, "at most 64 options");
+                break;
+            }
+            if (!engine_option_from_arg(optarg, &opts[n_opts], &storage[n_opts], &why)) {
+                rc = cli_opts_bad_value(prog, longopts, c, optarg, why);
+                break;
+            }
+            n_opts++;
+            break;
+        }
+        case C_RECORDS: cfg.records_dir = optarg; break;
+        case C_MARGIN:
+            if (!cli_opts_int(prog, longopts, c, optarg, 0, 60000, &v))
+                rc = CLI_USAGE_ERROR;
+            cfg.play.margin_ms = v;
+            break;
+        case C_PONDER: cfg.play.ponder = true; break;
+        case C_COMMENTS: cfg.play.floodgate_comments = true; break;
+        case C_RESIGN:
+            if (!cli_opts_int(prog, longopts, c, optarg, 0, 100000, &v))
+                rc = CLI_USAGE_ERROR;
+            cfg.play.resign_score = (int)v;
+            break;
+        case C_KEEPALIVE:
+            if (!cli_opts_int(prog, longopts, c, optarg, 0, 3600, &v))
+                rc = CLI_USAGE_ERROR;
+            cfg.play.keepalive_ms = v * 1000;
+            break;
+        case C_LOG: log_path = optarg; break;
+        case C_RIVAL: cfg.play.rival_books = optarg; break;
+        case C_ENGINE_STDERR: cfg.engine_stderr = true; break;
+        case C_MAX_FAILURES:
+            if (!cli_opts_int(prog, longopts, c, optarg, 0, 1000000, &v))
+                rc = CLI_USAGE_ERROR;
+            cfg.max_failures = (int)v;
+            break;
+        case C_HELP:
+            usage(stdout);
+            rc = 0;
+            break;
+        default: rc = cli_opts_unknown(prog); break;
+        }
+    }
+    if (rc < 0 && optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s'\nTry '%s --help' for more information.\n", prog, av[optind],
+                prog);
+        rc = CLI_USAGE_ERROR;
+    }
+    if (rc < 0 && (!cfg.host || !cfg.id || !cfg.password)) {
+        fprintf(stderr, "%s: --host, --id and --password are required\nTry '%s --help' for more information.\n", prog,
+                prog);
+        rc = CLI_USAGE_ERROR;
+    }
+    if (rc < 0 && (strpbrk(cfg.id, " \t,\r\n") || strpbrk(cfg.password, " \t\r\n") ||
+                   (cfg.game && strpbrk(cfg.game, " \t,\r\n")))) {
+        fprintf(stderr, "%s: --id, --password and --game may not hold blanks (nor --id and --game a comma)\n", prog);
+        rc = CLI_USAGE_ERROR;
+    }
+    char self[PATH_MAX + 3];
+    if (rc < 0 && !cfg.engine_cmd) {
+        if (!self_engine(self, sizeof self)) {
+            fprintf(stderr, "%s: cannot find this program's own path for its engine; use --engine\n", prog);
+            rc = 1;
+        }
+        cfg.engine_cmd = self;
+    }
+    FILE *log = NULL;
+    if (rc < 0 && log_path) {
+        log = fopen(log_path, "a");
+        if (!log) {
+            perror(log_path);
+            rc = 1;
+        }
+    }
+    if (rc < 0) {
+        cfg.log = log;
+        cfg.options = opts;
+        cfg.n_options = n_opts;
+        InterruptScope scope;
+        interrupt_begin(&scope, NULL);
+        cfg.play.stop = interrupt_flag();
+        CsaClientStats st;
+        rc = csa_client_run(&cfg, &st);
+        interrupt_end(&scope);
+        fprintf(stderr, "hayanagi csa: %d game%s: %d won, %d lost, %d drawn, %d aborted, %d rejected\n", st.played,
+                st.played == 1 ? "" : "s", st.wins, st.losses, st.draws, st.aborted, st.rejected);
+    }
+    if (log)
+        fclose(log);
+    for (int i = 0; i < n_opts; i++)
+        free(storage[i]);
+    free(av);
+    return rc;
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# csa_client.sh - `hayanagi csa` against the scripted CSA server tests/csa/server.py
+# (loopback only, each run stops itself): a full game with the built-in engine, white
+# with moves already played on a Fischer clock with a scripted engine (the clock sent to
+# the engine, the floodgate comment, ponder hit and miss), garbage, a server that closes
+# mid-game, a slow one, a bad Game_Summary, a refused login, a draw, an illegal relay,
+# an entering-king declaration, the resignation threshold.
+. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")/.." && pwd)
+# the system's python3 first: a version manager's shim may take seconds to start
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(command -v python3)
+if [ -z "$py" ]; then
+    echo "skipped: python3 is missing"
+    exit 0
+fi
+tmp=$(mktemp -d)
+server_pid=""
+cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# start_server SCENARIO: runs the server in the background, sets $port
+start_server() {
+    rm -f "$tmp/port"
+    "$py" "$here/csa/server.py" "$1" "$tmp/port" 2> "$tmp/server.err" &
+    server_pid=$!
+    for _ in $(seq 1 100); do
+        [ -s "$tmp/port" ] && break
+        sleep 0.05
+    done
+    port=$(cat "$tmp/port" 2> /dev/null)
+}
+# server_status NAME: waits for the server and checks it was satisfied
+server_status() {
+    local rc=0
+    wait "$server_pid" || rc=$?
+    server_pid=""
+    [ "$rc" = 0 ] || fail "$1: the server was not satisfied: $(cat "$tmp/server.err")"
+}
+fake="$py $here/csa/fake_engine.py"
+common=(--host 127.0.0.1 --id hayanagi-test --password pw --game hay-1-0 --keepalive 0)
+
+# --help and usage errors
+out=$("$HAYANAGI" csa --help)
+expect_contains "help" "$out" "--rival-books DIR"
+"$HAYANAGI" csa --host h --id i > /dev/null 2>&1
+expect_status "missing password" 2 $?
+out=$("$HAYANAGI" csa --host h --id i --password p --port 0 2>&1)
+expect_status "bad port" 2 $?
+expect_contains "bad port" "$out" "--port"
+
+# 1. A full game with the built-in engine: black, byoyomi 500 ms (Time_Unit 1msec)
+start_server full
+mkdir -p "$tmp/rec"
+out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --records "$tmp/rec" --margin-ms 100 --log "$tmp/full.log" \
+    --option USI_Hash=16 2>&1)
+expect_status "full game" 0 $?
+server_status "full game"
+expect_contains "full game" "$out" "game g1 vs rival as black: WIN by RESIGN, 5 moves"
+expect_contains "full game byoyomi" "$(cat "$tmp/full.log")" "byoyomi 400"
+out=$("$HAYANAGI" book records "$tmp/rec/g1.csa" 2>&1)
+expect_contains "record reads back" "$out" "5 moves	black	TORYO	hayanagi-test vs rival"
+expect_contains "record times" "$(cat "$tmp/rec/g1.csa")" "T0"
+
+# 2. White, three moves already played, Fischer 60 s + 5 s, the scripted engine
+start_server white-fischer
+rm -f "$tmp/engine.log"
+out=$(FAKE_ENGINE_LOG="$tmp/engine.log" "$HAYANAGI" csa "${common[@]}" --port "$port" --records "$tmp/rec" \
+    --engine "$fake 8c8d:42:2f2e 8d8e:10:6i7h 4a3b:5" --ponder --floodgate-comments --margin-ms 100 \
+    --rival-books /rival/dir 2>&1)
+expect_status "white fischer" 0 $?
+server_status "white fischer"
+expect_contains "white fischer" "$out" "as white: WIN by TIME_UP, 8 moves"
+elog=$(cat "$tmp/engine.log")
+expect_contains "opponent option" "$elog" "setoption name USI_Opponent value none none computer rival"
+expect_contains "rival books" "$elog" "setoption name RivalBookDir value /rival/dir"
+expect_contains "first clock" "$elog" "position startpos moves 2g2f 3c3d 7g7f
+go btime 48000 wtime 58900 binc 5000 winc 5000"
+expect_contains "ponder clock" "$elog" "go ponder btime 48000 wtime 61900 binc 5000 winc 5000"
+expect_contains "ponderhit" "$elog" "ponderhit"
+expect_contains "ponder miss" "$elog" "stop
+position startpos moves 2g2f 3c3d 7g7f 8c8d 2f2e 8d8e 3i4h
+go btime 51000 wtime 65900 binc 5000 winc 5000"
+out=$("$HAYANAGI" book records "$tmp/rec/g1.csa" 2>&1)
+expect_contains "white record" "$out" "8 moves	white	TIME_UP"
+expect_contains "our score comment" "$(cat "$tmp/rec/g1.csa")" "'** -42"
+
+# 3. Garbage mid-game: the game ends, the record says %CHUDAN, no crash
+start_server garbage
+out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --records "$tmp/rec" --engine "$fake 7g7f" 2>&1)
+expect_status "garbage" 0 $?
+server_status "garbage"
+expect_contains "garbage" "$out" "protocol error: not a CSA game message 'this is not CSA'"
+expect_contains "garbage" "$out" "CHUDAN, 1 moves"
+expect_contains "garbage record" "$(cat "$tmp/rec/g1.csa")" "%CHUDAN"
+
+# 4. The server closes the connection mid-game
+start_server close
+out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --records "$tmp/rec" --engine "$fake 7g7f 2g2f" 2>&1)
+expect_status "close" 0 $?
+server_status "close"
+expect_contains "close" "$out" "the server closed the connection"
+expect_contains "close" "$out" "CHUDAN, 3 moves"
+
+# 5. A slow server: silent for seconds, kept alive with empty lines
+start_server slow
+out=$("$HAYANAGI" csa --host 127.0.0.1 --id hayanagi-test --password pw --game hay-1-0 --keepalive 1 \
+    --port "$port" --engine "$fake 7g7f 2g2f" 2>&1)
+expect_status "slow" 0 $?
+server_status "slow"
+expect_contains "slow" "$out" "WIN by RESIGN, 3 moves"
+
+# 6. A Game_Summary we cannot read: REJECT, with the line and the reason
+start_server bad-summary
+out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --engine "$fake" --max-failures 1 2>&1)
+expect_status "bad summary" 1 $?
+server_status "bad summary"
+expect_contains "bad summary" "$out" "position block line 2"
+
+# 7. A refused login ends the session
+start_server login-refused
+out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --engine "$fake" 2>&1)
+expect_status "login refused" 1 $?
+server_status "login refused"
+expect_contains "login refused" "$out" "login refused: LOGIN:incorrect"
+
+# 8. A draw by repetition, as the server declares it
+start_server draw
+out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --records "$tmp/rec" --engine "$fake 7g7f 2g2f" 2>&1)
+expect_status "draw" 0 $?
+server_status "draw"
+expect_contains "draw" "$out" "DRAW by SENNICHITE, 3 moves"
+expect_contains "draw record" "$(cat "$tmp/rec/g1.csa")" "%SENNICHITE"
+
+# 9. The server relays an illegal move of the opponent
+start_server illegal-relay
+out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --engine "$fake 7g7f 2g2f" 2>&1)
+expect_status "illegal relay" 0 $?
+server_status "illegal relay"
+expect_contains "illegal relay" "$out" "the opponent's move is not legal here"
+
+# 10. A position where we may declare: %KACHI by the 27-point rule, without the engine
+start_server kachi
+out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --records "$tmp/rec" --engine "$fake" 2>&1)
+expect_status "kachi" 0 $?
+server_status "kachi"
+expect_contains "kachi" "$out" "WIN by JISHOGI, 0 moves"
+expect_contains "kachi record" "$(cat "$tmp/rec/g1.csa")" "%KACHI"
+
+# 11. The resignation threshold: the engine's move is not sent at -5000 with --resign 3000
+start_server resign
+out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --engine "$fake 7g7f:-5000" --resign 3000 2>&1)
+expect_status "resign" 0 $?
+server_status "resign"
+expect_contains "resign" "$out" "LOSE by RESIGN, 0 moves"
+
+finish
