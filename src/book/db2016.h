@@ -71,6 +71,20 @@ typedef struct {
 bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt, Db2016Stats *stats, char *err,
                       size_t err_len);
 
+/* Called with each entry of the file in turn: entry holds that one position (id 0) with
+ * its moves merged and its comments, as db2016_read_file() would add them; pos is the
+ * position as parsed (board, hands, side and ply; pos->st is NULL: position_from_parts()
+ * rebuilds a full position without decoding the key). Both are the reader's, valid only
+ * during the call; fn may change entry. Returns false to stop the read. */
+typedef bool (*Db2016EntryFn)(void *ctx, Book *entry, const Position *pos);
+
+/* Streams the DB2016 file at path entry by entry through fn, in file order, in memory
+ * bounded by the longest entry (no book is built). A position that appears twice is
+ * handed over twice (stats->sorted says there was none). Returns false on a fatal error
+ * with "path:line: reason" in err, or with "path:line: stopped" when fn returned false. */
+bool db2016_read_entries(const char *path, Db2016EntryFn fn, void *ctx, const Db2016ReadOptions *opt,
+                         Db2016Stats *stats, char *err, size_t err_len);
+
 /* The same over len bytes of memory (tests, fuzzing); name is used in messages. */
 bool db2016_read_memory(const char *name, const char *data, size_t len, Book *book, const Db2016ReadOptions *opt,
                         Db2016Stats *stats, char *err, size_t err_len);
@@ -87,6 +101,13 @@ typedef struct {
  * Returns false with the reason in err when memory runs out or a position key does not
  * decode. Does not check f for write errors: the caller does (ferror). */
 bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *opt, char *err, size_t err_len);
+
+/* Writes position id of book to f as db2016_write_stream() writes each position (its sfen
+ * line with sfen, or the key's canonical SFEN when sfen is NULL, then its moves sorted,
+ * with their comments when comments is set); nothing for a position without moves. list
+ * is the caller's scratch. For writers that stream positions in SFEN order themselves.
+ * Returns false when the key does not decode (nothing written). */
+bool db2016_write_entry(FILE *f, const Book *book, uint32_t id, const char *sfen, bool comments, BookMoveList *list);
 
 /* db2016_write_stream() into path, atomically (temporary file, fsync, rename): on any
  * failure the previous file at path is untouched. Returns false with the reason in err. */

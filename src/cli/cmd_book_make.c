@@ -641,23 +641,41 @@ static int verb_minimax(int argc, char **argv) {
         return rc;
     if (!cli_check_output("minimax", paths[1]))
         return 2;
-    /* comments in and out: the provenance `think` writes survives the usual think-minimax round */
-    Book *in = cli_read_thought_book(paths[0], quiet);
-    if (!in)
-        return 1;
     Progress pr;
     pr.out = stderr;
     pr.quiet = quiet;
     mo.progress = &pr;
     MinimaxStats ms;
-    char err[256];
-    Book *out = in; /* the result is written back into the book read: no second copy */
-    if (!book_minimax_in_place(out, &mo, &ms, err, sizeof err)) {
-        fprintf(stderr, "hayanagi book minimax: %s\n", err);
-        book_free(out);
-        return 1;
+    char err[512];
+    /* DB2016 to DB2016 streams the file through a compact graph (no IR); other formats,
+     * unsorted files and books with colour-flipped twins go through the IR */
+    const BookFormat *fin = book_format_detect(paths[0], err, sizeof err);
+    const BookFormat *fout = book_format_for_output(paths[1], err, sizeof err);
+    int streamed = 0;
+    if (fin && fout && book_format_is(fin, "db") && book_format_is(fout, "db")) {
+        streamed = book_minimax_file(paths[0], paths[1], &mo, &ms, err, sizeof err);
+        if (streamed < 0) {
+            fprintf(stderr, "hayanagi book minimax: %s (%s is untouched)\n", err, paths[1]);
+            return 1;
+        }
+        if (!streamed && !quiet)
+            fprintf(stderr, "hayanagi book minimax: %s: the book is loaded in memory\n", err);
     }
-    bool ok = cli_write_thought_book(paths[1], out, quiet);
+    Book *out = NULL;
+    bool ok = streamed > 0;
+    if (!streamed) {
+        /* comments in and out: the provenance `think` writes survives the usual think-minimax round */
+        out = cli_read_thought_book(paths[0], quiet);
+        if (!out)
+            return 1;
+        /* the result is written back into the book read: no second copy */
+        if (!book_minimax_in_place(out, &mo, &ms, err, sizeof err)) {
+            fprintf(stderr, "hayanagi book minimax: %s\n", err);
+            book_free(out);
+            return 1;
+        }
+        ok = cli_write_thought_book(paths[1], out, quiet);
+    }
     if (ok)
         printf("wrote %s: %llu positions, %llu settled without cycles, %llu on perpetual-check loops, "
                "%llu converging moves added, %llu propagation rounds\n",
