@@ -713,6 +713,8 @@ static void reader_init(Reader *r, const char *name, Book *book, const Db2016Rea
         r->opt = *opt;
     if (!r->opt.max_line)
         r->opt.max_line = DB2016_MAX_LINE_DEFAULT;
+    if (r->opt.first_line)
+        r->lineno = r->opt.first_line - 1; /* the header is only looked for on line 1 */
     r->err = err;
     r->err_len = err_len;
     r->st.sorted = true;

@@ -50,7 +50,9 @@ typedef struct {
     size_t max_line;        /* longest line accepted; 0 means DB2016_MAX_LINE_DEFAULT */
     Db2016ErrorFn on_error; /* may be NULL */
     void *ctx;
-    Progress *progress; /* may be NULL; updated with bytes read */
+    Progress *progress;  /* may be NULL; updated with bytes read */
+    uint64_t first_line; /* the number of the input's first line in messages (0 means 1): for
+                            a stretch of a file read with db2016_read_memory() */
 } Db2016ReadOptions;
 
 typedef struct {
@@ -91,6 +93,8 @@ bool db2016_read_memory(const char *name, const char *data, size_t len, Book *bo
 
 typedef struct {
     bool write_comments; /* write position and move comments of the statistics as "#" lines */
+    bool as_read;        /* moves in the order added, positions without moves kept: a file that
+                            reads back as the same book (the sorted runs of an external sort) */
     Progress *progress;  /* may be NULL; updated with positions written */
 } Db2016WriteOptions;
 
@@ -104,10 +108,12 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
 
 /* Writes position id of book to f as db2016_write_stream() writes each position (its sfen
  * line with sfen, or the key's canonical SFEN when sfen is NULL, then its moves sorted,
- * with their comments when comments is set); nothing for a position without moves. list
- * is the caller's scratch. For writers that stream positions in SFEN order themselves.
- * Returns false when the key does not decode (nothing written). */
-bool db2016_write_entry(FILE *f, const Book *book, uint32_t id, const char *sfen, bool comments, BookMoveList *list);
+ * with their comments when comments is set); nothing for a position without moves. With
+ * as_read, see Db2016WriteOptions. list is the caller's scratch. For writers that stream
+ * positions in SFEN order themselves. Returns false when the key does not decode (nothing
+ * written). */
+bool db2016_write_entry(FILE *f, const Book *book, uint32_t id, const char *sfen, bool comments, bool as_read,
+                        BookMoveList *list);
 
 /* db2016_write_stream() into path, atomically (temporary file, fsync, rename): on any
  * failure the previous file at path is untouched. Returns false with the reason in err. */

@@ -47,9 +47,10 @@ static int cmp_sfen_ids(const void *ctx, uint32_t a, uint32_t b) {
     return strcmp(o->arena + o->offset[a], o->arena + o->offset[b]);
 }
 
-bool db2016_write_entry(FILE *f, const Book *book, uint32_t id, const char *sfen, bool comments, BookMoveList *list) {
+bool db2016_write_entry(FILE *f, const Book *book, uint32_t id, const char *sfen, bool comments, bool as_read,
+                        BookMoveList *list) {
     char line[SFEN_MAX + 160], own[SFEN_MAX];
-    if (book_position_moves(book, id, list) == 0)
+    if (book_position_moves(book, id, list) == 0 && !as_read)
         return true;
     if (!sfen) {
         BookKey key;
@@ -75,7 +76,8 @@ bool db2016_write_entry(FILE *f, const Book *book, uint32_t id, const char *sfen
     BookStats s;
     if (comments && book_get_stats(book, id, MOVE_NONE, &s) && s.comment)
         write_comment_lines(f, s.comment);
-    book_sort_moves(list->moves, list->n);
+    if (!as_read)
+        book_sort_moves(list->moves, list->n);
     for (int k = 0; k < list->n; k++) {
         const BookMove *bm = &list->moves[k];
         char usi[USI_MOVE_MAX];
@@ -122,7 +124,7 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
         Position pos;
         StateInfo st;
         book_position_key(book, id, &key);
-        if (book_position_moves(book, id, list) == 0)
+        if (book_position_moves(book, id, list) == 0 && !(opt && opt->as_read))
             continue;
         if (!book_key_to_position(&key, &pos, &st, 1)) {
             ok = error_set(err, err_len, "position %u: corrupt key", id);
@@ -150,7 +152,7 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
         bool comments = opt && opt->write_comments && book_has_stats(book);
         for (size_t i = 0; i < m; i++) {
             uint32_t id = ids[i];
-            db2016_write_entry(f, book, id, arena + offset[id], comments, list);
+            db2016_write_entry(f, book, id, arena + offset[id], comments, opt && opt->as_read, list);
             if (opt && opt->progress && (i & 0xfff) == 0)
                 progress_update(opt->progress, i);
         }

@@ -172,7 +172,7 @@ static bool write_out(void *ctx, Book *entry, const Position *parsed) {
     int m = minimax_node_result(p->g, (uint32_t)p->n, p->list, p->out);
     if (!book_set_moves(entry, 0, p->out->moves, m))
         return pass_fail(p, "out of memory");
-    if (!db2016_write_entry(p->f, entry, 0, sfen, true, p->list))
+    if (!db2016_write_entry(p->f, entry, 0, sfen, true, false, p->list))
         return pass_fail(p, "corrupt key");
     p->n++;
     if (p->opt->progress && (p->n & 4095) == 0)
