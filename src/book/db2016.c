@@ -306,6 +306,10 @@ static bool handle_move(Reader *r, const char *line, size_t len) {
             return true; /* the bad sfen line was reported already */
         return entry_error(r, "move line outside an entry (no sfen line before it)");
     }
+    if (r->opt.positions_only) {
+        r->st.moves++;
+        return true;
+    }
     BookMove m;
     bool amb, clamped;
     char why[128];

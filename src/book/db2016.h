@@ -51,6 +51,8 @@ typedef struct {
     Db2016ErrorFn on_error; /* may be NULL */
     void *ctx;
     Progress *progress;  /* may be NULL; updated with bytes read */
+    bool positions_only; /* move lines are counted (stats moves), not parsed or kept: for a
+                            pass that needs only the positions */
     uint64_t first_line; /* the number of the input's first line in messages (0 means 1): for
                             a stretch of a file read with db2016_read_memory() */
 } Db2016ReadOptions;

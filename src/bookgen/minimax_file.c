@@ -76,7 +76,7 @@ typedef struct {
     char *err;
     size_t err_len;
     size_t n;
-    uint64_t moves; /* pass 1: the book's moves, the most edges but converged ones */
+    uint64_t moves; /* the book's move lines, the most edges but converged ones */
     bool failed;    /* err is set */
     /* pass 1 */
     Key *zobs, *twins; /* by id; twins with flipped */
@@ -125,7 +125,6 @@ static bool collect(void *ctx, Book *entry, const Position *parsed) {
         return pass_fail(p, why);
     p->zobs[p->n] = position_key(&pos);
     p->chk[p->n] = key_check(&k);
-    p->moves += (uint64_t)book_position_move_count(entry, 0);
     if (p->opt->flipped) {
         /* the colour-flipped twin (book_key_flip()) */
         Piece board[SQ_NB];
@@ -188,7 +187,8 @@ static void print_entry_error(void *ctx, const char *file, uint64_t line, const 
 /* One pass over the file. Returns false with the reason in err. */
 static bool run_pass(const char *path, Db2016EntryFn fn, Pass *p, bool report, const char *label, size_t total,
                      Db2016Stats *st) {
-    Db2016ReadOptions ro = {.keep_comments = true, .on_error = report ? print_entry_error : NULL};
+    Db2016ReadOptions ro = {
+        .keep_comments = fn != collect, .positions_only = fn == collect, .on_error = report ? print_entry_error : NULL};
     if (p->opt->progress)
         progress_start(p->opt->progress, p->opt->progress->out, label, total, p->opt->progress->quiet);
     p->n = 0;
@@ -259,7 +259,7 @@ int book_minimax_file(const char *in, const char *out, const MinimaxOptions *opt
     EdgeSink sink = {0};
     int rc = -1;
     Db2016Stats st;
-    if (!run_pass(in, collect, &p, true, "minimax: index", 0, &st))
+    if (!run_pass(in, collect, &p, false, "minimax: index", 0, &st))
         goto out;
     if (!st.sorted || st.duplicate_positions) {
         error_set(err, err_len, "%s is not sorted (book sort)", in);
@@ -267,6 +267,7 @@ int book_minimax_file(const char *in, const char *out, const MinimaxOptions *opt
         goto out;
     }
     size_t n = p.n;
+    p.moves = st.moves;
     stats->positions = n;
     if (n >= NO_NEXT / 2) {
         error_set(err, err_len, "too many positions (%zu)", n);
@@ -319,7 +320,7 @@ int book_minimax_file(const char *in, const char *out, const MinimaxOptions *opt
         goto oom;
     p.index = &x;
     p.sink = &sink;
-    if (!run_pass(in, edges, &p, false, "minimax: graph", n, &st))
+    if (!run_pass(in, edges, &p, true, "minimax: graph", n, &st))
         goto out;
     if (p.n != n) {
         error_set(err, err_len, "%s changed while it was read", in);
