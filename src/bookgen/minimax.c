@@ -4,7 +4,9 @@
  * inner edge the child's id), plus 4 bytes per inner edge for the parent lists, and the
  * results are written back into the book itself, so a 12-million-position book needs
  * little beyond the book. Time. Edges are found in parallel over position ranges; step 1
- * is a queue (retrograde analysis over the parent lists), linear in the edges. */
+ * is a queue (retrograde analysis over the parent lists), linear in the edges. The graph
+ * and its steps are shared (minimax_internal.h) with minimax_file.c, which builds the
+ * same graph from a sorted file without the book. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,7 +245,7 @@ static bool find_in_book(const void *ctx, const BookKey *key, const Key *zob, ui
     return book_find(ctx, key, id);
 }
 
-/* node_edges() with the node's moves from the book, and the progress. */
+/* minimax_node_edges() with the node's moves from the book, and the progress. */
 static bool part_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *list, ExtMove *gen) {
     book_position_moves(p->b, id, list);
     if (!minimax_node_edges(&p->s, id, pos, list, gen))
