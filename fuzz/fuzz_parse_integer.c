@@ -1,4 +1,6 @@
 /* fuzz_parse_integer.c - libFuzzer target for util/parse.h's strict integer parsers.
+ * parse_size() too: what it accepts is digits and at most one unit letter, and equals
+ * the digits' value shifted by the unit.
  *
  * The bytes, NUL-terminated, are parsed within two ranges and as an unsigned number.
  * Anything accepted must be a sign (signed parser only) or digit followed by digits only,
@@ -45,6 +47,23 @@ static void check_unsigned(const char *text) {
     FUZZ_CHECK(u > LLONG_MAX || (uint64_t)v == u);
 }
 
+static void check_size(const char *text) {
+    uint64_t v = 0x5a5a5a5a;
+    if (!parse_size(text, 0, UINT64_MAX, &v)) {
+        FUZZ_CHECK(v == 0x5a5a5a5a);
+        return;
+    }
+    size_t n = 0;
+    while (isdigit((unsigned char)text[n]))
+        n++;
+    FUZZ_CHECK(n > 0);
+    const char *units = "KkMmGgTt";
+    const char *u = text[n] ? strchr(units, text[n]) : NULL;
+    FUZZ_CHECK(text[n] == '\0' || (u && text[n + 1] == '\0'));
+    int shift = u ? 10 * (1 + (int)(u - units) / 2) : 0;
+    FUZZ_CHECK(v >> shift == strtoull(text, NULL, 10));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > 64)
         return 0;
@@ -54,5 +73,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_range(text, 0, 100);
     check_range(text, -1000000000000LL, 1000000000000LL);
     check_unsigned(text);
+    check_size(text);
     return 0;
 }

@@ -238,6 +238,29 @@ bool book_find_hashed(const Book *b, const BookKey *key, uint64_t hash, uint32_t
 
 bool book_find(const Book *b, const BookKey *key, uint32_t *id) { return book_find_hashed(b, key, key_hash(key), id); }
 
+void book_clear(Book *b) {
+    /* Zero only the slots in use when they are few (a reader handing over one entry at a
+     * time clears a one-position book millions of times): find them all first, as
+     * clearing one would cut the probe runs of the others. */
+    if (b->npos * 8 <= b->slot_mask + 1) {
+        for (size_t id = 0; id < b->npos; id++) {
+            size_t slot;
+            slot_find(b, &b->pos[id].key, &slot);
+            b->pos[id].first = (uint32_t)slot; /* the record is dropped below anyway */
+        }
+        for (size_t id = 0; id < b->npos; id++)
+            b->slots[b->pos[id].first] = 0;
+    } else
+        memset(b->slots, 0, (b->slot_mask + 1) * sizeof *b->slots);
+    for (size_t i = 0; i < b->nstats; i++) {
+        free((char *)b->stats[i].s.comment);
+        free(b->stats[i].evals);
+    }
+    if (b->stat_slots)
+        memset(b->stat_slots, 0, (b->stat_mask + 1) * sizeof *b->stat_slots);
+    b->npos = b->nmoves = b->holes = b->live = b->nstats = b->n_with_stats = b->n_evals = 0;
+}
+
 static uint16_t clamp_ply(int ply) { return (uint16_t)(ply <= 0 ? 0 : ply > 65535 ? 65535 : ply); }
 
 bool book_add_position(Book *b, const BookKey *key, int ply, uint32_t *id) {

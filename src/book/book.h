@@ -123,6 +123,10 @@ bool book_key_flip(const BookKey *key, BookKey *flipped);
 /* The move seen from the other side of the board (squares rotated 180 degrees). */
 Move16 book_move_flip(Move16 m);
 
+/* Empties the book (positions, moves, statistics, analyses) and keeps its capacity, so a
+ * scratch book reused for one entry after another allocates nothing once warm. */
+void book_clear(Book *b);
+
 /* Number of positions and of candidate moves over all positions. */
 size_t book_position_count(const Book *b);
 size_t book_move_count(const Book *b);

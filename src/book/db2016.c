@@ -203,6 +203,9 @@ struct Reader {
     /* Applier state. */
     uint32_t id;
     bool have_id;
+    Db2016EntryFn entry_fn; /* entry mode (db2016_read_entries): book holds one entry */
+    void *entry_ctx;
+    Position entry_pos; /* its position (board, hands, side, ply; no states) */
 };
 
 static Event *emit(Reader *r, EventKind kind, size_t text_len) {
@@ -302,6 +305,10 @@ static bool handle_move(Reader *r, const char *line, size_t len) {
         if (r->skipping)
             return true; /* the bad sfen line was reported already */
         return entry_error(r, "move line outside an entry (no sfen line before it)");
+    }
+    if (r->opt.positions_only) {
+        r->st.moves++;
+        return true;
     }
     BookMove m;
     bool amb, clamped;
@@ -463,6 +470,14 @@ static bool apply_batch(Reader *r, Applier *a, const Batch *b) {
         const Event *e = &b->ev[i];
         switch (e->kind) {
         case EV_POSITION: {
+            if (r->entry_fn && book_position_count(r->book)) {
+                if (!r->entry_fn(r->entry_ctx, r->book, &r->entry_pos)) {
+                    snprintf(a->err, sizeof a->err, "%s:%llu: stopped", r->name, (unsigned long long)e->lineno);
+                    a->fatal = true;
+                    return false;
+                }
+                book_clear(r->book);
+            }
             size_t before = book_position_count(r->book);
             if (!book_add_position(r->book, &keys[e->u.pos], e->ply, &a->id)) {
                 snprintf(a->err, sizeof a->err, "%s:%llu: out of memory", r->name, (unsigned long long)e->lineno);
@@ -471,6 +486,8 @@ static bool apply_batch(Reader *r, Applier *a, const Batch *b) {
             }
             a->have_id = true;
             a->duplicate_positions += book_position_count(r->book) == before;
+            if (r->entry_fn)
+                r->entry_pos = b->pos[e->u.pos];
             break;
         }
         case EV_MOVE: {
@@ -700,6 +717,8 @@ static void reader_init(Reader *r, const char *name, Book *book, const Db2016Rea
         r->opt = *opt;
     if (!r->opt.max_line)
         r->opt.max_line = DB2016_MAX_LINE_DEFAULT;
+    if (r->opt.first_line)
+        r->lineno = r->opt.first_line - 1; /* the header is only looked for on line 1 */
     r->err = err;
     r->err_len = err_len;
     r->st.sorted = true;
@@ -720,8 +739,8 @@ bool db2016_read_memory(const char *name, const char *data, size_t len, Book *bo
     return ok;
 }
 
-bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt, Db2016Stats *stats, char *err,
-                      size_t err_len) {
+static bool read_file(const char *path, Book *book, Db2016EntryFn fn, void *ctx, const Db2016ReadOptions *opt,
+                      Db2016Stats *stats, char *err, size_t err_len) {
     shogi_init();
     int fd = open(path, O_RDONLY);
     if (fd < 0)
@@ -736,6 +755,8 @@ bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt
         return error_set(err, err_len, "%s: out of memory", path);
     }
     reader_init(r, path, book, opt, err, err_len);
+    r->entry_fn = fn;
+    r->entry_ctx = ctx;
     LineSource src = {.fd = fd, .max_line = r->opt.max_line};
     src.cap = r->opt.max_line + READ_CHUNK;
     src.buf = malloc(src.cap);
@@ -748,15 +769,32 @@ bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt
 #endif
         /* Size the index once for the file (about 150 bytes per position in real and
          * synthetic books): no rehash in the middle of a load. */
-        if (big)
+        if (big && !r->entry_fn)
             book_reserve(book, (size_t)sb.st_size / 150 + 1024);
         /* Big files parse on a second thread; the book is only touched by this one. */
         ok = big ? run_threaded(r, &src) : run_direct(r, &src, size);
+        if (ok && fn && book_position_count(book) && !fn(ctx, book, &r->entry_pos))
+            ok = error_set(err, err_len, "%s:%llu: stopped", path, (unsigned long long)r->lineno);
     }
     if (stats)
         *stats = r->st;
     free(src.buf);
     free(r);
     close(fd);
+    return ok;
+}
+
+bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt, Db2016Stats *stats, char *err,
+                      size_t err_len) {
+    return read_file(path, book, NULL, NULL, opt, stats, err, err_len);
+}
+
+bool db2016_read_entries(const char *path, Db2016EntryFn fn, void *ctx, const Db2016ReadOptions *opt,
+                         Db2016Stats *stats, char *err, size_t err_len) {
+    Book *scratch = book_create();
+    if (!scratch)
+        return error_set(err, err_len, "%s: out of memory", path);
+    bool ok = read_file(path, scratch, fn, ctx, opt, stats, err, err_len);
+    book_free(scratch);
     return ok;
 }

@@ -50,7 +50,11 @@ typedef struct {
     size_t max_line;        /* longest line accepted; 0 means DB2016_MAX_LINE_DEFAULT */
     Db2016ErrorFn on_error; /* may be NULL */
     void *ctx;
-    Progress *progress; /* may be NULL; updated with bytes read */
+    Progress *progress;  /* may be NULL; updated with bytes read */
+    bool positions_only; /* move lines are counted (stats moves), not parsed or kept: for a
+                            pass that needs only the positions */
+    uint64_t first_line; /* the number of the input's first line in messages (0 means 1): for
+                            a stretch of a file read with db2016_read_memory() */
 } Db2016ReadOptions;
 
 typedef struct {
@@ -71,6 +75,20 @@ typedef struct {
 bool db2016_read_file(const char *path, Book *book, const Db2016ReadOptions *opt, Db2016Stats *stats, char *err,
                       size_t err_len);
 
+/* Called with each entry of the file in turn: entry holds that one position (id 0) with
+ * its moves merged and its comments, as db2016_read_file() would add them; pos is the
+ * position as parsed (board, hands, side and ply; pos->st is NULL: position_from_parts()
+ * rebuilds a full position without decoding the key). Both are the reader's, valid only
+ * during the call; fn may change entry. Returns false to stop the read. */
+typedef bool (*Db2016EntryFn)(void *ctx, Book *entry, const Position *pos);
+
+/* Streams the DB2016 file at path entry by entry through fn, in file order, in memory
+ * bounded by the longest entry (no book is built). A position that appears twice is
+ * handed over twice (stats->sorted says there was none). Returns false on a fatal error
+ * with "path:line: reason" in err, or with "path:line: stopped" when fn returned false. */
+bool db2016_read_entries(const char *path, Db2016EntryFn fn, void *ctx, const Db2016ReadOptions *opt,
+                         Db2016Stats *stats, char *err, size_t err_len);
+
 /* The same over len bytes of memory (tests, fuzzing); name is used in messages. */
 bool db2016_read_memory(const char *name, const char *data, size_t len, Book *book, const Db2016ReadOptions *opt,
                         Db2016Stats *stats, char *err, size_t err_len);
@@ -83,6 +101,8 @@ typedef struct {
 
 typedef struct {
     bool write_comments;       /* write position and move comments of the statistics as "#" lines */
+    bool as_read;              /* moves in the order added, positions without moves kept: a file that
+                                  reads back as the same book (the sorted runs of an external sort) */
     Progress *progress;        /* may be NULL; updated with positions written */
     Db2016WriteCounts *counts; /* may be NULL; set to what was written */
 } Db2016WriteOptions;
@@ -94,6 +114,15 @@ typedef struct {
  * Returns false with the reason in err when memory runs out or a position key does not
  * decode. Does not check f for write errors: the caller does (ferror). */
 bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *opt, char *err, size_t err_len);
+
+/* Writes position id of book to f as db2016_write_stream() writes each position (its sfen
+ * line with sfen, or the key's canonical SFEN when sfen is NULL, then its moves sorted,
+ * with their comments when comments is set); nothing for a position without moves. With
+ * as_read, see Db2016WriteOptions. list is the caller's scratch. For writers that stream
+ * positions in SFEN order themselves. Returns false when the key does not decode (nothing
+ * written). */
+bool db2016_write_entry(FILE *f, const Book *book, uint32_t id, const char *sfen, bool comments, bool as_read,
+                        BookMoveList *list);
 
 /* db2016_write_stream() into path, atomically (temporary file, fsync, rename): on any
  * failure the previous file at path is untouched. Returns false with the reason in err. */

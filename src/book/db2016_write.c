@@ -47,6 +47,64 @@ static int cmp_sfen_ids(const void *ctx, uint32_t a, uint32_t b) {
     return strcmp(o->arena + o->offset[a], o->arena + o->offset[b]);
 }
 
+bool db2016_write_entry(FILE *f, const Book *book, uint32_t id, const char *sfen, bool comments, bool as_read,
+                        BookMoveList *list) {
+    char line[SFEN_MAX + 160], own[SFEN_MAX];
+    if (book_position_moves(book, id, list) == 0 && !as_read)
+        return true;
+    if (!sfen) {
+        BookKey key;
+        Position pos;
+        StateInfo st;
+        book_position_key(book, id, &key);
+        if (!book_key_to_position(&key, &pos, &st, 1))
+            return false;
+        position_to_sfen(&pos, own, false);
+        sfen = own;
+    }
+    int ply = book_position_ply(book, id);
+    char *p = line;
+    memcpy(p, "sfen ", 5);
+    p += 5;
+    size_t slen = strlen(sfen);
+    memcpy(p, sfen, slen);
+    p += slen;
+    *p++ = ' ';
+    p = put_int(p, ply ? ply : 1);
+    *p++ = '\n';
+    fwrite(line, 1, (size_t)(p - line), f);
+    BookStats s;
+    if (comments && book_get_stats(book, id, MOVE_NONE, &s) && s.comment)
+        write_comment_lines(f, s.comment);
+    if (!as_read)
+        book_sort_moves(list->moves, list->n);
+    for (int k = 0; k < list->n; k++) {
+        const BookMove *bm = &list->moves[k];
+        char usi[USI_MOVE_MAX];
+        p = line;
+        p += strlen(strcpy(p, move_to_usi(bm->move, usi)));
+        *p++ = ' ';
+        p += strlen(strcpy(p, move_to_usi(bm->ponder, usi)));
+        *p++ = ' ';
+        if (bm->has_score)
+            p = put_int(p, bm->score);
+        else
+            p += strlen(strcpy(p, "none"));
+        *p++ = ' ';
+        if (bm->has_depth)
+            p = put_int(p, bm->depth);
+        else
+            p += strlen(strcpy(p, "none"));
+        *p++ = ' ';
+        p = put_int(p, (int64_t)bm->count);
+        *p++ = '\n';
+        fwrite(line, 1, (size_t)(p - line), f);
+        if (comments && book_get_stats(book, id, bm->move, &s) && s.comment)
+            write_comment_lines(f, s.comment);
+    }
+    return true;
+}
+
 bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *opt, char *err, size_t err_len) {
     shogi_init();
     size_t n = book_position_count(book);
@@ -66,7 +124,7 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
         Position pos;
         StateInfo st;
         book_position_key(book, id, &key);
-        if (book_position_moves(book, id, list) == 0)
+        if (book_position_moves(book, id, list) == 0 && !(opt && opt->as_read))
             continue;
         if (!book_key_to_position(&key, &pos, &st, 1)) {
             ok = error_set(err, err_len, "position %u: corrupt key", id);
@@ -92,51 +150,11 @@ bool db2016_write_stream(FILE *f, const Book *book, const Db2016WriteOptions *op
     if (ok) {
         fputs(DB2016_HEADER "\n", f);
         bool comments = opt && opt->write_comments && book_has_stats(book);
-        char line[SFEN_MAX + 160];
         uint64_t moves_written = 0;
         for (size_t i = 0; i < m; i++) {
             uint32_t id = ids[i];
-            int ply = book_position_ply(book, id);
-            char *p = line;
-            memcpy(p, "sfen ", 5);
-            p += 5;
-            size_t slen = strlen(arena + offset[id]);
-            memcpy(p, arena + offset[id], slen);
-            p += slen;
-            *p++ = ' ';
-            p = put_int(p, ply ? ply : 1);
-            *p++ = '\n';
-            fwrite(line, 1, (size_t)(p - line), f);
-            BookStats s;
-            if (comments && book_get_stats(book, id, MOVE_NONE, &s) && s.comment)
-                write_comment_lines(f, s.comment);
-            book_position_moves(book, id, list);
-            book_sort_moves(list->moves, list->n);
+            db2016_write_entry(f, book, id, arena + offset[id], comments, opt && opt->as_read, list);
             moves_written += (uint64_t)list->n;
-            for (int k = 0; k < list->n; k++) {
-                const BookMove *bm = &list->moves[k];
-                char usi[USI_MOVE_MAX];
-                p = line;
-                p += strlen(strcpy(p, move_to_usi(bm->move, usi)));
-                *p++ = ' ';
-                p += strlen(strcpy(p, move_to_usi(bm->ponder, usi)));
-                *p++ = ' ';
-                if (bm->has_score)
-                    p = put_int(p, bm->score);
-                else
-                    p += strlen(strcpy(p, "none"));
-                *p++ = ' ';
-                if (bm->has_depth)
-                    p = put_int(p, bm->depth);
-                else
-                    p += strlen(strcpy(p, "none"));
-                *p++ = ' ';
-                p = put_int(p, (int64_t)bm->count);
-                *p++ = '\n';
-                fwrite(line, 1, (size_t)(p - line), f);
-                if (comments && book_get_stats(book, id, bm->move, &s) && s.comment)
-                    write_comment_lines(f, s.comment);
-            }
             if (opt && opt->progress && (i & 0xfff) == 0)
                 progress_update(opt->progress, i);
         }

@@ -4,65 +4,22 @@
  * inner edge the child's id), plus 4 bytes per inner edge for the parent lists, and the
  * results are written back into the book itself, so a 12-million-position book needs
  * little beyond the book. Time. Edges are found in parallel over position ranges; step 1
- * is a queue (retrograde analysis over the parent lists), linear in the edges. */
+ * is a queue (retrograde analysis over the parent lists), linear in the edges. The graph
+ * and its steps are shared (minimax_internal.h) with minimax_file.c, which builds the
+ * same graph from a sorted file without the book. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bookgen/minimax.h"
+#include "bookgen/minimax_internal.h"
 #include "shogi/movegen.h"
 #include "shogi/packed_sfen.h"
 
 enum { VALUE_MAX_ = 32000, VALUE_INF_ = 32767, MAX_PLY_ = 256, MINIMAX_THREADS_MAX = 64 };
 
-#define NO_NEXT UINT32_MAX
-
-typedef struct {
-    int16_t value;
-    uint16_t depth;
-} VD;
-
-typedef struct {
-    uint32_t next; /* child node, NO_NEXT for a leaf */
-    int16_t leaf;  /* a leaf's score; for an inner edge, 1 when it leads to the mirror */
-    Move16 move;
-} Edge;
-
-/* Two sets of Zobrist keys (position_key()): those of the book's positions (FILTER_BOOK)
- * and, with flipped, those of their colour-flipped twins (FILTER_MIRROR), as blocked Bloom
- * filters: a key sets three bits of one 64-bit word, the word of the same block in both
- * sets side by side, so a probe of both costs one cache line; 16 bits per position and set,
- * about 1% false hits and no false misses. With converge, a legal move whose key after the
- * move (a few xors, no move made) misses the book set cannot reach a book position, and
- * one that also misses the mirror set cannot reach a mirror: only the few others are made,
- * encoded and looked up. */
-enum { FILTER_BOOK, FILTER_MIRROR };
-
-typedef struct {
-    uint64_t *words; /* blocks of `sets` words */
-    uint64_t mask;   /* blocks - 1, a power of two minus one */
-    int sets;        /* 1, or 2 with the mirror set */
-} ChildFilters;
-
-static inline uint64_t filter_pattern(uint64_t key) {
-    return 1ull << (key * 0x9E3779B97F4A7C15ull >> 58) | 1ull << (key * 0xC2B2AE3D27D4EB4Full >> 58) |
-           1ull << (key * 0xD6E8FEB86659FD93ull >> 58);
-}
-
-static inline uint64_t *filter_word(const ChildFilters *f, int set, uint64_t key) {
-    return &f->words[((key >> 1) & f->mask) * (uint64_t)f->sets + (uint64_t)set]; /* bit 0: the side to move */
-}
-
-static void filter_add(ChildFilters *f, int set, uint64_t key) { *filter_word(f, set, key) |= filter_pattern(key); }
-
-static bool filter_may_hold(const ChildFilters *f, int set, uint64_t key) {
-    uint64_t p = filter_pattern(key);
-    return (*filter_word(f, set, key) & p) == p;
-}
-
-/* Sizes f for n positions and `sets` sets. Returns false when memory runs out. */
-static bool filter_init(ChildFilters *f, size_t n, int sets) {
+bool minimax_filter_init(ChildFilters *f, size_t n, int sets) {
     uint64_t blocks = 16;
     while (blocks * 4 < (uint64_t)n) /* 64 bits a block: 4 positions, 16 bits each */
         blocks *= 2;
@@ -78,7 +35,7 @@ static bool filter_init(ChildFilters *f, size_t n, int sets) {
  * it. Returns false when memory runs out. */
 static bool child_filters_init(ChildFilters *f, const Book *b, Key *twin_keys) {
     size_t n = book_position_count(b);
-    if (!filter_init(f, n, twin_keys ? 2 : 1))
+    if (!minimax_filter_init(f, n, twin_keys ? 2 : 1))
         return false;
     for (uint32_t id = 0; id < n; id++) {
         BookKey k;
@@ -95,13 +52,6 @@ static bool child_filters_init(ChildFilters *f, const Book *b, Key *twin_keys) {
     return true;
 }
 
-typedef struct {
-    uint32_t first; /* edges */
-    uint16_t n;
-    uint8_t settled, checked, loop, visiting, built;
-    VD vd; /* value for the parent */
-} Node;
-
 /* x better than y for the side to move */
 static bool vd_better(VD x, VD y) {
     if (x.value != y.value)
@@ -117,11 +67,6 @@ static VD for_parent(VD v) {
     VD r = {(int16_t)-v.value, (uint16_t)(v.depth + 1 > MINIMAX_DEPTH_MAX ? MINIMAX_DEPTH_MAX : v.depth + 1)};
     return r;
 }
-
-typedef struct {
-    Node *nodes;
-    Edge *edges;
-} Graph;
 
 static VD edge_vd(const Graph *g, const Edge *e) {
     return e->next == NO_NEXT ? (VD){e->leaf, 0} : g->nodes[e->next].vd;
@@ -201,20 +146,16 @@ static bool add_twin_moves(Book *b, const ChildFilters *filters, const Key *twin
 
 typedef struct Part {
     const Book *b;
-    const MinimaxOptions *opt;
-    const ChildFilters *filters; /* with converge */
-    Node *nodes;
+    EdgeSink s;
     uint32_t lo, hi; /* ids */
-    Edge *edges;     /* this range's edges; node->first is relative to them */
-    size_t ne, cap;
-    uint64_t converged, mirrored, done;
+    uint64_t done;
     bool oom, corrupt;
     uint32_t corrupt_id;
     struct Part *all; /* set on the part the calling thread runs: it reports the progress */
     int nall;
 } Part;
 
-static bool push_edge(Part *p, Edge e) {
+static bool push_edge(EdgeSink *p, Edge e) {
     if (p->ne == p->cap) {
         size_t c = p->cap ? p->cap * 2 : 4096;
         Edge *q = realloc(p->edges, c * sizeof *q);
@@ -227,16 +168,12 @@ static bool push_edge(Part *p, Edge e) {
     return true;
 }
 
-/* The edges of node id, whose position is pos (restored on return). Returns false when
- * memory runs out. */
-static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *list, ExtMove *gen) {
-    const Book *in = p->b;
+bool minimax_node_edges(EdgeSink *p, uint32_t id, Position *pos, const BookMoveList *list, ExtMove *gen) {
     Node *node = &p->nodes[id];
     size_t first = p->ne;
     node->first = (uint32_t)first;
     node->checked = position_in_check(pos);
     node->built = true;
-    book_position_moves(in, id, list);
     /* edges to book positions: every legal move (converge) or the book's moves */
     int cnt = 0;
     if (p->opt->converge) {
@@ -251,8 +188,9 @@ static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *li
     for (int i = 0; i < cnt; i++) {
         Move m = gen[i].move;
         bool may_book = true, may_mirror = p->opt->flipped;
+        Key z = 0;
         if (p->filters) {
-            Key z = position_key_after(pos, m);
+            z = position_key_after(pos, m);
             may_book = filter_may_hold(p->filters, FILTER_BOOK, z);
             may_mirror = may_mirror && filter_may_hold(p->filters, FILTER_MIRROR, z);
             if (!may_book && !may_mirror)
@@ -263,11 +201,11 @@ static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *li
         bool mirror = false;
         if (may_book)
             book_key_after_move(pos, m, &ck);
-        if (!may_book || !book_find(in, &ck, &child)) {
+        if (!may_book || !p->find(p->find_ctx, &ck, p->filters ? &z : NULL, &child)) {
             BookKey fk;
             if (may_mirror)
                 book_key_flipped_after_move(pos, m, &fk);
-            mirror = may_mirror && book_find(in, &fk, &child);
+            mirror = may_mirror && p->find(p->find_ctx, &fk, NULL, &child);
             if (!mirror)
                 continue;
         }
@@ -299,12 +237,25 @@ static bool add_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *li
             return false;
     }
     node->n = (uint16_t)(p->ne - first);
+    return true;
+}
+
+static bool find_in_book(const void *ctx, const BookKey *key, const Key *zob, uint32_t *id) {
+    (void)zob;
+    return book_find(ctx, key, id);
+}
+
+/* minimax_node_edges() with the node's moves from the book, and the progress. */
+static bool part_node_edges(Part *p, uint32_t id, Position *pos, BookMoveList *list, ExtMove *gen) {
+    book_position_moves(p->b, id, list);
+    if (!minimax_node_edges(&p->s, id, pos, list, gen))
+        return false;
     __atomic_store_n(&p->done, p->done + 1, __ATOMIC_RELAXED); /* read by the reporting thread */
-    if (p->all && p->opt->progress && (p->done & 4095) == 0) {
+    if (p->all && p->s.opt->progress && (p->done & 4095) == 0) {
         uint64_t done = 0;
         for (int t = 0; t < p->nall; t++)
             done += __atomic_load_n(&p->all[t].done, __ATOMIC_RELAXED);
-        progress_update(p->opt->progress, done);
+        progress_update(p->s.opt->progress, done);
     }
     return true;
 }
@@ -329,7 +280,7 @@ static void *build_part(void *arg) {
         goto out;
     }
     for (uint32_t root = p->lo; root < p->hi; root++) {
-        if (p->nodes[root].built)
+        if (p->s.nodes[root].built)
             continue;
         BookKey k;
         Position pos;
@@ -339,7 +290,7 @@ static void *build_part(void *arg) {
             p->corrupt_id = root;
             break;
         }
-        if (!add_node_edges(p, root, &pos, list, gen)) {
+        if (!part_node_edges(p, root, &pos, list, gen)) {
             p->oom = true;
             break;
         }
@@ -348,19 +299,19 @@ static void *build_part(void *arg) {
         stack[0].edge = 0;
         stack[0].move = MOVE_NONE;
         while (top >= 0) {
-            Node *node = &p->nodes[stack[top].id];
+            Node *node = &p->s.nodes[stack[top].id];
             if (stack[top].edge >= node->n || top == WALK_DEPTH_MAX) {
                 if (top > 0)
                     position_undo_move(&pos, stack[top].move);
                 top--;
                 continue;
             }
-            const Edge e = p->edges[node->first + stack[top].edge++];
-            if (e.next == NO_NEXT || e.leaf || e.next < p->lo || e.next >= p->hi || p->nodes[e.next].built)
+            const Edge e = p->s.edges[node->first + stack[top].edge++];
+            if (e.next == NO_NEXT || e.leaf || e.next < p->lo || e.next >= p->hi || p->s.nodes[e.next].built)
                 continue;
             Move m = position_legal_move_from16(&pos, e.move);
             position_do_move(&pos, m, &st[top + 1]);
-            if (!add_node_edges(p, e.next, &pos, list, gen)) {
+            if (!part_node_edges(p, e.next, &pos, list, gen)) {
                 p->oom = true;
                 goto out;
             }
@@ -391,12 +342,11 @@ static bool build_graph(const Book *in, const MinimaxOptions *opt, const ChildFi
     bool started[MINIMAX_THREADS_MAX] = {false};
     memset(parts, 0, sizeof parts);
     for (int t = 0; t < nt; t++) {
-        parts[t] = (Part){.b = in,
-                          .opt = opt,
-                          .filters = filters,
-                          .nodes = g->nodes,
-                          .lo = (uint32_t)(n * (size_t)t / (size_t)nt),
-                          .hi = (uint32_t)(n * (size_t)(t + 1) / (size_t)nt)};
+        parts[t] =
+            (Part){.b = in,
+                   .s = {.opt = opt, .filters = filters, .find = find_in_book, .find_ctx = in, .nodes = g->nodes},
+                   .lo = (uint32_t)(n * (size_t)t / (size_t)nt),
+                   .hi = (uint32_t)(n * (size_t)(t + 1) / (size_t)nt)};
         started[t] = t > 0 && pthread_create(&th[t], NULL, build_part, &parts[t]) == 0;
     }
     /* the calling thread does the first range itself (and reports the progress), then
@@ -423,17 +373,17 @@ static bool build_graph(const Book *in, const MinimaxOptions *opt, const ChildFi
             snprintf(err, err_len, "out of memory");
             ok = false;
         }
-        total += parts[t].ne;
-        stats->converged_moves += parts[t].converged;
-        stats->flipped_edges += parts[t].mirrored;
+        total += parts[t].s.ne;
+        stats->converged_moves += parts[t].s.converged;
+        stats->flipped_edges += parts[t].s.mirrored;
     }
     if (ok && total >= NO_NEXT) {
         snprintf(err, err_len, "too many moves (%zu)", total);
         ok = false;
     }
     if (ok && nt == 1) {
-        g->edges = parts[0].edges;
-        parts[0].edges = NULL;
+        g->edges = parts[0].s.edges;
+        parts[0].s.edges = NULL;
     } else if (ok) {
         g->edges = malloc((total ? total : 1) * sizeof(Edge));
         if (!g->edges) {
@@ -442,14 +392,14 @@ static bool build_graph(const Book *in, const MinimaxOptions *opt, const ChildFi
         }
         size_t off = 0;
         for (int t = 0; ok && t < nt; t++) {
-            memcpy(g->edges + off, parts[t].edges, parts[t].ne * sizeof(Edge));
+            memcpy(g->edges + off, parts[t].s.edges, parts[t].s.ne * sizeof(Edge));
             for (uint32_t id = parts[t].lo; id < parts[t].hi; id++)
                 g->nodes[id].first += (uint32_t)off;
-            off += parts[t].ne;
+            off += parts[t].s.ne;
         }
     }
     for (int t = 0; t < nt; t++)
-        free(parts[t].edges);
+        free(parts[t].s.edges);
     return ok;
 }
 
@@ -458,7 +408,7 @@ static bool build_graph(const Book *in, const MinimaxOptions *opt, const ChildFi
 /* Step 1: retrograde analysis from the nodes without children in the book, over parent
  * lists (pstart/plist, the parents of node i are plist[pstart[i]..pstart[i+1]), one entry
  * per inner edge). Returns false when memory runs out. */
-static bool settle_acyclic(Graph *g, size_t n, MinimaxStats *stats) {
+bool minimax_settle(Graph *g, size_t n, MinimaxStats *stats) {
     uint32_t *outdeg = calloc(n ? n : 1, sizeof *outdeg), *pstart = calloc(n + 1, sizeof *pstart);
     uint32_t *plist = NULL, *queue = NULL;
     bool ok = false;
@@ -518,7 +468,7 @@ out:
 }
 
 /* Steps 2-4 over the nodes step 1 left. Returns false when memory runs out. */
-static bool propagate_cycles(Graph *g, size_t n, MinimaxStats *stats) {
+bool minimax_propagate(Graph *g, size_t n, MinimaxStats *stats) {
     /* 2. perpetual-check loops: start from the positions in check, repeatedly drop those
      * from which no loop position is reached two plies later */
     size_t ncand = 0, nopen = 0;
@@ -618,46 +568,52 @@ static bool propagate_cycles(Graph *g, size_t n, MinimaxStats *stats) {
     return true;
 }
 
+int minimax_node_result(const Graph *g, uint32_t id, const BookMoveList *old, BookMoveList *list) {
+    const Node *node = &g->nodes[id];
+    int m = 0;
+    for (uint32_t i = 0; i < node->n && m < BOOK_MAX_MOVES; i++) {
+        const Edge *e = &g->edges[node->first + i];
+        VD v = edge_vd(g, e);
+        if (e->next != NO_NEXT) {
+            const Node *c = &g->nodes[e->next];
+            if (c->loop && c->checked)
+                v.depth = MINIMAX_DEPTH_PERPETUAL_CHECK;
+        }
+        BookMove bm = {.move = e->move,
+                       .ponder = MOVE_NONE,
+                       .score = v.value,
+                       .depth = v.depth,
+                       .count = 1,
+                       .has_score = true,
+                       .has_depth = true};
+        for (int j = 0; j < old->n; j++)
+            if (old->moves[j].move == e->move) {
+                bm.ponder = old->moves[j].ponder;
+                if (old->moves[j].count > 0)
+                    bm.count = old->moves[j].count; /* the games' counts stay (lossless) */
+            }
+        /* insertion keeps equal entries in their order (a stable sort by vd) */
+        int j = m;
+        while (j > 0 && vd_better((VD){(int16_t)bm.score, (uint16_t)bm.depth},
+                                  (VD){(int16_t)list->moves[j - 1].score, (uint16_t)list->moves[j - 1].depth})) {
+            list->moves[j] = list->moves[j - 1];
+            j--;
+        }
+        list->moves[j] = bm;
+        m++;
+    }
+    for (int i = 1; i < m; i++)
+        if (list->moves[i].score == list->moves[0].score && list->moves[i].depth != list->moves[0].depth)
+            list->moves[i].score--;
+    list->n = m;
+    return m;
+}
+
 /* Step 5: each position's moves, sorted by (score, depth), written back into b. */
 static bool write_back(Book *b, const Graph *g, size_t n, BookMoveList *old, BookMoveList *list) {
     for (uint32_t id = 0; id < n; id++) {
-        const Node *node = &g->nodes[id];
         book_position_moves(b, id, old);
-        int m = 0;
-        for (uint32_t i = 0; i < node->n && m < BOOK_MAX_MOVES; i++) {
-            const Edge *e = &g->edges[node->first + i];
-            VD v = edge_vd(g, e);
-            if (e->next != NO_NEXT) {
-                const Node *c = &g->nodes[e->next];
-                if (c->loop && c->checked)
-                    v.depth = MINIMAX_DEPTH_PERPETUAL_CHECK;
-            }
-            BookMove bm = {.move = e->move,
-                           .ponder = MOVE_NONE,
-                           .score = v.value,
-                           .depth = v.depth,
-                           .count = 1,
-                           .has_score = true,
-                           .has_depth = true};
-            for (int j = 0; j < old->n; j++)
-                if (old->moves[j].move == e->move) {
-                    bm.ponder = old->moves[j].ponder;
-                    if (old->moves[j].count > 0)
-                        bm.count = old->moves[j].count; /* the games' counts stay (lossless) */
-                }
-            /* insertion keeps equal entries in their order (a stable sort by vd) */
-            int j = m;
-            while (j > 0 && vd_better((VD){(int16_t)bm.score, (uint16_t)bm.depth},
-                                      (VD){(int16_t)list->moves[j - 1].score, (uint16_t)list->moves[j - 1].depth})) {
-                list->moves[j] = list->moves[j - 1];
-                j--;
-            }
-            list->moves[j] = bm;
-            m++;
-        }
-        for (int i = 1; i < m; i++)
-            if (list->moves[i].score == list->moves[0].score && list->moves[i].depth != list->moves[0].depth)
-                list->moves[i].score--;
+        int m = minimax_node_result(g, id, old, list);
         if (!book_set_moves(b, id, list->moves, m))
             return false;
     }
@@ -698,7 +654,7 @@ bool book_minimax_in_place(Book *b, const MinimaxOptions *opt, MinimaxStats *sta
     if (!ok)
         goto out;
     ok = false;
-    if (!settle_acyclic(&g, n, stats) || !propagate_cycles(&g, n, stats) || !write_back(b, &g, n, l1, l2))
+    if (!minimax_settle(&g, n, stats) || !minimax_propagate(&g, n, stats) || !write_back(b, &g, n, l1, l2))
         goto oom;
     ok = true;
     goto out;

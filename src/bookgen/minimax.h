@@ -61,6 +61,7 @@ typedef struct {
     uint64_t flipped_twins;   /* positions whose colour-flipped twin is in the book (flipped) */
     uint64_t flipped_moves;   /* moves copied from a twin (flipped) */
     uint64_t flipped_edges;   /* moves leading to a book position's mirror (flipped) */
+    uint64_t written_positions, written_moves; /* book_minimax_file(): what OUT holds (positions with moves) */
     uint64_t rounds;          /* propagation rounds of step 4 */
 } MinimaxStats;
 
@@ -73,6 +74,17 @@ typedef struct {
  * Returns false with the reason in err (b then holds a partial result when the failure
  * came late; with flipped, twins' moves may have been added). */
 bool book_minimax_in_place(Book *b, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len);
+
+/* Minimax of the DB2016 book file in into the DB2016 file out (atomically; comments
+ * kept), without building the book IR: the same bytes as reading in with comments,
+ * book_minimax_in_place() and writing out, in about a third of the memory (minimax_file.c
+ * says where it goes). in is read three times, entry by entry. Works when in is sorted
+ * (each position once, in SFEN order, as `book sort` and every writer here leave it) and
+ * holds no colour-flipped twins with flipped set; returns 0 with the reason in err when it
+ * does not apply (the caller then takes the IR path), 1 when out was written, -1 with the
+ * reason in err on a failure (out untouched). threads is not used: one thread. */
+int book_minimax_file(const char *in, const char *out, const MinimaxOptions *opt, MinimaxStats *stats, char *err,
+                      size_t err_len);
 
 Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len);
 

@@ -8,6 +8,7 @@
 
 #include "book/book.h"
 #include "book/db2016.h"
+#include "book/extsort.h"
 #include "book/open.h"
 #include "book/sbk.h"
 #include "book/select.h"
@@ -44,6 +45,8 @@ typedef struct {
     bool keep_zero;
     bool quiet;
     int unreg_depth;
+    uint64_t memory;    /* sort --memory: 0 = in memory */
+    const char *tmpdir; /* sort --tmpdir */
 } LoadOptions;
 
 static BookReadOptions read_options(const LoadOptions *lo) {
@@ -75,22 +78,24 @@ static Book *load_book(const char *path, const BookFormat *fmt, const LoadOption
 typedef struct {
     const char *verb;
     bool from, to, otf; /* --from FMT, --to FMT, --on-the-fly */
+    bool ext;           /* --memory SIZE, --tmpdir DIR */
     const char *synopsis, *what;
 } FlagVerb;
 
 static const FlagVerb FLAG_VERBS[] = {
-    {"info", true, false, false, "[--from FMT] [READ OPTIONS] FILE",
+    {"info", true, false, false, false, "[--from FMT] [READ OPTIONS] FILE",
      "Prints a book's format, size, ply range and scores (moves per score range)."},
-    {"lookup", true, false, true,
+    {"lookup", true, false, true, false,
      "[--from FMT] [--on-the-fly] [READ OPTIONS] FILE (startpos | sfen <SFEN>) [moves <m>...]",
      "Prints the book's moves at a position and the move the engine would play from it; the options come\n"
      "before FILE (exit 3: the position is not in the book). --on-the-fly looks a sorted DB2016 book up on disk."},
-    {"sort", false, false, false, "[READ OPTIONS] IN OUT",
+    {"sort", false, false, false, true, "[--memory SIZE [--tmpdir DIR]] [READ OPTIONS] IN OUT",
      "Writes the book IN as a DB2016 book OUT sorted by SFEN (on-the-fly ready)."},
-    {"check", false, false, false, "[--shogihome-columns] FILE",
+    {"check", false, false, false, false, "[--shogihome-columns] FILE",
      "Reads a book checking every move's legality; lists each problem (DB2016: file:line: reason; other\n"
      "formats: what the reader skipped, SBK's graph problems, then each illegal move by position)."},
-    {"convert", true, true, false, "[--from FMT] [--to db|sbk] [--no-comments] [--keep-zero] [READ OPTIONS] IN OUT",
+    {"convert", true, true, false, false,
+     "[--from FMT] [--to db|sbk] [--no-comments] [--keep-zero] [READ OPTIONS] IN OUT",
      "Converts the book IN (any format) to OUT (--to, else by its name: .sbk SBK, else DB2016), saying what\n"
      "the output format cannot hold."},
 };
@@ -105,6 +110,11 @@ static void verb_help(FILE *f, const FlagVerb *v) {
         fprintf(f, "  --to FMT              write OUT as FMT (db or sbk; default: by OUT's name)\n");
     if (v->otf)
         fprintf(f, "  --on-the-fly          look a sorted DB2016 book up on disk instead of loading it\n");
+    if (v->ext)
+        fprintf(f,
+                "  --memory SIZE         sort in about SIZE bytes (e.g. 512M, 4G): sorted runs on disk, then a merge;\n"
+                "                        the same output as in memory\n"
+                "  --tmpdir DIR          where the runs go (default: OUT's directory); removed on exit and Ctrl-C\n");
     fprintf(f, "READ OPTIONS (every one of info, lookup, sort, check and convert takes them):\n"
                "  --keep-comments       keep the books' comments (the default of sort and convert)\n"
                "  --no-comments         drop them\n"
@@ -119,7 +129,20 @@ static void verb_help(FILE *f, const FlagVerb *v) {
  * NULL with *status set: 0 after --help, 2 for a usage error, 1 out of memory. */
 static char **parse_flags(const FlagVerb *v, int argc, char **argv, LoadOptions *lo, const BookFormat **from,
                           const BookFormat **to, bool *otf, int *first, int *status) {
-    enum { F_KEEP = 1, F_NOCOMMENTS, F_SHOGIHOME, F_KEEPZERO, F_QUIET, F_OTF, F_FROM, F_TO, F_UNREG, F_HELP };
+    enum {
+        F_KEEP = 1,
+        F_NOCOMMENTS,
+        F_SHOGIHOME,
+        F_KEEPZERO,
+        F_QUIET,
+        F_OTF,
+        F_FROM,
+        F_TO,
+        F_UNREG,
+        F_HELP,
+        F_MEMORY,
+        F_TMPDIR
+    };
     static const struct option all[] = {{"keep-comments", no_argument, NULL, F_KEEP},
                                         {"no-comments", no_argument, NULL, F_NOCOMMENTS},
                                         {"shogihome-columns", no_argument, NULL, F_SHOGIHOME},
@@ -129,11 +152,14 @@ static char **parse_flags(const FlagVerb *v, int argc, char **argv, LoadOptions 
                                         {"help", no_argument, NULL, F_HELP},
                                         {"on-the-fly", no_argument, NULL, F_OTF},
                                         {"from", required_argument, NULL, F_FROM},
-                                        {"to", required_argument, NULL, F_TO}};
+                                        {"to", required_argument, NULL, F_TO},
+                                        {"memory", required_argument, NULL, F_MEMORY},
+                                        {"tmpdir", required_argument, NULL, F_TMPDIR}};
     struct option opts[sizeof all / sizeof all[0] + 1];
     int n = 0;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-        if ((all[k].val != F_OTF || v->otf) && (all[k].val != F_FROM || v->from) && (all[k].val != F_TO || v->to))
+        if ((all[k].val != F_OTF || v->otf) && (all[k].val != F_FROM || v->from) && (all[k].val != F_TO || v->to) &&
+            ((all[k].val != F_MEMORY && all[k].val != F_TMPDIR) || v->ext))
             opts[n++] = all[k];
     opts[n] = (struct option){NULL, 0, NULL, 0};
     char prog[64];
@@ -171,6 +197,11 @@ static char **parse_flags(const FlagVerb *v, int argc, char **argv, LoadOptions 
             else
                 *status = CLI_USAGE_ERROR;
             break;
+        case F_MEMORY:
+            if (!parse_size(optarg, EXTSORT_MEMORY_MIN, UINT64_MAX, &lo->memory))
+                *status = cli_opts_bad_value(prog, opts, c, optarg, "a size of at least 256K, e.g. 512M or 4G");
+            break;
+        case F_TMPDIR: lo->tmpdir = optarg; break;
         case F_HELP:
             verb_help(stdout, v);
             *status = 0;
@@ -492,6 +523,36 @@ static int book_lookup_cmd(int argc, char **argv) {
 
 /* ---- sort, convert, check ---- */
 
+/* sort --memory: book_extsort_db2016(), with what the in-memory sort prints. */
+static int sort_external(const char *in, const char *out, const LoadOptions *lo) {
+    ErrorPrinter ep = {"warning: ", 0};
+    Progress pr;
+    pr.out = stderr;
+    pr.quiet = lo->quiet;
+    ExtSortOptions eo = {.memory = lo->memory,
+                         .tmpdir = lo->tmpdir,
+                         .keep_comments = lo->keep_comments,
+                         .shogihome_columns = lo->shogihome_columns,
+                         .on_error = print_error,
+                         .ctx = &ep,
+                         .progress = &pr};
+    ExtSortStats st;
+    char err[512];
+    if (!book_extsort_db2016(in, out, &eo, &st, err, sizeof err)) {
+        fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, out);
+        return 1;
+    }
+    if (st.has_stats)
+        printf("Unsupported: game and win totals and evaluation marks are not kept in DB2016 (move counts are%s)\n",
+               lo->keep_comments ? ", comments as # lines" : "");
+    printf("wrote %s: %llu positions, %llu moves\n", out, (unsigned long long)st.positions,
+           (unsigned long long)st.moves);
+    if (!lo->quiet)
+        fprintf(stderr, "sorted in %llu run(s) of at most %llu bytes\n", (unsigned long long)st.runs,
+                (unsigned long long)lo->memory);
+    return 0;
+}
+
 static int book_convert(int argc, char **argv, bool sort_only) {
     LoadOptions lo = {.keep_comments = true, .unreg_depth = 1};
     const BookFormat *from = NULL, *to = NULL;
@@ -516,6 +577,8 @@ static int book_convert(int argc, char **argv, bool sort_only) {
         fprintf(stderr, "hayanagi book convert: writing %s is not supported (db or sbk)\n", book_format_name(to));
         return 2;
     }
+    if (sort_only && lo.memory)
+        return sort_external(in, out, &lo);
     BookReadReport rep;
     Book *b = load_book(in, from, &lo, &rep);
     if (!b)

@@ -740,13 +740,14 @@ int cmd_book_grow(int argc, char **argv) {
         fprintf(stderr, "%s: out of memory\n", PROG);
         goto out;
     }
-    if (cli_write_book_with_comments(out_path, b, quiet)) {
+    BookWriteReport wr;
+    if (cli_write_book_with_comments(out_path, b, quiet, &wr)) {
         GrowSummary s;
         grow_tree_summary(tree, &s);
-        printf("wrote %s: %zu positions (%llu grown from the games), %llu games from %s, %.2f plies in book per "
-               "game\n",
-               out_path, book_position_count(b), (unsigned long long)s.grown, (unsigned long long)s.games, dir,
-               s.games ? (double)s.book_plies / (double)s.games : 0.0);
+        fprintf(cli_say_wrote(out_path, &wr),
+                " (%llu grown from the games), %llu games from %s, %.2f plies in book per game\n",
+                (unsigned long long)s.grown, (unsigned long long)s.games, dir,
+                s.games ? (double)s.book_plies / (double)s.games : 0.0);
         rc = status;
     }
     book_free(b);

@@ -2,10 +2,26 @@
 #include "csa/engine.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "match/usi_client.h"
 #include "util/error.h"
+
+/* The options the user gave must all exist: a typo must not go unnoticed. */
+typedef struct {
+    const EngineOption *user;
+    int n_user;
+    const char *missing; /* the first user option the engine did not declare */
+} MissingCheck;
+
+static void note_missing(void *ctx, const char *name) {
+    MissingCheck *mc = ctx;
+    for (int i = 0; i < mc->n_user && !mc->missing; i++)
+        if (!strcasecmp(mc->user[i].name, name))
+            mc->missing = mc->user[i].name;
+}
 
 bool csa_engine_start(CsaEngine *ce, const char *cmd, const EngineOption *opts, int n_opts, bool ponder,
                       bool inherit_stderr, const EngineLog *log, char *err, size_t err_len) {
@@ -13,31 +29,38 @@ bool csa_engine_start(CsaEngine *ce, const char *cmd, const EngineOption *opts, 
     ce->started = false;
     snprintf(ce->e.tag, sizeof ce->e.tag, "csa");
     ce->e.log = log;
-    if (!engine_start_ex(&ce->e, cmd, inherit_stderr ? ENGINE_STDERR_INHERIT : ENGINE_STDERR_NULL, err, err_len))
-        return false;
-    ce->started = true;
-    if (!engine_usi(&ce->e, ENGINE_HANDSHAKE_MS, err, err_len))
-        goto fail;
-    if (engine_option_name(&ce->e, "USI_Ponder"))
-        engine_setoption(&ce->e, "USI_Ponder", ponder ? "true" : "false");
-    for (int i = 0; i < n_opts; i++)
-        if (!engine_setoption(&ce->e, opts[i].name, opts[i].value)) {
-            error_set(err, err_len, "the engine has no option '%s'", opts[i].name);
-            goto fail;
-        }
+    EngineOption *all = malloc(((size_t)n_opts + 2) * sizeof *all);
+    if (!all)
+        return error_set(err, err_len, "out of memory");
+    int n = 0;
+    all[n++] = (EngineOption){"USI_Ponder", ponder ? "true" : "false"};
     /* CSA servers judge %KACHI by the 27-point rule: an engine that can declare is told
      * so, unless the user chose a rule */
     bool ekr_given = false;
-    for (int i = 0; i < n_opts; i++)
+    for (int i = 0; i < n_opts; i++) {
         ekr_given |= !strcasecmp(opts[i].name, "EnteringKingRule");
-    if (!ekr_given && engine_option_name(&ce->e, "EnteringKingRule"))
-        engine_setoption(&ce->e, "EnteringKingRule", "CSARule27");
-    if (!engine_isready(&ce->e, ENGINE_HANDSHAKE_MS, err, err_len))
-        goto fail;
+        all[n++] = opts[i];
+    }
+    if (!ekr_given)
+        all[n++] = (EngineOption){"EnteringKingRule", "CSARule27"};
+    MissingCheck mc = {opts, n_opts, NULL};
+    UsiClientConfig cfg = {.cmd = cmd,
+                           .stderr_mode = inherit_stderr ? ENGINE_STDERR_INHERIT : ENGINE_STDERR_NULL,
+                           .options = all,
+                           .n_options = n,
+                           .missing_option = note_missing,
+                           .ctx = &mc};
+    bool ok = usi_client_start(&ce->e, &cfg, NULL, err, err_len);
+    free(all);
+    if (!ok)
+        return false;
+    ce->started = true;
+    if (mc.missing) {
+        error_set(err, err_len, "the engine has no option '%s'", mc.missing);
+        csa_engine_close(ce);
+        return false;
+    }
     return true;
-fail:
-    csa_engine_close(ce);
-    return false;
 }
 
 bool csa_engine_new_game(CsaEngine *ce, const char *opponent, const char *rival_dir, char *err, size_t err_len) {
@@ -48,13 +71,7 @@ bool csa_engine_new_game(CsaEngine *ce, const char *opponent, const char *rival_
     }
     if (rival_dir && engine_option_name(&ce->e, "RivalBookDir"))
         engine_setoption(&ce->e, "RivalBookDir", rival_dir);
-    if (!engine_isready(&ce->e, ENGINE_HANDSHAKE_MS, err, err_len))
-        return false;
-    if (!engine_send(&ce->e, "usinewgame")) {
-        error_set(err, err_len, "the engine is gone");
-        return false;
-    }
-    return true;
+    return usi_client_newgame(&ce->e, USI_HANDSHAKE_MS, err, err_len);
 }
 
 bool csa_engine_go(CsaEngine *ce, const char *position_line, const char *go_line, CsaThink *t) {

@@ -1,8 +1,10 @@
 /* engine.h - the USI engine as the CSA client drives it: started once for a session
  * (match/engine_proc.h), told who it plays before each game, sent `position` + `go`,
  * `go ponder` / `ponderhit` / `stop`, read without blocking while the server is read too.
- * Everything USI the client does is in this file, so that it can move onto a shared USI
- * client without touching the game loop.
+ * Everything USI the client does is in this file: the start and the new game go through
+ * match/usi_client.h (one handshake, one timeout); the search is read here without
+ * blocking (the game loop polls the server and the engine together), its lines parsed by
+ * usi_info.h's one parser.
  *
  * The opponent: an engine that declares `USI_Opponent` gets UCI_Opponent's value format
  * "<title|none> <rating|none> <computer|human> <name>" ("none none computer NAME": a CSA
@@ -35,9 +37,10 @@ typedef struct {
     Move best, ponder;
 } CsaThink;
 
-/* Starts cmd (its stderr ours when inherit_stderr, else /dev/null), does the usi handshake, sets USI_Ponder (to
- * ponder), then each of opts[0..n) (an option the engine did not declare is an error: a typo must not go unnoticed) and
- * waits for readyok. Returns false with the reason in err (the engine is then closed). */
+/* Starts cmd (its stderr ours when inherit_stderr, else /dev/null) through usi_client_start(): USI_Ponder (to
+ * ponder), each of opts[0..n) (an option the engine did not declare is an error: a typo must not go unnoticed) and
+ * EnteringKingRule CSARule27 unless opts set it, then readyok. Returns false with the reason in err (the engine is then
+ * closed). */
 bool csa_engine_start(CsaEngine *ce, const char *cmd, const EngineOption *opts, int n_opts, bool ponder,
                       bool inherit_stderr, const EngineLog *log, char *err, size_t err_len);
 

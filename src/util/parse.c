@@ -73,3 +73,34 @@ bool parse_range(const char *s, long long lo, long long hi, long long *a, long l
     *b = y;
     return true;
 }
+
+bool parse_size(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
+    if (!s || !isdigit((unsigned char)s[0]))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno == ERANGE)
+        return false;
+    int shift = 0;
+    switch (*end) {
+    case 'k':
+    case 'K': shift = 10; break;
+    case 'm':
+    case 'M': shift = 20; break;
+    case 'g':
+    case 'G': shift = 30; break;
+    case 't':
+    case 'T': shift = 40; break;
+    default: break;
+    }
+    if (shift)
+        end++;
+    if (*end || (shift && v > (UINT64_MAX >> shift)))
+        return false;
+    uint64_t bytes = (uint64_t)v << shift;
+    if (bytes < lo || bytes > hi)
+        return false;
+    *out = bytes;
+    return true;
+}

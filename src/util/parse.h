@@ -29,4 +29,10 @@ bool parse_double(const char *s, double lo, double hi, double *out);
  * lo <= A <= B <= hi into *a and *b, e.g. a range of plies "2-4". */
 bool parse_range(const char *s, long long lo, long long hi, long long *a, long long *b);
 
+/* Parses a size in bytes: whole decimal digits and an optional binary unit K, M, G or T
+ * (either case: 2^10, 2^20, 2^30, 2^40), e.g. "4G", "512M", "1048576", within [lo, hi]
+ * into *out. Refuses what parse_unsigned() refuses, other suffixes ("4GB", "1.5G") and
+ * sizes beyond 64 bits; *out is then unchanged. */
+bool parse_size(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -368,6 +369,143 @@ static void test_converge_flipped_counts(void **state) {
     book_free(in);
 }
 
+/* ---- book_minimax_file(): the same bytes as the IR path ---- */
+
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *d = malloc((size_t)n + 1);
+    assert_int_equal(fread(d, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return d;
+}
+
+/* Writes b sorted (comments kept) to a new temporary file whose name goes to path. */
+static void write_sorted(const Book *b, char *path) {
+    char err[256];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    Db2016WriteOptions wo = {.write_comments = true};
+    if (!db2016_write_file(path, b, &wo, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+/* Runs the IR path (read with comments, minimax in place, write) and the streaming path
+ * on the sorted file of b with options o: the output bytes and the counts agree. Returns
+ * book_minimax_file()'s result (0: not applicable, nothing compared). */
+static int file_vs_ir(const Book *b, MinimaxOptions o) {
+    char in[] = "/tmp/hayanagi_test_mmin_XXXXXX", want[] = "/tmp/hayanagi_test_mmwant_XXXXXX",
+         got[] = "/tmp/hayanagi_test_mmgot_XXXXXX", err[256];
+    write_sorted(b, in);
+    Book *r = book_create();
+    Db2016ReadOptions ro = {.keep_comments = true};
+    assert_true(db2016_read_file(in, r, &ro, NULL, err, sizeof err));
+    MinimaxStats s1, s2;
+    assert_true(book_minimax_in_place(r, &o, &s1, err, sizeof err));
+    write_sorted(r, want);
+    book_free(r);
+    int fd = mkstemp(got);
+    close(fd);
+    int rc = book_minimax_file(in, got, &o, &s2, err, sizeof err);
+    if (rc > 0) {
+        size_t la, lb;
+        char *a = slurp(got, &la), *w = slurp(want, &lb);
+        assert_int_equal(la, lb);
+        assert_memory_equal(a, w, la);
+        free(a);
+        free(w);
+        assert_int_equal(s1.positions, s2.positions);
+        assert_int_equal(s1.settled, s2.settled);
+        assert_int_equal(s1.check_loop, s2.check_loop);
+        assert_int_equal(s1.converged_moves, s2.converged_moves);
+        assert_int_equal(s1.flipped_edges, s2.flipped_edges);
+        assert_int_equal(s1.rounds, s2.rounds);
+    } else {
+        assert_int_equal(rc, 0); /* never a failure on a good file */
+        assert_true(s1.flipped_twins > 0);
+    }
+    unlink(in);
+    unlink(want);
+    unlink(got);
+    return rc;
+}
+
+static const MinimaxOptions OPTION_SETS[] = {
+    {0}, {.converge = true}, {.flipped = true}, {.converge = true, .flipped = true}};
+
+static void all_options(const Book *b) {
+    for (size_t i = 0; i < sizeof OPTION_SETS / sizeof *OPTION_SETS; i++)
+        assert_int_equal(file_vs_ir(b, OPTION_SETS[i]), 1);
+}
+
+static void test_file_hand_books(void **state) {
+    (void)state;
+    static const char *texts[] = {
+        /* a tree, with position and move comments and a position without moves that a
+         * converging move reaches */
+        "sfen " START "\n#root note\n7g7f none 0 10 5\n#why 7g7f\n2g2f none 100 10\nsfen " AFTER_76
+        "\n3c3d none 0 10\n8c8d none -500 10\nsfen " AFTER_76_34 "\n2g2f none 30 10\n"
+        "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL w - 2\n",
+        /* a repetition */
+        "sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1\n5i4i none 0 1\n5i5h none -300 1\n"
+        "sfen 4k4/9/9/9/9/9/9/9/5K3 w - 2\n5a4a none 0 1\n5a5b none -300 1\n"
+        "sfen 5k3/9/9/9/9/9/9/9/5K3 b - 3\n4i5i none 0 1\n4i4h none -300 1\n"
+        "sfen 5k3/9/9/9/9/9/9/9/4K4 w - 4\n4a5a none 0 1\n4a4b none -300 1\n",
+        /* a perpetual check */
+        "sfen 4k4/9/4R4/9/9/9/9/9/K8 w - 1\n5a4a none 0 1\n"
+        "sfen 5k3/9/4R4/9/9/9/9/9/K8 b - 2\n5c4c none 0 1\n"
+        "sfen 5k3/9/5R3/9/9/9/9/9/K8 w - 3\n4a5a none 0 1\n"
+        "sfen 4k4/9/5R3/9/9/9/9/9/K8 b - 4\n4c5c none 0 1\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        Book *b = load_text(texts[i]);
+        all_options(b);
+        book_free(b);
+    }
+    const char *files[] = {RS "book_backprop_yo_in.db", RS "book_backprop_check_in.db"};
+    for (size_t i = 0; i < 2; i++) {
+        Book *b = load(files[i]);
+        all_options(b);
+        book_free(b);
+    }
+}
+
+static void test_file_random_books(void **state) {
+    (void)state;
+    Book *b = random_book(3000);
+    all_options(b);
+    book_free(b);
+    /* twins: the streaming path declines with flipped (the IR joins them), and agrees
+     * without */
+    b = mixed_book(3000);
+    assert_int_equal(file_vs_ir(b, OPTION_SETS[1]), 1);
+    assert_int_equal(file_vs_ir(b, OPTION_SETS[3]), 0);
+    book_free(b);
+}
+
+/* An unsorted file is declined, a missing one is a failure; neither writes the output. */
+static void test_file_declines(void **state) {
+    (void)state;
+    char in[] = "/tmp/hayanagi_test_mmuns_XXXXXX", err[256];
+    int fd = mkstemp(in);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "sfen %s\n7g7f none 0 10\nsfen %s\n3c3d none 0 10\n", START, AFTER_76); /* "9/9/9" > "9/9/2P6" */
+    fclose(f);
+    const char *out = "/tmp/hayanagi_test_mm_never.db";
+    unlink(out);
+    assert_int_equal(book_minimax_file(in, out, NULL, NULL, err, sizeof err), 0);
+    assert_non_null(strstr(err, "not sorted"));
+    assert_int_equal(access(out, F_OK), -1);
+    unlink(in);
+    assert_int_equal(book_minimax_file(in, out, NULL, NULL, err, sizeof err), -1);
+    assert_int_equal(access(out, F_OK), -1);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -375,6 +513,8 @@ int main(void) {
         cmocka_unit_test(test_tree_negamax),         cmocka_unit_test(test_repetition_is_draw),
         cmocka_unit_test(test_pure_perpetual_check), cmocka_unit_test(test_flipped_twins),
         cmocka_unit_test(test_threads_same_result),  cmocka_unit_test(test_converge_flipped_counts),
+        cmocka_unit_test(test_file_hand_books),      cmocka_unit_test(test_file_random_books),
+        cmocka_unit_test(test_file_declines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,12 +94,37 @@ static void test_int_double_range(void **state) {
     }
 }
 
+static void test_size(void **state) {
+    (void)state;
+    uint64_t v = 7;
+    assert_true(parse_size("4G", 0, UINT64_MAX, &v));
+    assert_int_equal(v, 4ull << 30);
+    assert_true(parse_size("512m", 0, UINT64_MAX, &v));
+    assert_int_equal(v, 512ull << 20);
+    assert_true(parse_size("1048576", 0, UINT64_MAX, &v));
+    assert_int_equal(v, 1048576);
+    assert_true(parse_size("64K", 0, UINT64_MAX, &v));
+    assert_int_equal(v, 65536);
+    assert_true(parse_size("2T", 0, UINT64_MAX, &v));
+    assert_int_equal(v, 2ull << 40);
+    v = 7;
+    static const char *bad[] = {
+        "", "G", "4GB", "1.5G", " 4G", "4G ", "-1G", "+4G", "4X", "99999999999999999999", "17179869184T"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_false(parse_size(bad[i], 0, UINT64_MAX, &v));
+    assert_false(parse_size(NULL, 0, UINT64_MAX, &v));
+    assert_false(parse_size("255K", 256 * 1024, UINT64_MAX, &v)); /* below the range */
+    assert_false(parse_size("2G", 0, 1ull << 30, &v));            /* above it */
+    assert_int_equal(v, 7);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_accepts_whole_numbers),
         cmocka_unit_test(test_refuses_everything_else),
         cmocka_unit_test(test_unsigned),
         cmocka_unit_test(test_int_double_range),
+        cmocka_unit_test(test_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

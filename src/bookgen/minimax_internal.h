@@ -1,0 +1,116 @@
+/* minimax_internal.h - the graph of minimax.c, shared with its streaming front end
+ * (minimax_file.c): the node and edge layout, the child filters, the edge finding and the
+ * propagation steps of minimax.h. Not for use outside src/bookgen/minimax*.c.
+ *
+ * Both front ends build the same graph (one node per book position, numbered in the
+ * order the book IR would number them) and run the same steps on it, so that their
+ * outputs are the same bytes; they differ only in where the positions and moves come from
+ * (the IR, or the file read again) and where the results go. */
+#ifndef HAYANAGI_BOOKGEN_MINIMAX_INTERNAL_H
+#define HAYANAGI_BOOKGEN_MINIMAX_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "book/book.h"
+#include "bookgen/minimax.h"
+#include "shogi/movegen.h"
+
+#define NO_NEXT UINT32_MAX
+
+typedef struct {
+    int16_t value;
+    uint16_t depth;
+} VD;
+
+/* 8 bytes. */
+typedef struct {
+    uint32_t next; /* child node, NO_NEXT for a leaf */
+    int16_t leaf;  /* a leaf's score; for an inner edge, 1 when it leads to the mirror */
+    Move16 move;
+} Edge;
+
+/* 12 bytes: the flags share the word of n. */
+typedef struct {
+    uint32_t first; /* edges */
+    VD vd;          /* value for the parent */
+    uint16_t n;
+    bool settled : 1, checked : 1, loop : 1, visiting : 1, built : 1;
+} Node;
+
+typedef struct {
+    Node *nodes;
+    Edge *edges;
+} Graph;
+
+/* Two sets of Zobrist keys (position_key()): those of the book's positions (FILTER_BOOK)
+ * and, with flipped, those of their colour-flipped twins (FILTER_MIRROR), as blocked Bloom
+ * filters: a key sets three bits of one 64-bit word, the word of the same block in both
+ * sets side by side, so a probe of both costs one cache line; 16 bits per position and set,
+ * about 1% false hits and no false misses. A legal move whose key after the move (a few
+ * xors, no move made) misses the book set cannot reach a book position, and one that also
+ * misses the mirror set cannot reach a mirror: only the few others are made, encoded and
+ * looked up. */
+enum { FILTER_BOOK, FILTER_MIRROR };
+
+typedef struct {
+    uint64_t *words; /* blocks of `sets` words */
+    uint64_t mask;   /* blocks - 1, a power of two minus one */
+    int sets;        /* 1, or 2 with the mirror set */
+} ChildFilters;
+
+static inline uint64_t filter_pattern(uint64_t key) {
+    return 1ull << (key * 0x9E3779B97F4A7C15ull >> 58) | 1ull << (key * 0xC2B2AE3D27D4EB4Full >> 58) |
+           1ull << (key * 0xD6E8FEB86659FD93ull >> 58);
+}
+
+static inline uint64_t *filter_word(const ChildFilters *f, int set, uint64_t key) {
+    return &f->words[((key >> 1) & f->mask) * (uint64_t)f->sets + (uint64_t)set]; /* bit 0: the side to move */
+}
+
+static inline void filter_add(ChildFilters *f, int set, uint64_t key) {
+    *filter_word(f, set, key) |= filter_pattern(key);
+}
+
+static inline bool filter_may_hold(const ChildFilters *f, int set, uint64_t key) {
+    uint64_t p = filter_pattern(key);
+    return (*filter_word(f, set, key) & p) == p;
+}
+
+/* Sizes f for n positions and `sets` sets, all empty (f->words is the caller's to free).
+ * Returns false when memory runs out. */
+bool minimax_filter_init(ChildFilters *f, size_t n, int sets);
+
+/* Finds the node of a book position by its key, whose position_key() is *zob when zob is
+ * non-null: true and *id, false when absent. */
+typedef bool (*ChildFindFn)(const void *ctx, const BookKey *key, const Key *zob, uint32_t *id);
+
+/* Where the edges of the nodes go, one node after another. */
+typedef struct {
+    const MinimaxOptions *opt;
+    const ChildFilters *filters; /* NULL: every candidate move is encoded and looked up */
+    ChildFindFn find;
+    const void *find_ctx;
+    Node *nodes;
+    Edge *edges; /* owned (malloc); node->first indexes it */
+    size_t ne, cap;
+    uint64_t converged, mirrored;
+} EdgeSink;
+
+/* Appends the edges of node id, whose position is pos (restored on return) and whose book
+ * moves are list, and sets the node's n, first, checked, built and settled (no child).
+ * gen is scratch for MAX_MOVES moves. Returns false when memory runs out. */
+bool minimax_node_edges(EdgeSink *s, uint32_t id, Position *pos, const BookMoveList *list, ExtMove *gen);
+
+/* Step 1 (minimax.h) over the n nodes. Returns false when memory runs out. */
+bool minimax_settle(Graph *g, size_t n, MinimaxStats *stats);
+
+/* Steps 2-4 over the nodes step 1 left. Returns false when memory runs out. */
+bool minimax_propagate(Graph *g, size_t n, MinimaxStats *stats);
+
+/* Step 5 for node id: its moves sorted by (score, depth) into out->moves, ponder and
+ * count taken from old (the position's moves as read). Returns their number. */
+int minimax_node_result(const Graph *g, uint32_t id, const BookMoveList *old, BookMoveList *out);
+
+#endif
