@@ -21,6 +21,7 @@
 #include "util/cli_opts.h"
 #include "util/clock.h"
 #include "util/interrupt.h"
+#include "util/path.h"
 #include "util/progress.h"
 
 static const char PROG[] = "hayanagi book grow";
@@ -435,25 +436,6 @@ static bool add_option(PlaySetup *ps, int side, const char *arg, const char *fla
     return true;
 }
 
-/* mkdir -p: creates dir and its missing parents. True when dir was created; false with
- * errno EEXIST when it was there already, another errno on failure. */
-static bool make_dirs(const char *dir) {
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-        errno = ENAMETOOLONG;
-        return false;
-    }
-    for (char *s = path + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return false;
-        *s = '/';
-    }
-    return mkdir(path, 0777) == 0;
-}
-
 /* Makes the tree of IN and DIR. NULL (reason on stderr) on failure. */
 static GrowTree *tree_of(const Book *in, const GrowOptions *go, const char *dir, Load *l, int *next) {
     GrowTree *t = grow_tree_create(in, go);
@@ -698,7 +680,7 @@ int cmd_book_grow(int argc, char **argv) {
         ps->max_moves = (int)max_moves;
         ps->grace = grace;
         ps->move_timeout = move_timeout;
-        if (make_dirs(dir))
+        if (path_make_dirs(dir))
             made_dir = true;
         else if (errno != EEXIST) {
             fprintf(stderr, "%s: cannot create %s: %s\n", PROG, dir, strerror(errno));

@@ -1,16 +1,22 @@
+#define _DEFAULT_SOURCE /* realpath */
 /* cmd_csa.c - `hayanagi csa`: play on a CSA server (csa/client.h); the options, the
  * default engine (this very binary's USI loop) and Ctrl-C. docs/csa.md. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "book/overlay.h"
+#include "bookgen/rival.h"
 #include "cli/commands.h"
 #include "csa/client.h"
 #include "match/match.h"
 #include "util/cli_opts.h"
 #include "util/interrupt.h"
+#include "util/path.h"
 
 static void usage(FILE *f) {
     fprintf(f, "usage: hayanagi csa --host H --id ID --password PW [options]\n"
@@ -32,7 +38,13 @@ static void usage(FILE *f) {
                "                         the engine resigns itself)\n"
                "  --keepalive S          an empty line after S seconds of silence (default 30; 0: off)\n"
                "  --log FILE             log the server and engine dialogue (appended)\n"
-               "  --rival-books DIR      RivalBookDir for the engine (opponent overlay books)\n"
+               "  --rival-books DIR      RivalBookDir for the engine (opponent overlay books; created\n"
+               "                         when missing, given to the engine as an absolute path)\n"
+               "  --learn                after each game, update the opponent's overlay in DIR from\n"
+               "                         its record (book rival-learn's rule; needs --rival-books and\n"
+               "                         --records)\n"
+               "  --main-book FILE       the engine's main book, for --learn's alternatives (default:\n"
+               "                         the bundled book beside this program, with its own engine)\n"
                "  --engine-stderr        let the engine write to our stderr\n"
                "  --max-failures N       give up after N failed connections or games in a row\n"
                "                         (default 10; 0: never)\n");
@@ -55,6 +67,8 @@ enum {
     C_KEEPALIVE,
     C_LOG,
     C_RIVAL,
+    C_LEARN,
+    C_MAIN_BOOK,
     C_ENGINE_STDERR,
     C_MAX_FAILURES,
     C_HELP
@@ -76,6 +90,42 @@ static bool self_engine(char *out, size_t cap) {
     return w > 0 && (size_t)w < cap;
 }
 
+/* --learn: after each game, the opponent's overlay learns from the game's record by
+ * bookgen/rival.h's rule (our login is the player; the opponent is named exactly). */
+typedef struct {
+    bool on;
+    const char *dir;       /* the overlays (absolute) */
+    const char *main_book; /* may be NULL */
+    const char *player;    /* our login id */
+} Learn;
+
+static void learn_after_game(void *ctx, const char *record_path, const char *opponent, Color my_color,
+                             CsaEndWord result, CsaEndWord reason) {
+    const Learn *l = ctx;
+    (void)my_color, (void)reason;
+    if (!record_path || !opponent || !*opponent || result == CSA_END_CENSORED || result == CSA_END_CHUDAN)
+        return;
+    char overlay[PATH_MAX];
+    if (book_overlay_find(l->dir, opponent, overlay, sizeof overlay) == BOOK_OVERLAY_BAD_NAME) {
+        fprintf(stderr, "hayanagi csa: learn: the opponent's name '%s' has no overlay file\n", opponent);
+        return;
+    }
+    RivalLearnOptions o = {.overlay = overlay, .main_book = l->main_book, .player = l->player, .opponent = opponent};
+    RivalLearnReport rep;
+    char err[512];
+    if (!rival_learn_record(&o, record_path, &rep, err, sizeof err)) {
+        fprintf(stderr, "hayanagi csa: learn: %s (the overlay is untouched)\n", err);
+        return;
+    }
+    if (rep.demoted)
+        fprintf(stderr, "hayanagi csa: learn: %s: our %s demoted at %s\n", overlay, rep.demoted_move, rep.demoted_sfen);
+    else if (rep.imported)
+        fprintf(stderr, "hayanagi csa: learn: %s: the opponent's losing line imported (%llu positions)\n", overlay,
+                (unsigned long long)rep.positions_imported);
+    else
+        fprintf(stderr, "hayanagi csa: learn: %s: nothing to learn from this game\n", overlay);
+}
+
 int cmd_csa(int argc, char **argv) {
     static const char prog[] = "hayanagi csa";
     static const struct option longopts[] = {{"host", required_argument, NULL, C_HOST},
@@ -94,6 +144,8 @@ int cmd_csa(int argc, char **argv) {
                                              {"keepalive", required_argument, NULL, C_KEEPALIVE},
                                              {"log", required_argument, NULL, C_LOG},
                                              {"rival-books", required_argument, NULL, C_RIVAL},
+                                             {"learn", no_argument, NULL, C_LEARN},
+                                             {"main-book", required_argument, NULL, C_MAIN_BOOK},
                                              {"engine-stderr", no_argument, NULL, C_ENGINE_STDERR},
                                              {"max-failures", required_argument, NULL, C_MAX_FAILURES},
                                              {"help", no_argument, NULL, C_HELP},
@@ -108,6 +160,7 @@ int cmd_csa(int argc, char **argv) {
     char *storage[MAX_OPTIONS];
     int n_opts = 0;
     const char *log_path = NULL;
+    Learn learn = {0};
     char **av = cli_opts_begin(prog, argc, argv);
     if (!av)
         return 1;
@@ -163,6 +216,8 @@ int cmd_csa(int argc, char **argv) {
             break;
         case C_LOG: log_path = optarg; break;
         case C_RIVAL: cfg.play.rival_books = optarg; break;
+        case C_LEARN: learn.on = true; break;
+        case C_MAIN_BOOK: learn.main_book = optarg; break;
         case C_ENGINE_STDERR: cfg.engine_stderr = true; break;
         case C_MAX_FAILURES:
             if (!cli_opts_int(prog, longopts, c, optarg, 0, 1000000, &v))
@@ -190,6 +245,40 @@ int cmd_csa(int argc, char **argv) {
                    (cfg.game && strpbrk(cfg.game, " \t,\r\n")))) {
         fprintf(stderr, "%s: --id, --password and --game may not hold blanks (nor --id and --game a comma)\n", prog);
         rc = CLI_USAGE_ERROR;
+    }
+    if (rc < 0 && learn.on && (!cfg.play.rival_books || !cfg.records_dir)) {
+        fprintf(stderr,
+                "%s: --learn needs --rival-books (the overlays) and --records (the games it learns from)\n"
+                "Try '%s --help' for more information.\n",
+                prog, prog);
+        rc = CLI_USAGE_ERROR;
+    }
+    /* one directory for the engine and the learner, whatever the engine's own resolution of
+     * a relative RivalBookDir would be */
+    char rival_abs[PATH_MAX];
+    if (rc < 0 && cfg.play.rival_books) {
+        if (!path_make_dirs(cfg.play.rival_books) && errno != EEXIST) {
+            fprintf(stderr, "%s: --rival-books %s: %s\n", prog, cfg.play.rival_books, strerror(errno));
+            rc = 1;
+        } else if (!realpath(cfg.play.rival_books, rival_abs)) {
+            fprintf(stderr, "%s: --rival-books %s: %s\n", prog, cfg.play.rival_books, strerror(errno));
+            rc = 1;
+        } else
+            cfg.play.rival_books = rival_abs;
+    }
+    if (rc < 0 && cfg.records_dir && !path_make_dirs(cfg.records_dir) && errno != EEXIST) {
+        fprintf(stderr, "%s: --records %s: %s\n", prog, cfg.records_dir, strerror(errno));
+        rc = 1;
+    }
+    char bundled[PATH_MAX];
+    if (rc < 0 && learn.on && !learn.main_book && !cfg.engine_cmd &&
+        path_resolve("book", "standard_book.db", bundled, sizeof bundled) && access(bundled, R_OK) == 0)
+        learn.main_book = bundled;
+    if (rc < 0 && learn.on) {
+        learn.dir = cfg.play.rival_books;
+        learn.player = cfg.id;
+        cfg.on_game_end = learn_after_game;
+        cfg.on_game_end_ctx = &learn;
     }
     char self[PATH_MAX + 3];
     if (rc < 0 && !cfg.engine_cmd) {

@@ -1,8 +1,11 @@
 /* path.c - see path.h. */
 #include "util/path.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bool put(char *out, size_t out_len, const char *a, const char *b, const char *c) {
@@ -34,4 +37,21 @@ bool path_resolve(const char *dir, const char *file, char *out, size_t out_len) 
             ok = put(out, out_len, beside, "", "");
     }
     return ok;
+}
+
+bool path_make_dirs(const char *dir) {
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    for (char *s = path + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return false;
+        *s = '/';
+    }
+    return mkdir(path, 0777) == 0;
 }

@@ -19,4 +19,9 @@
  * unusable path). */
 bool path_resolve(const char *dir, const char *file, char *out, size_t out_len);
 
+/* mkdir -p: creates dir (mode 0777 less the umask) and its missing parents. Returns true
+ * when dir was created; false with errno EEXIST when it was there already (a directory or
+ * not: the caller decides), another errno on failure. */
+bool path_make_dirs(const char *dir);
+
 #endif
