@@ -240,6 +240,7 @@ static void options_text(const ThinkOptions *o, const char *budget, char *buf, s
 bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, size_t err_len) {
     memset(stats, 0, sizeof *stats);
     Book *done = book_create(), *allowed = NULL;
+    char *opts = NULL; /* the journal header's options */
     ThinkTarget *targets = NULL;
     size_t n = 0;
     bool ok = false;
@@ -266,11 +267,13 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
                                .multipv_max = o->multipv_max};
     search_budget_describe(&sh.budget, sh.budget_text, sizeof sh.budget_text);
     if (o->journal) {
-        char opts[4096];
+        size_t opts_len = (o->journal_options ? strlen(o->journal_options) : 0) + 512;
+        opts = malloc(opts_len);
         ThinkJournalId id = {.input_name = o->input_name, .options = opts};
         ThinkJournalScan scan;
-        options_text(o, sh.budget_text, opts, sizeof opts);
-        allowed = book_create();
+        if (opts)
+            options_text(o, sh.budget_text, opts, opts_len);
+        allowed = opts ? book_create() : NULL;
         bool mem = allowed && think_journal_book_identity(b, id.input, sizeof id.input);
         for (size_t i = 0; mem && i < n; i++) {
             uint32_t aid;
@@ -401,6 +404,7 @@ out:
     searcher_destroy(own);
     book_free(done);
     book_free(allowed);
+    free(opts);
     free(sh.requeue);
     free(sh.fails);
     free(sh.failed_by);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,32 +268,48 @@ static bool take_entry(const char *text, size_t len, size_t line, Book *done, co
 }
 
 /* Compares the header block with id; false with the reason in err. */
+/* True when the line (l bytes at line) is prefix followed by exactly want. */
+static bool line_is(const char *line, size_t l, const char *prefix, const char *want) {
+    size_t p = strlen(prefix), w = strlen(want);
+    return l == p + w && !memcmp(line, prefix, p) && !memcmp(line + p, want, w);
+}
+
+static bool starts(const char *line, size_t l, const char *prefix) {
+    return l >= strlen(prefix) && !memcmp(line, prefix, strlen(prefix));
+}
+
+/* Compares the header block with id; false with the reason in err. Lines are compared in
+ * place: the options of a run with many engines make a long line. */
 static bool check_header(const char *text, size_t len, const char *name, const ThinkJournalId *id, char *err,
                          size_t err_len) {
-    char buf[LINE_MAX_BYTES], their_name[LINE_MAX_BYTES] = "?";
+    const char *their_name = "?", *their_input = "", *their_options = "";
+    int name_len = 1, input_len = 0, options_len = 0;
     bool input_ok = false, options_ok = false, have_input = false, have_options = false;
-    char their_input[LINE_MAX_BYTES] = "", their_options[LINE_MAX_BYTES] = "";
+    const char *options = id->options ? id->options : "";
     size_t off = 0;
     for (int ln = 0; off < len; ln++) {
-        const char *nl = memchr(text + off, '\n', len - off);
-        size_t l = (size_t)(nl - (text + off));
-        if (!take_line(text + off, l, buf)) {
-            snprintf(err, err_len, "%s: the header has a line too long or with a NUL byte", name);
+        const char *line = text + off, *nl = memchr(line, '\n', len - off);
+        size_t l = (size_t)(nl - line);
+        off += l + 1;
+        if (memchr(line, '\0', l) || l > INT_MAX) {
+            snprintf(err, err_len, "%s:%d: a NUL byte in the header", name, ln + 1);
             return false;
         }
-        off += l + 1;
         if (ln == 0)
             continue; /* the magic line, checked by the caller */
-        if (!strncmp(buf, "#input-name ", 12))
-            snprintf(their_name, sizeof their_name, "%s", buf + 12);
-        else if (!strncmp(buf, "#input ", 7)) {
+        if (starts(line, l, "#input-name ")) {
+            their_name = line + 12;
+            name_len = (int)(l - 12);
+        } else if (starts(line, l, "#input ")) {
             have_input = true;
-            snprintf(their_input, sizeof their_input, "%s", buf + 7);
-            input_ok = !strcmp(buf + 7, id->input);
-        } else if (!strncmp(buf, "#options ", 9)) {
+            their_input = line + 7;
+            input_len = (int)(l - 7);
+            input_ok = line_is(line, l, "#input ", id->input);
+        } else if (starts(line, l, "#options ")) {
             have_options = true;
-            snprintf(their_options, sizeof their_options, "%s", buf + 9);
-            options_ok = !strcmp(buf + 9, id->options ? id->options : "");
+            their_options = line + 9;
+            options_len = (int)(l - 9);
+            options_ok = line_is(line, l, "#options ", options);
         } else {
             snprintf(err, err_len, "%s:%d: unknown header line", name, ln + 1);
             return false;
@@ -304,16 +321,17 @@ static bool check_header(const char *text, size_t len, const char *name, const T
     }
     if (!input_ok) {
         snprintf(err, err_len,
-                 "%s was written for another input: %s (%s), this run reads %s (%s). Remove the journal to start "
-                 "over, or rerun with the input it was written for",
-                 name, their_name, their_input, id->input_name ? id->input_name : "?", id->input);
+                 "%s was written for another input: %.*s (%.*s), this run reads %s (%s). Remove the journal to "
+                 "start over, or rerun with the input it was written for",
+                 name, name_len < 512 ? name_len : 512, their_name, input_len < 200 ? input_len : 200, their_input,
+                 id->input_name ? id->input_name : "?", id->input);
         return false;
     }
     if (!options_ok) {
         snprintf(err, err_len,
-                 "%s was written with other options:\n  journal:  %s\n  this run: %s\nRemove the journal to "
-                 "start over, or rerun with the same options",
-                 name, their_options, id->options ? id->options : "");
+                 "%s was written with other options:\n  journal:  %.*s\n  this run: %.1000s\nRemove the journal "
+                 "to start over, or rerun with the same options",
+                 name, options_len < 1000 ? options_len : 1000, their_options, options);
         return false;
     }
     return true;

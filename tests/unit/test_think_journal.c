@@ -182,6 +182,36 @@ static void test_bad_lines(void **state) {
     }
 }
 
+/* the options of a run with many engines make a header line of several kilobytes: read
+ * back whole, matched whole */
+static void test_long_options(void **state) {
+    (void)state;
+    size_t n = 20000;
+    char *options = malloc(n + 1), *text = malloc(n + 4096), err[2048] = "";
+    for (size_t i = 0; i < n; i++)
+        options[i] = (char)('a' + i % 26);
+    options[n] = '\0';
+    char *h = malloc(n + 512);
+    snprintf(h, n + 512,
+             "#hayanagi think journal 1\n#input-name in.db\n#input positions=1 moves=1 hash=0\n#options %s\n", options);
+    text[0] = '\0';
+    block(text, n + 4096, h);
+    block(text, n + 4096, ENTRY);
+    ThinkJournalId id = the_id();
+    id.options = options;
+    ThinkJournalScan scan;
+    Book *done = book_create();
+    assert_true(think_journal_parse(text, strlen(text), "j", &id, done, NULL, NULL, &scan, err, sizeof err));
+    assert_int_equal(scan.entries, 1);
+    options[n - 1] = 'X'; /* one byte differs, at the far end */
+    assert_false(think_journal_parse(text, strlen(text), "j", &id, done, NULL, NULL, &scan, err, sizeof err));
+    assert_non_null(strstr(err, "was written with other options"));
+    book_free(done);
+    free(h);
+    free(text);
+    free(options);
+}
+
 /* open, append, reopen: the entry is read back; a second holder is refused with our pid */
 static void test_file_and_lock(void **state) {
     (void)state;
@@ -221,7 +251,7 @@ int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cksum),     cmocka_unit_test(test_whole_and_cut), cmocka_unit_test(test_foreign_header),
-        cmocka_unit_test(test_bad_lines), cmocka_unit_test(test_file_and_lock),
+        cmocka_unit_test(test_bad_lines), cmocka_unit_test(test_long_options),  cmocka_unit_test(test_file_and_lock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
