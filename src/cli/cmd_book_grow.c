@@ -17,7 +17,6 @@
 #include "bookgen/grow.h"
 #include "cli/commands.h"
 #include "match/match.h"
-#include "util/atomic_file.h"
 #include "util/cli_opts.h"
 #include "util/clock.h"
 #include "util/interrupt.h"
@@ -212,16 +211,8 @@ static bool write_game(Play *p, const GameRecord *r) {
     GameRecord copy = *r; /* shallow: only the event changes */
     snprintf(copy.event, sizeof copy.event, "hayanagi book grow, game %llu", (unsigned long long)p->have + 1);
     char err[512], path[PATH_MAX];
-    size_t len = 0;
-    char *text = csa_format_games(&copy, NULL, 1, &len, err, sizeof err);
     snprintf(path, sizeof path, "%s/grow-%06d.csa", p->dir, p->next_file);
-    AtomicFile af;
-    bool ok = text && atomic_file_open(&af, path, err, sizeof err);
-    if (ok) {
-        fwrite(text, 1, len, af.f);
-        ok = atomic_file_commit(&af, err, sizeof err);
-    }
-    free(text);
+    bool ok = csa_write_games_file(path, &copy, NULL, 1, err, sizeof err);
     if (!ok)
         fprintf(stderr, "%s: writing %s: %s; stopping\n", PROG, path, err);
     else

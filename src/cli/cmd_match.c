@@ -12,7 +12,6 @@
 #include "cli/commands.h"
 #include "match/match.h"
 #include "match/resume.h"
-#include "util/atomic_file.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
 
@@ -143,22 +142,12 @@ static bool write_record(const char *path, const MatchResult *res, const MatchRe
             raw[n++] = old;
         }
     }
-    size_t len = 0;
-    char *text = games && raw ? csa_format_games(games, raw, n, &len, err, err_len) : NULL;
+    bool ok = games && raw ? csa_write_games_file(path, games, raw, n, err, err_len) : false;
     if (!games || !raw)
         snprintf(err, err_len, "out of memory");
     free(games);
     free(raw);
-    if (!text)
-        return false;
-    AtomicFile af;
-    if (!atomic_file_open(&af, path, err, err_len)) {
-        free(text);
-        return false;
-    }
-    fwrite(text, 1, len, af.f);
-    free(text);
-    return atomic_file_commit(&af, err, err_len);
+    return ok;
 }
 
 /* MatchConfig.on_game for --out: the record rewritten (atomically) after every game. */

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "util/atomic_file.h"
 #include "util/clock.h"
 
 enum { LOGIN_WAIT_MS = 30000, LOGOUT_WAIT_MS = 2000 };
@@ -94,16 +93,7 @@ static char *write_record(const CsaClientConfig *cfg, const CsaGameResult *g, in
         return NULL;
     snprintf(path, plen, "%s/%s.csa", cfg->records_dir, name);
     char err[256];
-    size_t len;
-    char *text = csa_format_games(&g->record, NULL, 1, &len, err, sizeof err);
-    AtomicFile af;
-    bool ok = text && atomic_file_open(&af, path, err, sizeof err);
-    if (ok) {
-        fwrite(text, 1, len, af.f);
-        ok = atomic_file_commit(&af, err, sizeof err);
-    }
-    free(text);
-    if (!ok) {
+    if (!csa_write_games_file(path, &g->record, NULL, 1, err, sizeof err)) {
         fprintf(stderr, "hayanagi csa: %s: %s\n", path, err);
         free(path);
         return NULL;

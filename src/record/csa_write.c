@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "shogi/game.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 void game_record_init(GameRecord *r) { memset(r, 0, sizeof *r); }
@@ -340,4 +341,20 @@ char *csa_format_games(const GameRecord *games, const char *const *raw, int n, s
     }
     *len = b.len;
     return b.data;
+}
+
+bool csa_write_games_file(const char *path, const GameRecord *games, const char *const *raw, int n, char *err,
+                          size_t err_len) {
+    size_t len = 0;
+    char *text = csa_format_games(games, raw, n, &len, err, err_len);
+    if (!text)
+        return false;
+    AtomicFile af;
+    bool ok = atomic_file_open(&af, path, err, err_len);
+    if (ok) {
+        fwrite(text, 1, len, af.f);
+        ok = atomic_file_commit(&af, err, err_len);
+    }
+    free(text);
+    return ok;
 }

@@ -95,6 +95,13 @@ const char *csa_end_marker(GameEnd end, Color loser, Color side_to_move);
  * in *len, or NULL when memory runs out or a record does not replay (reason in err). */
 char *csa_format_games(const GameRecord *games, const char *const *raw, int n, size_t *len, char *err, size_t err_len);
 
+/* csa_format_games() written to path atomically (util/atomic_file.h: what sits at path
+ * decides, docs/book_making.md "Output files"). Returns false with the reason in err; the
+ * old file is then untouched. The one way every command writes a record file (match --out,
+ * book grow, the CSA client). */
+bool csa_write_games_file(const char *path, const GameRecord *games, const char *const *raw, int n, char *err,
+                          size_t err_len);
+
 /* The end a 'summary comment's word names ("toryo", "time up", ...; len bytes, as
  * csa_format_games() writes them); END_NONE for "chudan" or an unknown word. */
 GameEnd csa_summary_end(const char *word, size_t len);
