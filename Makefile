@@ -5,7 +5,7 @@
 #   make install  PREFIX=/usr/local (and DESTDIR): the engine and its book, see below
 #   make test     install missing Debian packages, build, run every test (also under ASan+UBSan)
 #   make bench    benchmarks (never part of make test)
-#   make lint     include layers (tests/lint/layers.sh), clang-format check and cppcheck
+#   make lint     include layers (tests/lint/layers.sh), one-way calls in src/cli (cli_graph.sh), clang-format check and cppcheck
 #   make fuzz     build the libFuzzer targets (clang) into build/fuzz/
 #
 # ARCH=avx2 or ARCH=portable overrides the CPU detection. The release flavour is built
@@ -194,6 +194,7 @@ bench: build/hayanagi $(BENCHES) build/rel/bench/peers_driver
 FORMAT_FILES = $(shell find src tests bench fuzz -name '*.[ch]' | sort)
 lint:
 	bash tests/lint/layers.sh src
+	bash tests/lint/cli_graph.sh src
 	clang-format --dry-run -Werror $(FORMAT_FILES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
 	  --suppress=missingIncludeSystem -Isrc src

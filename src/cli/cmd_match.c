@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "util/cli_opts.h"
+#include "cli/book/io.h"
 #include "cli/commands.h"
 #include "match/match.h"
 #include "match/resume.h"

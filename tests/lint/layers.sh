@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # layers.sh - fails when an #include in src/ points up the layers (docs/architecture.md).
 #
-# Every folder of src/ is one layer. A file in layer L may include headers of L itself and
-# of the layers listed for L below, nothing else. Read the table bottom-up:
+# Every folder of src/ is one layer, with its subfolders (src/cli/book/ is layer cli; the
+# order of calls inside src/cli is tests/lint/cli_graph.sh's). A file in layer L may include
+# headers of L itself and of the layers listed for L below, nothing else. Read the table
+# bottom-up:
 #
 #   util, proto        the bottom: generic helpers, generated Protocol Buffers code
 #   shogi              rules, positions, moves

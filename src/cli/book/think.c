@@ -1,4 +1,4 @@
-/* cmd_book_think.c - `hayanagi book think` (bookgen/think.h): search the short positions
+/* think.c - `hayanagi book think` (bookgen/think.h): search the short positions
  * and leaves of a book with the in-process search or a pool of external USI engines. */
 #include <getopt.h>
 #include <signal.h>
@@ -8,9 +8,11 @@
 #include <unistd.h>
 
 #include "bookgen/think.h"
-#include "cli/book_engines.h"
+#include "cli/book/engines.h"
 #include "util/cli_opts.h"
-#include "cli/commands.h"
+#include "cli/book/io.h"
+#include "cli/book/options.h"
+#include "cli/book/verbs.h"
 #include "match/openings.h"
 #include "shogi/game.h"
 #include "util/interrupt.h"
@@ -164,7 +166,7 @@ static void options_free(OptionsText *t) {
     free(t->text);
 }
 
-int cmd_book_think(int argc, char **argv) {
+int book_verb_think(int argc, char **argv) {
     ThinkOptions to = {.multipv = 0, .threads = 1, .hash_mb = 16, .frontier_side = THINK_SIDE_ROOT};
     CliEngines ce;
     memset(&ce, 0, sizeof ce);
@@ -304,7 +306,7 @@ int cmd_book_think(int argc, char **argv) {
     to.starts = starts.keys;
     to.start_plies = starts.plies;
     to.n_starts = starts.n;
-    Book *b = cli_read_thought_book(in, quiet);
+    Book *b = cli_read_book(in, NULL, &(BookReadOptions){.keep_comments = true, .log = stderr, .quiet = quiet}, NULL);
     if (!b) {
         rc = 1;
         goto done;
@@ -353,7 +355,8 @@ int cmd_book_think(int argc, char **argv) {
                 "command again to resume\n",
                 (unsigned long long)(ts.resumed + ts.searched), journal);
         rc = 130;
-    } else if (cli_write_thought_book(outp, b, quiet, &wr)) {
+    } else if (cli_write_book(outp, NULL, b, &(BookWriteOptions){.write_comments = true, .log = stderr, .quiet = quiet},
+                              &wr)) {
         unlink(journal); /* still locked: no other run on OUT starts from it meanwhile */
         FILE *say = cli_say_wrote(outp, &wr);
         fprintf(say, "; %llu positions needed a search (%llu done before, %llu searched now, %llu moves added)",

@@ -1,11 +1,13 @@
-/* cmd_book_learn.c - `hayanagi book learn` (bookgen/learn.h). */
+/* learn.c - `hayanagi book learn` (bookgen/learn.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bookgen/learn.h"
-#include "cli/commands.h"
+#include "cli/book/io.h"
+#include "cli/book/options.h"
+#include "cli/book/verbs.h"
 #include "util/cli_opts.h"
 
 static void learn_usage(FILE *f) {
@@ -36,7 +38,7 @@ static bool on_game(void *ctx, const RecordGame *g) {
     return true;
 }
 
-int cmd_book_learn(int argc, char **argv) {
+int book_verb_learn(int argc, char **argv) {
     static const char prog[] = "hayanagi book learn";
     static const struct option longopts[] = {{"player", required_argument, NULL, 'p'},
                                              {"max-ply", required_argument, NULL, 'm'},
@@ -101,7 +103,8 @@ int cmd_book_learn(int argc, char **argv) {
                     "hayanagi book learn: no game with a result was played by a player matching '%s' "
                     "(a case-sensitive glob pattern); %s not written\n",
                     o.player, out);
-        else if (cli_write_book_with_comments(out, b, quiet, &wr)) {
+        else if (cli_write_book(out, NULL, b,
+                                &(BookWriteOptions){.write_comments = true, .log = stderr, .quiet = quiet}, &wr)) {
             fprintf(cli_say_wrote(out, &wr),
                     "; %llu chosen (%llu where the chosen move is not the one played most), from %llu "
                     "sides played by '%s' in %llu games; %llu positions seen, %llu bad records skipped\n",

@@ -1,4 +1,4 @@
-/* cmd_book_prune.c - `hayanagi book prune` (bookgen/prune.h). */
+/* prune.c - `hayanagi book prune` (bookgen/prune.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +6,9 @@
 
 #include "bookgen/prune.h"
 #include "util/cli_opts.h"
-#include "cli/commands.h"
+#include "cli/book/io.h"
+#include "cli/book/options.h"
+#include "cli/book/verbs.h"
 
 static void prune_usage(FILE *f) {
     fprintf(f, "usage: hayanagi book prune [--max-ply N] [--min-share PCT] [--through-legal] [--quiet] IN OUT\n"
@@ -17,7 +19,7 @@ static void prune_usage(FILE *f) {
                "(the opponent's deviations, when the book dropped the moves its owner never plays).\n");
 }
 
-int cmd_book_prune(int argc, char **argv) {
+int book_verb_prune(int argc, char **argv) {
     static const struct option longopts[] = {
         {"max-ply", required_argument, NULL, 'p'}, {"min-share", required_argument, NULL, 's'},
         {"through-legal", no_argument, NULL, 'l'}, {"quiet", no_argument, NULL, 'q'},
@@ -55,7 +57,8 @@ int cmd_book_prune(int argc, char **argv) {
     free(av);
     if (rc >= 0)
         return rc;
-    Book *in = cli_read_book_ex(inp, quiet, true); /* comments too: think's provenance, learn's evidence */
+    Book *in = cli_read_book(inp, NULL, &(BookReadOptions){.keep_comments = true, .log = stderr, .quiet = quiet},
+                             NULL); /* comments too: think's provenance, learn's evidence */
     if (!in)
         return 1;
     PruneStats st;
@@ -67,7 +70,8 @@ int cmd_book_prune(int argc, char **argv) {
         return 1;
     }
     BookWriteReport wr;
-    bool ok = cli_write_book_with_comments(outp, out, quiet, &wr);
+    bool ok = cli_write_book(outp, NULL, out,
+                             &(BookWriteOptions){.write_comments = true, .log = stderr, .quiet = quiet}, &wr);
     if (ok)
         fprintf(cli_say_wrote(outp, &wr), "; %llu rare moves and %llu positions left out\n",
                 (unsigned long long)st.rare_moves, (unsigned long long)st.unreached);

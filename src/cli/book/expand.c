@@ -1,4 +1,4 @@
-/* cmd_book_expand.c - `hayanagi book expand`: PV-MCTS book expansion (bookgen/expand.h). */
+/* expand.c - `hayanagi book expand`: PV-MCTS book expansion (bookgen/expand.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -9,10 +9,12 @@
 #include <unistd.h>
 
 #include "bookgen/expand.h"
-#include "cli/book_engines.h"
+#include "cli/book/engines.h"
 #include "bookgen/minimax.h"
 #include "util/cli_opts.h"
-#include "cli/commands.h"
+#include "cli/book/io.h"
+#include "cli/book/options.h"
+#include "cli/book/verbs.h"
 #include "usi/policybook.h"
 #include "mcts/provider_ab.h"
 #include "util/atomic_file.h"
@@ -30,7 +32,8 @@ typedef struct {
 /* After a round: the book, then the state file naming the round, both atomically. */
 static bool write_checkpoint(void *ctx, const Book *b, int round) {
     Checkpoint *c = ctx;
-    if (!cli_write_thought_book(c->out, b, c->quiet, NULL))
+    if (!cli_write_book(c->out, NULL, b, &(BookWriteOptions){.write_comments = true, .log = stderr, .quiet = c->quiet},
+                        NULL))
         return false;
     AtomicFile af;
     char err[512];
@@ -92,7 +95,7 @@ enum {
     X_HELP
 };
 
-int cmd_book_expand(int argc, char **argv) {
+int book_verb_expand(int argc, char **argv) {
     ExpandOptions eo;
     memset(&eo, 0, sizeof eo);
     eo.playouts = 200000;
@@ -216,7 +219,8 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
     bool resume = done > 0 && stat(out, &sb) == 0;
     if (resume && !quiet)
         fprintf(stderr, "hayanagi book expand: resuming after round %d from %s\n", done, out);
-    Book *b = cli_read_thought_book(resume ? out : paths[0], quiet);
+    Book *b = cli_read_book(resume ? out : paths[0], NULL,
+                            &(BookReadOptions){.keep_comments = true, .log = stderr, .quiet = quiet}, NULL);
     if (!b)
         return 1;
     if (!resume)
@@ -271,7 +275,8 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
         if (!book_minimax_in_place(mm, &mo, &ms, err, sizeof err)) {
             fprintf(stderr, "hayanagi book expand: minimax: %s\n", err);
             rc = 1;
-        } else if (cli_write_thought_book(out, mm, quiet, &wr)) {
+        } else if (cli_write_book(out, NULL, mm,
+                                  &(BookWriteOptions){.write_comments = true, .log = stderr, .quiet = quiet}, &wr)) {
             unlink(state);
             unlink(journal);
             fprintf(cli_say_wrote(out, &wr),

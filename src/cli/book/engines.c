@@ -1,5 +1,5 @@
-/* book_engines.c - see book_engines.h. */
-#include "cli/book_engines.h"
+/* engines.c - see engines.h. */
+#include "cli/book/engines.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "book/open.h"
-#include "cli/commands.h"
+#include "cli/book/io.h"
+#include "cli/book/options.h"
 #include "match/match.h"
 #include "record/reader.h"
 
@@ -164,14 +165,3 @@ void cli_engines_free(CliEngines *ce) {
     free(ce->opts);
     memset(ce, 0, sizeof *ce);
 }
-
-bool cli_write_thought_book(const char *path, const Book *b, bool quiet, BookWriteReport *wr) {
-    char err[512];
-    BookWriteOptions wo = {.write_comments = true, .log = stderr, .quiet = quiet};
-    bool ok = book_write(path, NULL, b, &wo, wr, err, sizeof err);
-    if (!ok)
-        fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, path);
-    return ok;
-}
-
-Book *cli_read_thought_book(const char *path, bool quiet) { return cli_read_book_ex(path, quiet, true); }

@@ -1,4 +1,4 @@
-/* cmd_book_report.c - `hayanagi book report BOOK --records FILES...` (bookgen/report.h). */
+/* report.c - `hayanagi book report BOOK --records FILES...` (bookgen/report.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +6,9 @@
 
 #include "bookgen/report.h"
 #include "util/cli_opts.h"
-#include "cli/commands.h"
+#include "cli/book/io.h"
+#include "cli/book/options.h"
+#include "cli/book/verbs.h"
 #include "record/reader.h"
 #include "util/atomic_file.h"
 
@@ -59,7 +61,7 @@ static int parse_plies(const char *s, int *at) {
     return n;
 }
 
-int cmd_book_report(int argc, char **argv) {
+int book_verb_report(int argc, char **argv) {
     static const struct option longopts[] = {{"records", required_argument, NULL, 'r'},
                                              {"plies-at", required_argument, NULL, 'p'},
                                              {"top", required_argument, NULL, 't'},
@@ -125,7 +127,7 @@ int cmd_book_report(int argc, char **argv) {
         free(records);
         return rc;
     }
-    Book *b = cli_read_book(bookp, true);
+    Book *b = cli_read_book(bookp, NULL, &(BookReadOptions){.log = stderr, .quiet = true}, NULL);
     if (!b) {
         free(records);
         return 1;

@@ -1,4 +1,4 @@
-/* cmd_book_grow.c - `hayanagi book grow` (bookgen/grow.h): the records directory, the
+/* grow.c - `hayanagi book grow` (bookgen/grow.h): the records directory, the
  * rounds of matches (match/match.h) whose games the tree policy opens, and OUT. */
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #include "bookgen/grow.h"
-#include "cli/commands.h"
+#include "cli/book/io.h"
+#include "cli/book/options.h"
+#include "cli/book/verbs.h"
 #include "match/match.h"
 #include "util/cli_opts.h"
 #include "util/clock.h"
@@ -441,7 +443,7 @@ static GrowTree *tree_of(const Book *in, const GrowOptions *go, const char *dir,
     return t;
 }
 
-int cmd_book_grow(int argc, char **argv) {
+int book_verb_grow(int argc, char **argv) {
     enum {
         O_RECORDS = 1,
         O_GAMES,
@@ -632,7 +634,7 @@ int cmd_book_grow(int argc, char **argv) {
             }
         }
     }
-    if (!(in = cli_read_book(in_path, quiet)))
+    if (!(in = cli_read_book(in_path, NULL, &(BookReadOptions){.log = stderr, .quiet = quiet}, NULL)))
         goto out;
     GrowOptions go = {.max_ply = (int)max_ply,
                       .expand_after = (int)expand_after,
@@ -714,7 +716,8 @@ int cmd_book_grow(int argc, char **argv) {
         goto out;
     }
     BookWriteReport wr;
-    if (cli_write_book_with_comments(out_path, b, quiet, &wr)) {
+    if (cli_write_book(out_path, NULL, b, &(BookWriteOptions){.write_comments = true, .log = stderr, .quiet = quiet},
+                       &wr)) {
         GrowSummary s;
         grow_tree_summary(tree, &s);
         fprintf(cli_say_wrote(out_path, &wr),

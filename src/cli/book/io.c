@@ -1,4 +1,5 @@
-/* book_output.c - the outputs of the book verbs (commands.h): which files at OUT are
+/* io.c - the one book reader and the one book writer of the book verbs (io.h), the records
+ * reader, and the outputs (io.h): which files at OUT are
  * refused by their content (game records for a book verb, a book for a records verb), the
  * book writers with a progress display, and where and how the closing "wrote ..." line is
  * printed (docs/book_making.md, "Output files"). */
@@ -6,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdint.h>
 
 #include "book/book.h"
 #include "book/open.h"
-#include "cli/commands.h"
+#include "cli/book/io.h"
 #include "record/reader.h"
+#include "util/progress.h"
 
 /* What an existing regular file at path holds, by its content (book/open.h's evidence
  * first, then record/reader.h's): *book the book format or NULL, the return the record
@@ -86,19 +89,77 @@ FILE *cli_say_wrote(const char *out, const BookWriteReport *wr) {
     return f;
 }
 
-static bool write_book(const char *path, const Book *b, bool quiet, bool comments, BookWriteReport *wr) {
+Book *cli_read_book(const char *path, const BookFormat *fmt, const BookReadOptions *ro, BookReadReport *rep) {
     char err[512];
-    BookWriteOptions wo = {.log = stderr, .quiet = quiet, .write_comments = comments};
-    bool ok = book_write(path, NULL, b, &wo, wr, err, sizeof err);
+    BookReadReport local;
+    if (!rep)
+        rep = &local;
+    Book *b = book_open_read(path, fmt, ro, rep, err, sizeof err);
+    if (!b) {
+        fprintf(stderr, "hayanagi book: %s\n", err);
+        if (record_format_from_path(path) != REC_FMT_AUTO)
+            fprintf(stderr, "hayanagi book: %s looks like a game record, not a book: is the BOOK argument missing?\n",
+                    path);
+        return NULL;
+    }
+    /* What was not read is a warning, printed under --quiet too (that drops the progress) */
+    if (rep->note[0])
+        fprintf(stderr, "%s\n", rep->note);
+    return b;
+}
+
+bool cli_write_book(const char *path, const BookFormat *fmt, const Book *b, const BookWriteOptions *wo,
+                    BookWriteReport *wr) {
+    char err[512];
+    bool ok = book_write(path, fmt, b, wo, wr, err, sizeof err);
     if (!ok)
         fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, path);
     return ok;
 }
 
-bool cli_write_book(const char *path, const Book *b, bool quiet, BookWriteReport *wr) {
-    return write_book(path, b, quiet, false, wr);
+/* ---- records ---- */
+
+static void rec_error(void *ctx, const char *file, uint64_t line, const char *reason) {
+    (void)ctx;
+    fprintf(stderr, "warning: %s:%llu: %s (record skipped)\n", file, (unsigned long long)line, reason);
 }
 
-bool cli_write_book_with_comments(const char *path, const Book *b, bool quiet, BookWriteReport *wr) {
-    return write_book(path, b, quiet, true, wr);
+static uint64_t file_size(const char *path) {
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+}
+
+int cli_read_records(char **files, int n, RecordGameFn on_game, void *ctx, const bool *oom, bool variations, bool quiet,
+                     RecordStats *stats) {
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += file_size(files[i]);
+    Progress pr;
+    progress_start(&pr, stderr, "reading records", total, quiet);
+    RecordStats st = {0};
+    int rc = 0;
+    for (int i = 0; i < n && !*oom; i++) {
+        char err[512];
+        RecordReadOptions ro = {.on_game = on_game,
+                                .on_error = rec_error,
+                                .ctx = ctx,
+                                .variations = variations,
+                                .progress = &pr,
+                                .progress_base = st.bytes};
+        if (!record_read_file(files[i], REC_FMT_AUTO, &ro, &st, err, sizeof err)) {
+            fprintf(stderr, "hayanagi book: %s\n", err);
+            rc = 1;
+        }
+        progress_update(&pr, st.bytes);
+    }
+    progress_finish(&pr);
+    fprintf(stderr, "%llu games, %llu moves, %llu bad records skipped\n", (unsigned long long)st.games,
+            (unsigned long long)st.moves, (unsigned long long)st.errors);
+    if (*oom) {
+        fprintf(stderr, "hayanagi book: out of memory\n");
+        rc = 1;
+    }
+    if (stats)
+        *stats = st;
+    return rc;
 }

@@ -1,7 +1,8 @@
-/* book_engines.h - the options `book think` and `book expand` share for choosing their
+/* engines.h - the options `book think` and `book expand` share for choosing their
  * searcher (--engine, --engine-file, --engine-option, --engine-timeout, --engine-startup,
- * --engine-newgame, --go, --multipv-margin, --multipv-max) and the writer of thought books
- * (provenance kept). */
+ * --engine-newgame, --go, --multipv-margin, --multipv-max) (the thought books are
+ * written by io.h's cli_write_book() with their comments, the provenance). A helper: includes
+ * no verb. */
 #ifndef HAYANAGI_CLI_BOOK_ENGINES_H
 #define HAYANAGI_CLI_BOOK_ENGINES_H
 
@@ -59,13 +60,5 @@ Searcher *cli_engines_pool(CliEngines *ce, bool quiet, const char *verb, bool *n
 
 /* Frees everything the options hold. */
 void cli_engines_free(CliEngines *ce);
-
-/* Writes a thought book to path in the format its name asks for (book/open.h), DB2016
- * with the comments (the provenance) as "#" lines. Atomic; false with a message printed. */
-bool cli_write_thought_book(const char *path, const Book *b, bool quiet, BookWriteReport *wr);
-
-/* Reads a book of any format with its comments (the provenance --rethink-if reads); NULL
- * with a message printed. The caller frees the book. */
-Book *cli_read_thought_book(const char *path, bool quiet);
 
 #endif

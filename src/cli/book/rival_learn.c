@@ -1,4 +1,4 @@
-/* cmd_book_rival.c - `hayanagi book rival-learn`: an opponent's overlay book learned from
+/* rival_learn.c - `hayanagi book rival-learn`: an opponent's overlay book learned from
  * games (bookgen/rival.h; docs/book_making.md, "Rival overlays"). */
 #include <dirent.h>
 #include <getopt.h>
@@ -9,7 +9,9 @@
 
 #include "book/overlay.h"
 #include "bookgen/rival.h"
-#include "cli/commands.h"
+#include "cli/book/io.h"
+#include "cli/book/options.h"
+#include "cli/book/verbs.h"
 #include "util/cli_opts.h"
 
 static void rival_usage(FILE *f) {
@@ -114,7 +116,7 @@ static void print_report(const char *overlay, const RivalLearnReport *r) {
                (unsigned long long)r->demoted_line);
 }
 
-int cmd_book_rival(int argc, char **argv) {
+int book_verb_rival_learn(int argc, char **argv) {
     static const char prog[] = "hayanagi book rival-learn";
     static const struct option longopts[] = {{"overlay", required_argument, NULL, 'o'},
                                              {"rival-books", required_argument, NULL, 'r'},

@@ -1,0 +1,70 @@
+/* options.h - what the book verbs share to parse their command lines: the READ OPTIONS and
+ * --from/--to of info, lookup, sort, check and convert (one table of their options and help
+ * texts, FLAG_VERBS in options.c), and cli_parse_int() for the numeric options of the others.
+ * A helper of src/cli/book/: includes no verb. */
+#ifndef HAYANAGI_CLI_BOOK_OPTIONS_H
+#define HAYANAGI_CLI_BOOK_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "book/book.h"
+#include "book/open.h"
+
+/* A reader's error callback (book/db2016.h, book/extsort.h) printing "PREFIXfile:line: reason"
+ * on stderr and counting the lines printed. */
+typedef struct {
+    const char *prefix;
+    uint64_t printed;
+} ErrorPrinter;
+void cli_print_book_error(void *ctx, const char *file, uint64_t line, const char *reason);
+
+/* The READ OPTIONS (and sort's --memory, --tmpdir) as parsed by cli_parse_flags(). */
+typedef struct {
+    bool keep_comments;
+    bool shogihome_columns;
+    bool keep_zero;
+    bool quiet;
+    int unreg_depth;
+    uint64_t memory;    /* sort --memory: 0 = in memory */
+    const char *tmpdir; /* sort --tmpdir */
+} LoadOptions;
+
+/* The reader options (book/open.h) that lo asks for, logging on stderr. */
+BookReadOptions cli_book_read_options(const LoadOptions *lo);
+
+/* cli_read_book() (io.h) with the options lo asks for: the book (the caller frees it) or NULL
+ * with the reason on stderr. */
+Book *cli_load_book(const char *path, const BookFormat *fmt, const LoadOptions *lo, BookReadReport *rep);
+
+/* What each of info, lookup, sort, check and convert takes (cli_flag_verb_help()). */
+typedef struct {
+    const char *verb;
+    bool from, to, otf; /* --from FMT, --to FMT, --on-the-fly */
+    bool ext;           /* --memory SIZE, --tmpdir DIR */
+    const char *synopsis, *what;
+} FlagVerb;
+
+/* Prints v's usage and options (the answer to `hayanagi book VERB --help`) on f. */
+void cli_flag_verb_help(FILE *f, const FlagVerb *v);
+
+/* Parses the options of v (argv[0] is the verb) with getopt_long. Returns the argument
+ * vector (the caller frees the array) with the positional arguments at [*first, argc), or
+ * NULL with *status set: 0 after --help, 2 for a usage error, 1 out of memory. */
+char **cli_parse_flags(const FlagVerb *v, int argc, char **argv, LoadOptions *lo, const BookFormat **from,
+                       const BookFormat **to, bool *otf, int *first, int *status);
+
+/* The entry of verb (one of info, lookup, sort, check, convert) in the table. */
+const FlagVerb *cli_flag_verb(const char *verb);
+
+/* The usage error of a verb whose positional arguments are wrong: its usage on stderr, av
+ * freed; returns CLI_USAGE_ERROR. */
+int cli_positional_error(const FlagVerb *v, char **av);
+
+/* Parses a whole decimal integer in [lo, hi] into *out; false for anything else, with
+ * nothing printed: every caller then names the option with cli_opts_bad_value()
+ * (util/cli_opts.h), as cli_opts_int() does. */
+bool cli_parse_int(const char *s, long lo, long hi, long *out);
+
+#endif
