@@ -55,14 +55,14 @@ typedef struct {
 
 typedef struct {
     uint64_t positions;
-    uint64_t settled;         /* positions settled in step 1 (no cycle below them) */
-    uint64_t check_loop;      /* positions on perpetual-check loops */
-    uint64_t converged_moves; /* moves added by converge */
-    uint64_t flipped_twins;   /* positions whose colour-flipped twin is in the book (flipped) */
-    uint64_t flipped_moves;   /* moves copied from a twin (flipped) */
-    uint64_t flipped_edges;   /* moves leading to a book position's mirror (flipped) */
+    uint64_t settled;                          /* positions settled in step 1 (no cycle below them) */
+    uint64_t check_loop;                       /* positions on perpetual-check loops */
+    uint64_t converged_moves;                  /* moves added by converge */
+    uint64_t flipped_twins;                    /* positions whose colour-flipped twin is in the book (flipped) */
+    uint64_t flipped_moves;                    /* moves copied from a twin (flipped) */
+    uint64_t flipped_edges;                    /* moves leading to a book position's mirror (flipped) */
     uint64_t written_positions, written_moves; /* book_minimax_file(): what OUT holds (positions with moves) */
-    uint64_t rounds;          /* propagation rounds of step 4 */
+    uint64_t rounds;                           /* propagation rounds of step 4 */
 } MinimaxStats;
 
 /* Returns a new book holding every position of in with its back-propagated moves (score
