@@ -41,6 +41,9 @@ static void grow_usage(FILE *f) {
                "  --player-option N=V, --opponent-option N=V   setoption for that side (repeatable)\n"
                "  --byoyomi MS, --time MS, --inc MS, --nodes N   the clock, as for match (default byoyomi 1000)\n"
                "  --player-nodes N, --opponent-nodes N           that side alone at N nodes per move\n"
+               "  --nodes-jitter P       at fixed nodes, each side's budget for a game is drawn from\n"
+               "                         N(1 +- P/100) by a hash of --seed, the game and the side (default 10;\n"
+               "                         0: every game at N; the budgets are in each record's comments)\n"
                "  --go-extra TEXT, --player-go-extra TEXT, --opponent-go-extra TEXT\n"
                "  --grace MS (50), --move-timeout MS (60000), --max-moves N (320)\n"
                "  --concurrency C        games at once (default 1)\n"
@@ -164,6 +167,9 @@ typedef struct {
     const char *dir;
     int next_file;
     int max_ply;
+    int jitter;     /* --nodes-jitter, percent */
+    uint64_t seed;  /* --seed */
+    uint64_t base;  /* games in DIR when the match running started */
     int opponent;   /* the opponent of the match running */
     int n_games;    /* its games */
     int first_open; /* its first game not dealt with yet */
@@ -190,6 +196,13 @@ static bool book_move(void *ctx, int k, int idx, const Game *g, Move *out) {
         p->picked[(size_t)idx * (size_t)p->max_ply + (size_t)g->count] = 1;
     pthread_mutex_unlock(&p->lock);
     return hit;
+}
+
+/* MatchConfig.game_nodes: game idx of the match running is game base + idx + 1 of DIR's
+ * schedule; k 0 is the player, 1 the opponent. Reads only what play() set before the match. */
+static int64_t game_nodes(void *ctx, int k, int idx, int64_t nodes) {
+    const Play *p = ctx;
+    return grow_jittered_nodes(nodes, p->jitter, p->seed, p->base + (uint64_t)idx + 1, k);
 }
 
 /* Takes the games in progress that the tree counted for game idx back (lock held). */
@@ -348,6 +361,11 @@ static int play(PlaySetup *ps, Play *p) {
             cfg.on_game_ctx = p;
             cfg.book_move = book_move;
             cfg.book_move_ctx = p;
+            if (p->jitter > 0) {
+                cfg.game_nodes = game_nodes;
+                cfg.game_nodes_ctx = p;
+            }
+            p->base = p->have;
             p->handled = calloc((size_t)games, sizeof *p->handled);
             p->picked = calloc((size_t)games * (size_t)p->max_ply, 1);
             if (!p->handled || !p->picked) {
@@ -498,6 +516,7 @@ int cmd_book_grow(int argc, char **argv) {
         O_START,
         O_STDERR,
         O_QUIET,
+        O_JITTER,
         O_HELP = 'h'
     };
     static const struct option longopts[] = {{"records", required_argument, NULL, O_RECORDS},
@@ -528,6 +547,7 @@ int cmd_book_grow(int argc, char **argv) {
                                              {"startmoves", required_argument, NULL, O_START},
                                              {"engine-stderr", no_argument, NULL, O_STDERR},
                                              {"quiet", no_argument, NULL, O_QUIET},
+                                             {"nodes-jitter", required_argument, NULL, O_JITTER},
                                              {"help", no_argument, NULL, O_HELP},
                                              {NULL, 0, NULL, 0}};
     PlaySetup *ps = calloc(1, sizeof *ps);
@@ -537,7 +557,7 @@ int cmd_book_grow(int argc, char **argv) {
     const char *dir = NULL, *startmoves = NULL;
     long games = -1, byoyomi = -1, main_time = -1, inc = -1, nodes = -1, pnodes = 0, onodes = 0;
     long grace = 50, move_timeout = 60000, max_moves = 320, concurrency = 1, max_ply = 32, expand_after = 2;
-    long seed = 0;
+    long seed = 0, jitter = 10;
     double prior = 4, explore = 0.5;
     bool quiet = false;
     ps->player_name = "grow-player";
@@ -608,6 +628,7 @@ int cmd_book_grow(int argc, char **argv) {
         case O_MAXPLY: target = &max_ply, lo = 1, hi = 1000; break;
         case O_EXPAND: target = &expand_after, lo = 1, hi = 1000000; break;
         case O_SEED: target = &seed, lo = 0, hi = LONG_MAX; break;
+        case O_JITTER: target = &jitter, lo = 0, hi = 100; break;
         default: rc = cli_opts_unknown(PROG);
         }
         if (target && !cli_opts_int(PROG, longopts, c, optarg, lo, hi, target))
@@ -712,6 +733,8 @@ int cmd_book_grow(int argc, char **argv) {
         p->dir = dir;
         p->next_file = next_file;
         p->max_ply = (int)max_ply;
+        p->jitter = (int)jitter;
+        p->seed = (uint64_t)seed;
         p->have = l.added;
         p->goal = (uint64_t)games;
         p->t0_us = clock_now_us();

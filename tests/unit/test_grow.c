@@ -264,6 +264,38 @@ static void test_logistic(void **state) {
     assert_int_equal(grow_score_cp(grow_expected_score(-250)), -250);
 }
 
+/* --nodes-jitter: the same arguments give the same budget; every budget lies in
+ * [N - floor(N P / 100), N + floor(N P / 100)]; over 1000 games the budgets vary (a
+ * constant budget would replay one game) and reach both halves of the range; 0 % and tiny
+ * budgets give N itself or at least 1. */
+static void test_jitter(void **state) {
+    (void)state;
+    int64_t lo = 5000 - 500, hi = 5000 + 500, min = INT64_MAX, max = 0;
+    int differ = 0, sides_differ = 0;
+    for (uint64_t game = 1; game <= 1000; game++) {
+        int64_t a = grow_jittered_nodes(5000, 10, 7, game, 0), b = grow_jittered_nodes(5000, 10, 7, game, 1);
+        assert_int_equal(a, grow_jittered_nodes(5000, 10, 7, game, 0));
+        assert_true(a >= lo && a <= hi && b >= lo && b <= hi);
+        differ += a != grow_jittered_nodes(5000, 10, 7, game + 1, 0);
+        sides_differ += a != b;
+        min = a < min ? a : min;
+        max = a > max ? a : max;
+    }
+    assert_true(differ > 990 && sides_differ > 990); /* 1001 values: a repeat is rare */
+    assert_true(min < 4600 && max > 5400);
+    int seeds_differ = 0;
+    for (uint64_t game = 1; game <= 100; game++)
+        seeds_differ += grow_jittered_nodes(5000, 10, 7, game, 0) != grow_jittered_nodes(5000, 10, 8, game, 0);
+    assert_true(seeds_differ > 90);
+    assert_int_equal(grow_jittered_nodes(5000, 0, 7, 3, 0), 5000);
+    assert_int_equal(grow_jittered_nodes(9, 10, 7, 3, 0), 9); /* d = floor(0.9) = 0 */
+    for (uint64_t game = 1; game <= 100; game++) {
+        int64_t v = grow_jittered_nodes(1, 100, 7, game, 1);
+        assert_true(v >= 1 && v <= 2);
+        assert_true(grow_jittered_nodes(INT64_MAX, 100, 7, game, 0) >= 1);
+    }
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -273,6 +305,7 @@ int main(void) {
         cmocka_unit_test(test_foreign),
         cmocka_unit_test(test_policy),
         cmocka_unit_test(test_logistic),
+        cmocka_unit_test(test_jitter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
