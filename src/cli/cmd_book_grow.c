@@ -51,6 +51,8 @@ static void grow_usage(FILE *f) {
                "  --expand-after K       games that must leave the tree at a position to add it (default 2)\n"
                "  --prior G              a book score counts as G games (default 4)\n"
                "  --explore X            UCB exploration constant (default 0.5)\n"
+               "  --widen W              progressive widening: a player's node with k < W sqrt(games) moves\n"
+               "                         has the player search the moves it does not list (default 0: off)\n"
                "  --seed S               the policy's tie-breaks (default 0)\n"
                "  --startmoves FILE      forced first moves, one 'startpos moves ...' line each\n"
                "  --engine-stderr        let the engines write to our stderr\n"
@@ -168,6 +170,7 @@ typedef struct {
     int next_file;
     int max_ply;
     int jitter;     /* --nodes-jitter, percent */
+    bool widen;     /* --widen > 0 */
     uint64_t seed;  /* --seed */
     uint64_t base;  /* games in DIR when the match running started */
     int opponent;   /* the opponent of the match running */
@@ -203,6 +206,18 @@ static bool book_move(void *ctx, int k, int idx, const Game *g, Move *out) {
 static int64_t game_nodes(void *ctx, int k, int idx, int64_t nodes) {
     const Play *p = ctx;
     return grow_jittered_nodes(nodes, p->jitter, p->seed, p->base + (uint64_t)idx + 1, k);
+}
+
+/* MatchConfig.search_moves: progressive widening at the player's turn in the tree. */
+static int search_moves(void *ctx, int k, int idx, const Game *g, Move *out) {
+    Play *p = ctx;
+    (void)idx;
+    if (k != 0 || g->count >= p->max_ply || strcmp(g->root_sfen, STARTPOS_SFEN) != 0)
+        return 0;
+    pthread_mutex_lock(&p->lock);
+    int n = grow_tree_widen(p->tree, g->moves, g->count, out);
+    pthread_mutex_unlock(&p->lock);
+    return n;
 }
 
 /* Takes the games in progress that the tree counted for game idx back (lock held). */
@@ -361,6 +376,10 @@ static int play(PlaySetup *ps, Play *p) {
             cfg.on_game_ctx = p;
             cfg.book_move = book_move;
             cfg.book_move_ctx = p;
+            if (p->widen) {
+                cfg.search_moves = search_moves;
+                cfg.search_moves_ctx = p;
+            }
             if (p->jitter > 0) {
                 cfg.game_nodes = game_nodes;
                 cfg.game_nodes_ctx = p;
@@ -517,6 +536,7 @@ int cmd_book_grow(int argc, char **argv) {
         O_STDERR,
         O_QUIET,
         O_JITTER,
+        O_WIDEN,
         O_HELP = 'h'
     };
     static const struct option longopts[] = {{"records", required_argument, NULL, O_RECORDS},
@@ -548,6 +568,7 @@ int cmd_book_grow(int argc, char **argv) {
                                              {"engine-stderr", no_argument, NULL, O_STDERR},
                                              {"quiet", no_argument, NULL, O_QUIET},
                                              {"nodes-jitter", required_argument, NULL, O_JITTER},
+                                             {"widen", required_argument, NULL, O_WIDEN},
                                              {"help", no_argument, NULL, O_HELP},
                                              {NULL, 0, NULL, 0}};
     PlaySetup *ps = calloc(1, sizeof *ps);
@@ -558,7 +579,7 @@ int cmd_book_grow(int argc, char **argv) {
     long games = -1, byoyomi = -1, main_time = -1, inc = -1, nodes = -1, pnodes = 0, onodes = 0;
     long grace = 50, move_timeout = 60000, max_moves = 320, concurrency = 1, max_ply = 32, expand_after = 2;
     long seed = 0, jitter = 10;
-    double prior = 4, explore = 0.5;
+    double prior = 4, explore = 0.5, widen = 0;
     bool quiet = false;
     ps->player_name = "grow-player";
     char **av = cli_opts_begin(PROG, argc, argv);
@@ -596,6 +617,7 @@ int cmd_book_grow(int argc, char **argv) {
             ps->go_extra[c - O_GO] = optarg;
             break;
         case O_PRIOR:
+        case O_WIDEN:
         case O_EXPLORE: {
             char *end;
             double x = strtod(optarg, &end);
@@ -603,6 +625,8 @@ int cmd_book_grow(int argc, char **argv) {
                 rc = cli_opts_bad_value(PROG, longopts, c, optarg, "a number in 0..1000000");
             else if (c == O_PRIOR)
                 prior = x;
+            else if (c == O_WIDEN)
+                widen = x;
             else
                 explore = x;
             break;
@@ -686,6 +710,7 @@ int cmd_book_grow(int argc, char **argv) {
                       .expand_after = (int)expand_after,
                       .prior = prior,
                       .explore = explore,
+                      .widen = widen,
                       .seed = (uint64_t)seed,
                       .player = ps->player_name};
     Load l;
@@ -734,6 +759,7 @@ int cmd_book_grow(int argc, char **argv) {
         p->next_file = next_file;
         p->max_ply = (int)max_ply;
         p->jitter = (int)jitter;
+        p->widen = widen > 0;
         p->seed = (uint64_t)seed;
         p->have = l.added;
         p->goal = (uint64_t)games;

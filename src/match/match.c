@@ -344,11 +344,18 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
         char *pos_cmd = position_command(&g);
         if (!pos_cmd)
             goto oom;
-        char go[512];
+        char go[512 + MAX_MOVES * 7];
         TimeControl own_tc = *tc; /* this engine's: its own node limit overrides the clock */
         own_tc.nodes = nodes[k];
         bool by_nodes = own_tc.nodes > 0;
         go_command(&own_tc, clock_ms, cfg->engines[k].go_extra, go, sizeof go);
+        Move only[MAX_MOVES];
+        int n_only = cfg->search_moves ? cfg->search_moves(cfg->search_moves_ctx, k, idx, &g, only) : 0;
+        for (int i = 0; i < n_only && i < MAX_MOVES; i++) {
+            size_t used = strlen(go);
+            char mv[USI_MOVE_MAX];
+            snprintf(go + used, sizeof go - used, "%s %s", i == 0 ? " searchmoves" : "", move_to_usi(only[i], mv));
+        }
         int64_t allowed_ms = by_nodes ? cfg->move_timeout_ms : clock_ms[us] + tc->byoyomi_ms;
         int64_t limit_ms = by_nodes ? cfg->move_timeout_ms : allowed_ms + cfg->grace_ms;
         UsiGoResult t;

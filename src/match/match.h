@@ -91,6 +91,12 @@ typedef struct {
      * whole game, and the record's time control comment names both budgets ("...; this
      * game: black nodes 5213, white nodes 4877"). */
     int64_t (*game_nodes)(void *ctx, int k, int idx, int64_t nodes);
+    /* `book grow --widen`: when set, asked before engine k thinks in game idx (after
+     * book_move declined, the runner's lock not held); a count c > 0 of legal moves written
+     * to out (MAX_MOVES entries) restricts that search to them: ` searchmoves m1 ... mc`
+     * ends the go command. 0: no restriction. */
+    int (*search_moves)(void *ctx, int k, int idx, const Game *g, Move *out);
+    void *search_moves_ctx;
     void *game_nodes_ctx;
 } MatchConfig;
 

@@ -63,6 +63,13 @@ grow "$T/j4.db" --records "$T/j4" --games 2 --nodes-jitter 0 >/dev/null 2>&1 || 
 [ "$(budgets_of "$T/j4" | sort -u)" = "'time control: nodes 300" ] || fail "grow jitter 0: $(budgets_of "$T/j4")"
 "$HAYANAGI" book grow "$T/in.db" "$T/x.db" --records "$T/rec" --games 0 --nodes-jitter 101 >/dev/null 2>&1
 expect_status "grow bad jitter" 2 $?
+# --widen 2: the root lists 7g7f and 2g2f; in game 3 (the player black again, N = 2 games,
+# 2 < 2 sqrt(2)) the player searches the other 28 moves only, so its first move is neither
+grow "$T/w.db" --records "$T/w" --games 4 --widen 2 >/dev/null 2>&1 || fail "grow --widen"
+first=$(grep -m1 '^+[0-9]' "$T/w/grow-000002.csa" | cut -c1-7)
+grep -q '^N+grow-player$' "$T/w/grow-000002.csa" || fail "grow --widen: game 3 not the player's black"
+case "$first" in +7776FU|+2726FU|"") fail "grow --widen: game 3 opened with '$first', a listed move" ;; esac
+grep -m1 '^+[0-9]' "$T/w/grow-000000.csa" | grep -q '^+7776FU\|^+2726FU' || fail "grow --widen: game 1 left the book"
 
 # kill -9 in the middle, then the same command: 8 games, the first ones untouched
 # (started directly, not through the function, so that $! is the process itself)

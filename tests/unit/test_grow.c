@@ -37,6 +37,7 @@
 #include "book/open.h"
 #include "bookgen/grow.h"
 #include "shogi/game.h"
+#include "shogi/movegen.h"
 #include "shogi/notation.h"
 
 static const GrowOptions OPTS = {.max_ply = 4, .expand_after = 2, .prior = 2, .explore = 0, .player = "P"};
@@ -54,6 +55,12 @@ static const char *const GAMES[3] = {"startpos moves 7g7f 3c3d 2g2f 8c8d", "star
                                      "startpos moves 7g7f 8c8d"};
 static const RecordResult RESULTS[3] = {REC_BLACK_WIN, REC_WHITE_WIN, REC_DRAW};
 static const char *const BLACKS[3] = {"P", "O", "P"}, *const WHITES[3] = {"O", "P", "O"};
+
+/* True when m is the move u in USI. */
+static bool is_move(Move m, const char *u) {
+    char buf[USI_MOVE_MAX];
+    return !strcmp(move_to_usi(m, buf), u);
+}
 
 /* The move usi of the position after `moves` in b: its BookMove, asserted present. */
 static BookMove move_at(const Book *b, const char *moves, const char *usi) {
@@ -296,6 +303,44 @@ static void test_jitter(void **state) {
     }
 }
 
+/* Progressive widening, W = 1, no book: after one game the root lists 7g7f alone, k = 1 is
+ * not below sqrt(1), so the tree plays it; after two, 1 < sqrt(2): the tree declines and
+ * names the other 29 legal moves of the start position (30 in all, counted by perft 1);
+ * with a second arm (2g2f played), 2 < sqrt(N) first holds at N = 5. W = 0 never widens. */
+static void test_widen(void **state) {
+    (void)state;
+    Book *in = book_create();
+    GrowOptions o = OPTS;
+    o.widen = 1;
+    GrowTree *t = grow_tree_create(in, &o), *off = grow_tree_create(in, &OPTS);
+    Move out, only[MAX_MOVES];
+    add(t, "startpos moves 7g7f 3c3d", REC_BLACK_WIN, "P", "O");
+    add(off, "startpos moves 7g7f 3c3d", REC_BLACK_WIN, "P", "O");
+    assert_true(grow_tree_choose(t, NULL, 0, &out));
+    assert_true(is_move(out, "7g7f"));
+    grow_tree_release(t, NULL, 0, out);
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 0);
+    add(t, "startpos moves 7g7f 8c8d", REC_BLACK_WIN, "P", "O");
+    add(off, "startpos moves 7g7f 8c8d", REC_BLACK_WIN, "P", "O");
+    assert_false(grow_tree_choose(t, NULL, 0, &out));
+    int n = grow_tree_widen(t, NULL, 0, only);
+    assert_int_equal(n, 29);
+    for (int i = 0; i < n; i++)
+        assert_false(is_move(only[i], "7g7f"));
+    assert_true(grow_tree_choose(off, NULL, 0, &out)); /* W = 0 */
+    assert_int_equal(grow_tree_widen(off, NULL, 0, only), 0);
+    add(t, "startpos moves 2g2f 8c8d", REC_WHITE_WIN, "P", "O"); /* N = 3, k = 2 */
+    assert_true(grow_tree_choose(t, NULL, 0, &out));
+    grow_tree_release(t, NULL, 0, out);
+    add(t, "startpos moves 7g7f 3c3d", REC_BLACK_WIN, "P", "O"); /* N = 4: 2 < 2 is false */
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 0);
+    add(t, "startpos moves 7g7f 3c3d", REC_BLACK_WIN, "P", "O"); /* N = 5 */
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 28);
+    grow_tree_free(t);
+    grow_tree_free(off);
+    book_free(in);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -306,6 +351,7 @@ int main(void) {
         cmocka_unit_test(test_policy),
         cmocka_unit_test(test_logistic),
         cmocka_unit_test(test_jitter),
+        cmocka_unit_test(test_widen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
