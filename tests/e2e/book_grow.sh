@@ -4,7 +4,8 @@
 # rebuilds OUT byte for byte; a run killed with -9 resumes without losing or repeating a
 # game; K = 1 grows the book; a crashing opponent and a missing IN leave OUT and DIR as
 # they were; foreign and broken records in DIR are skipped and named, a match-style file
-# of several games counts each game.
+# of several games counts each game; --nodes-jitter budgets are in the records, within
+# bounds and replayed by the same seed; --widen makes the player leave the listed moves.
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
 pids=""
