@@ -189,6 +189,7 @@ test-asan: build/asan/hayanagi build/asan/book/standard_book.db $(ASAN_TESTS)
 
 bench: build/hayanagi $(BENCHES) build/rel/bench/peers_driver
 	@bench/run_bench.sh $(BENCHES)
+	@bench/bench_grow.sh
 	@bench/peers.sh
 
 FORMAT_FILES = $(shell find src tests bench fuzz -name '*.[ch]' | sort)

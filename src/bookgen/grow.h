@@ -31,6 +31,13 @@
  * so that concurrent games spread), N the node's n + v summed, ties broken by a hash of
  * the seed and the move.
  *
+ * Progressive widening (W = widen > 0): at a player's node whose k listed moves legal
+ * there number fewer than W sqrt(N) (N as above), and with legal moves not listed, the
+ * tree chooses nothing: the player searches among the unlisted moves only (USI `go ...
+ * searchmoves`), and the move it finds becomes a new arm once the game is added. So a node
+ * with one move and many games is offered a second, and so on: k arms after about (k/W)^2
+ * games.
+ *
  * Threads: none inside; a GrowTree is used by one thread at a time.
  * Memory: the tree keeps each game's first max_ply moves and small per-position arrays.
  */
@@ -52,6 +59,7 @@ typedef struct {
     int expand_after;   /* K: games that must exit at a position for it to become a node; >= 1 */
     double prior;       /* G: the prior's weight in games; >= 0 */
     double explore;     /* X: the UCB exploration constant; >= 0 */
+    double widen;       /* W: progressive widening, 0 off; >= 0 */
     uint64_t seed;      /* ties of the tree policy */
     const char *player; /* the grown side's name in the records (exact); borrowed */
 } GrowOptions;
@@ -88,9 +96,15 @@ GrowAddResult grow_tree_add_game(GrowTree *t, const char *root_sfen, const Move 
 
 /* The tree policy for the position after moves[0..n) from the start position: true and
  * the move in *out when every position on the way is a node (the game is still in the
- * book), n < max_ply, and the node has a legal move; false otherwise (the player searches).
+ * book), n < max_ply, the node has a legal move and progressive widening does not apply;
+ * false otherwise (the player searches: among grow_tree_widen()'s moves when it names any).
  * The chosen move counts as a game in progress until grow_tree_release(t, n, moves, *out). */
 bool grow_tree_choose(GrowTree *t, const Move *moves, int n, Move *out);
+
+/* Progressive widening at the position after moves[0..n) (a node, n < max_ply): the
+ * number of legal moves the node does not list, written to out (MAX_MOVES entries, the
+ * caller's), when the widening rule applies there; 0 otherwise. */
+int grow_tree_widen(GrowTree *t, const Move *moves, int n, Move *out);
 
 /* Ends the game in progress that grow_tree_choose() counted for the move `m` played after
  * moves[0..n). */
@@ -109,6 +123,14 @@ void grow_tree_summary(const GrowTree *t, GrowSummary *s);
  * caller frees the book; NULL when memory runs out. The tree keeps the values computed
  * (the moves' q) and may go on growing. */
 Book *grow_tree_book(GrowTree *t);
+
+/* The node budget of one side for one game under `--nodes-jitter P` (docs/book_making.md,
+ * "grow"): with d = floor(nodes * percent / 100), a value in [nodes - d, nodes + d] (at
+ * least 1) chosen by h = splitmix64 chained over seed, game and side:
+ *     nodes - d + h mod (2 d + 1).
+ * A pure function of its arguments: the same seed replays the same budgets. nodes >= 1,
+ * percent in 0..100 (0: nodes itself). */
+int64_t grow_jittered_nodes(int64_t nodes, int percent, uint64_t seed, uint64_t game, int side);
 
 /* The expected score of cp centipawns and back (q clamped to [1e-4, 1 - 1e-4]). */
 double grow_expected_score(double cp);

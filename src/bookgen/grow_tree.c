@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bookgen/grow.h"
+#include "shogi/movegen.h"
 #include "shogi/notation.h"
 
 #define NONE UINT32_MAX /* no position, no game */
@@ -334,6 +335,48 @@ static uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
+/* The progressive widening rule (grow.h) at node p of position pos: true when k, its
+ * listed moves legal here, is below W sqrt(N) and some legal move is not listed; then the
+ * unlisted legal moves (in generation order) are in out[0..*n_out) when out is given. */
+static bool widening(const GrowTree *t, const GPos *p, const Position *pos, Move *out, int *n_out) {
+    if (!(t->o.widen > 0))
+        return false;
+    double N = 0;
+    int k = 0;
+    for (int i = 0; i < p->n; i++) {
+        N += p->moves[i].games + p->moves[i].pending;
+        k += position_legal_move_from16(pos, p->moves[i].move) != MOVE_NONE;
+    }
+    if (!((double)k < t->o.widen * sqrt(N)))
+        return false;
+    ExtMove list[MAX_MOVES];
+    int n = generate_moves(pos, GEN_LEGAL, list), unlisted = 0;
+    for (int j = 0; j < n; j++) {
+        bool listed = false;
+        for (int i = 0; i < p->n && !listed; i++)
+            listed = p->moves[i].move == move_to_move16(list[j].move);
+        if (!listed) {
+            if (out)
+                out[unlisted] = list[j].move;
+            unlisted++;
+        }
+    }
+    if (n_out)
+        *n_out = unlisted;
+    return unlisted > 0;
+}
+
+int grow_tree_widen(GrowTree *t, const Move *moves, int n, Move *out) {
+    Position pos;
+    int count = 0;
+    if (n >= t->o.max_ply)
+        return 0;
+    uint32_t id = node_after(t, moves, n, &pos);
+    if (id == NONE || !widening(t, &t->pos[id], &pos, out, &count))
+        return 0;
+    return count;
+}
+
 bool grow_tree_choose(GrowTree *t, const Move *moves, int n, Move *out) {
     Position pos;
     if (n >= t->o.max_ply)
@@ -342,6 +385,8 @@ bool grow_tree_choose(GrowTree *t, const Move *moves, int n, Move *out) {
     if (id == NONE)
         return false;
     GPos *p = &t->pos[id];
+    if (widening(t, p, &pos, NULL, NULL))
+        return false; /* the player searches among the moves not listed (grow_tree_widen) */
     double total = 0;
     for (int i = 0; i < p->n; i++)
         total += p->moves[i].games + p->moves[i].pending;

@@ -256,6 +256,26 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
     snprintf(rec->event, sizeof rec->event, "hayanagi match, game %d of %d", idx + 1, cfg->games);
     snprintf(rec->time_control, sizeof rec->time_control, "%s", w->sh->tc_text);
     rec->start_time = time(NULL);
+    int64_t nodes[2]; /* per engine for this game, 0: the clock */
+    for (int k = 0; k < 2; k++) {
+        nodes[k] = cfg->engines[k].nodes > 0 ? cfg->engines[k].nodes : tc->nodes;
+        if (nodes[k] > 0 && cfg->game_nodes) {
+            int64_t n = cfg->game_nodes(cfg->game_nodes_ctx, k, idx, nodes[k]);
+            nodes[k] = n > 0 ? n : 1;
+        }
+    }
+    if (cfg->game_nodes && (nodes[0] > 0 || nodes[1] > 0)) {
+        size_t used = strlen(rec->time_control);
+        snprintf(rec->time_control + used, sizeof rec->time_control - used, "; this game:");
+        for (int c = 0; c < 2; c++) { /* black first */
+            int k = c == 0 ? black_k : 1 - black_k;
+            used = strlen(rec->time_control);
+            if (nodes[k] > 0)
+                snprintf(rec->time_control + used, sizeof rec->time_control - used, "%s %s nodes %lld",
+                         used > 0 && rec->time_control[used - 1] == ':' ? "" : ",", c == 0 ? "black" : "white",
+                         (long long)nodes[k]);
+        }
+    }
 
     Game g;
     game_init(&g);
@@ -324,12 +344,18 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
         char *pos_cmd = position_command(&g);
         if (!pos_cmd)
             goto oom;
-        char go[512];
+        char go[512 + MAX_MOVES * 7];
         TimeControl own_tc = *tc; /* this engine's: its own node limit overrides the clock */
-        if (cfg->engines[k].nodes > 0)
-            own_tc.nodes = cfg->engines[k].nodes;
+        own_tc.nodes = nodes[k];
         bool by_nodes = own_tc.nodes > 0;
         go_command(&own_tc, clock_ms, cfg->engines[k].go_extra, go, sizeof go);
+        Move only[MAX_MOVES];
+        int n_only = cfg->search_moves ? cfg->search_moves(cfg->search_moves_ctx, k, idx, &g, only) : 0;
+        for (int i = 0; i < n_only && i < MAX_MOVES; i++) {
+            size_t used = strlen(go);
+            char mv[USI_MOVE_MAX];
+            snprintf(go + used, sizeof go - used, "%s %s", i == 0 ? " searchmoves" : "", move_to_usi(only[i], mv));
+        }
         int64_t allowed_ms = by_nodes ? cfg->move_timeout_ms : clock_ms[us] + tc->byoyomi_ms;
         int64_t limit_ms = by_nodes ? cfg->move_timeout_ms : allowed_ms + cfg->grace_ms;
         UsiGoResult t;

@@ -85,6 +85,19 @@ typedef struct {
      * Fischer increment is added as after any move), recorded with 0 ms and no score. */
     bool (*book_move)(void *ctx, int k, int idx, const Game *g, Move *out);
     void *book_move_ctx;
+    /* `book grow --nodes-jitter`: when set, asked at the start of game idx for each engine k
+     * that plays by nodes (its own limit or tc's, `nodes`), from any worker (the runner's
+     * lock not held); the engine gets `go nodes` with the value returned (>= 1) for the
+     * whole game, and the record's time control comment names both budgets ("...; this
+     * game: black nodes 5213, white nodes 4877"). */
+    int64_t (*game_nodes)(void *ctx, int k, int idx, int64_t nodes);
+    /* `book grow --widen`: when set, asked before engine k thinks in game idx (after
+     * book_move declined, the runner's lock not held); a count c > 0 of legal moves written
+     * to out (MAX_MOVES entries) restricts that search to them: ` searchmoves m1 ... mc`
+     * ends the go command. 0: no restriction. */
+    int (*search_moves)(void *ctx, int k, int idx, const Game *g, Move *out);
+    void *search_moves_ctx;
+    void *game_nodes_ctx;
 } MatchConfig;
 
 typedef struct MatchResult {

@@ -4,7 +4,8 @@
 # rebuilds OUT byte for byte; a run killed with -9 resumes without losing or repeating a
 # game; K = 1 grows the book; a crashing opponent and a missing IN leave OUT and DIR as
 # they were; foreign and broken records in DIR are skipped and named, a match-style file
-# of several games counts each game.
+# of several games counts each game; --nodes-jitter budgets are in the records, within
+# bounds and replayed by the same seed; --widen makes the player leave the listed moves.
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
 pids=""
@@ -37,6 +38,39 @@ grep -q '^#grow 7g7f: \|^#grow 2g2f: ' "$T/out.db" || fail "grow: no evidence co
 "$HAYANAGI" book grow "$T/in.db" "$T/again.db" --records "$T/rec" --games 0 --expand-after 1 --quiet >/dev/null 2>&1
 expect_status "grow --games 0" 0 $?
 cmp -s "$T/out.db" "$T/again.db" || fail "grow --games 0: OUT differs from the playing run's"
+
+# --nodes-jitter (default 10 %): each record names both budgets, within 300 +- 30; the same
+# --seed replays the same budgets and, the engines being deterministic at fixed nodes, the
+# same games; another seed other budgets; jitter 0 writes no budgets
+moves_of() { for f in "$1"/grow-*.csa; do grep '^[+-][0-9]' "$f" | cut -c1-7 | tr '\n' ' '; echo; done; }
+budgets_of() { grep -h "^'time control" "$1"/grow-*.csa; }
+grep -q "^'time control: nodes 300; this game: black nodes [0-9]*, white nodes [0-9]*$" "$T/rec/grow-000000.csa" \
+    || fail "grow jitter: no budgets in the record: $(grep "^'time" "$T/rec/grow-000000.csa")"
+# the 8 budgets of the 4 games, one a line
+budget_list() { budgets_of "$1" | sed 's/.*this game: //' | tr ',' '\n' | awk '{ print $NF }'; }
+[ "$(budget_list "$T/rec" | wc -l)" = 8 ] || fail "grow jitter: 8 budgets expected: $(budgets_of "$T/rec")"
+bad=$(budget_list "$T/rec" | awk '$1 < 270 || $1 > 330')
+[ -z "$bad" ] || fail "grow jitter: budgets outside 270..330: $bad"
+[ "$(budget_list "$T/rec" | sort -u | wc -l)" -ge 6 ] || fail "grow jitter: budgets repeat: $(budgets_of "$T/rec")"
+for r in j1 j2; do
+    grow "$T/$r.db" --records "$T/$r" --games 4 --seed 5 >/dev/null 2>&1 || fail "grow jitter run $r"
+done
+[ "$(budgets_of "$T/j1")" = "$(budgets_of "$T/j2")" ] || fail "grow jitter: the same seed gave other budgets"
+[ "$(moves_of "$T/j1")" = "$(moves_of "$T/j2")" ] || fail "grow jitter: the same seed gave other games"
+[ "$(moves_of "$T/j1" | sort -u | wc -l)" -ge 2 ] || fail "grow jitter: all 4 games the same"
+grow "$T/j3.db" --records "$T/j3" --games 4 --seed 6 >/dev/null 2>&1 || fail "grow jitter run seed 6"
+[ "$(budgets_of "$T/j1")" != "$(budgets_of "$T/j3")" ] || fail "grow jitter: another seed gave the same budgets"
+grow "$T/j4.db" --records "$T/j4" --games 2 --nodes-jitter 0 >/dev/null 2>&1 || fail "grow jitter 0"
+[ "$(budgets_of "$T/j4" | sort -u)" = "'time control: nodes 300" ] || fail "grow jitter 0: $(budgets_of "$T/j4")"
+"$HAYANAGI" book grow "$T/in.db" "$T/x.db" --records "$T/rec" --games 0 --nodes-jitter 101 >/dev/null 2>&1
+expect_status "grow bad jitter" 2 $?
+# --widen 2: the root lists 7g7f and 2g2f; in game 3 (the player black again, N = 2 games,
+# 2 < 2 sqrt(2)) the player searches the other 28 moves only, so its first move is neither
+grow "$T/w.db" --records "$T/w" --games 4 --widen 2 >/dev/null 2>&1 || fail "grow --widen"
+first=$(grep -m1 '^+[0-9]' "$T/w/grow-000002.csa" | cut -c1-7)
+grep -q '^N+grow-player$' "$T/w/grow-000002.csa" || fail "grow --widen: game 3 not the player's black"
+case "$first" in +7776FU|+2726FU|"") fail "grow --widen: game 3 opened with '$first', a listed move" ;; esac
+grep -m1 '^+[0-9]' "$T/w/grow-000000.csa" | grep -q '^+7776FU\|^+2726FU' || fail "grow --widen: game 1 left the book"
 
 # kill -9 in the middle, then the same command: 8 games, the first ones untouched
 # (started directly, not through the function, so that $! is the process itself)

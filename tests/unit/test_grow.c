@@ -37,6 +37,7 @@
 #include "book/open.h"
 #include "bookgen/grow.h"
 #include "shogi/game.h"
+#include "shogi/movegen.h"
 #include "shogi/notation.h"
 
 static const GrowOptions OPTS = {.max_ply = 4, .expand_after = 2, .prior = 2, .explore = 0, .player = "P"};
@@ -54,6 +55,12 @@ static const char *const GAMES[3] = {"startpos moves 7g7f 3c3d 2g2f 8c8d", "star
                                      "startpos moves 7g7f 8c8d"};
 static const RecordResult RESULTS[3] = {REC_BLACK_WIN, REC_WHITE_WIN, REC_DRAW};
 static const char *const BLACKS[3] = {"P", "O", "P"}, *const WHITES[3] = {"O", "P", "O"};
+
+/* True when m is the move u in USI. */
+static bool is_move(Move m, const char *u) {
+    char buf[USI_MOVE_MAX];
+    return !strcmp(move_to_usi(m, buf), u);
+}
 
 /* The move usi of the position after `moves` in b: its BookMove, asserted present. */
 static BookMove move_at(const Book *b, const char *moves, const char *usi) {
@@ -264,6 +271,76 @@ static void test_logistic(void **state) {
     assert_int_equal(grow_score_cp(grow_expected_score(-250)), -250);
 }
 
+/* --nodes-jitter: the same arguments give the same budget; every budget lies in
+ * [N - floor(N P / 100), N + floor(N P / 100)]; over 1000 games the budgets vary (a
+ * constant budget would replay one game) and reach both halves of the range; 0 % and tiny
+ * budgets give N itself or at least 1. */
+static void test_jitter(void **state) {
+    (void)state;
+    int64_t lo = 5000 - 500, hi = 5000 + 500, min = INT64_MAX, max = 0;
+    int differ = 0, sides_differ = 0;
+    for (uint64_t game = 1; game <= 1000; game++) {
+        int64_t a = grow_jittered_nodes(5000, 10, 7, game, 0), b = grow_jittered_nodes(5000, 10, 7, game, 1);
+        assert_int_equal(a, grow_jittered_nodes(5000, 10, 7, game, 0));
+        assert_true(a >= lo && a <= hi && b >= lo && b <= hi);
+        differ += a != grow_jittered_nodes(5000, 10, 7, game + 1, 0);
+        sides_differ += a != b;
+        min = a < min ? a : min;
+        max = a > max ? a : max;
+    }
+    assert_true(differ > 990 && sides_differ > 990); /* 1001 values: a repeat is rare */
+    assert_true(min < 4600 && max > 5400);
+    int seeds_differ = 0;
+    for (uint64_t game = 1; game <= 100; game++)
+        seeds_differ += grow_jittered_nodes(5000, 10, 7, game, 0) != grow_jittered_nodes(5000, 10, 8, game, 0);
+    assert_true(seeds_differ > 90);
+    assert_int_equal(grow_jittered_nodes(5000, 0, 7, 3, 0), 5000);
+    assert_int_equal(grow_jittered_nodes(9, 10, 7, 3, 0), 9); /* d = floor(0.9) = 0 */
+    for (uint64_t game = 1; game <= 100; game++) {
+        int64_t v = grow_jittered_nodes(1, 100, 7, game, 1);
+        assert_true(v >= 1 && v <= 2);
+        assert_true(grow_jittered_nodes(INT64_MAX, 100, 7, game, 0) >= 1);
+    }
+}
+
+/* Progressive widening, W = 1, no book: after one game the root lists 7g7f alone, k = 1 is
+ * not below sqrt(1), so the tree plays it; after two, 1 < sqrt(2): the tree declines and
+ * names the other 29 legal moves of the start position (30 in all, counted by perft 1);
+ * with a second arm (2g2f played), 2 < sqrt(N) first holds at N = 5. W = 0 never widens. */
+static void test_widen(void **state) {
+    (void)state;
+    Book *in = book_create();
+    GrowOptions o = OPTS;
+    o.widen = 1;
+    GrowTree *t = grow_tree_create(in, &o), *off = grow_tree_create(in, &OPTS);
+    Move out, only[MAX_MOVES];
+    add(t, "startpos moves 7g7f 3c3d", REC_BLACK_WIN, "P", "O");
+    add(off, "startpos moves 7g7f 3c3d", REC_BLACK_WIN, "P", "O");
+    assert_true(grow_tree_choose(t, NULL, 0, &out));
+    assert_true(is_move(out, "7g7f"));
+    grow_tree_release(t, NULL, 0, out);
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 0);
+    add(t, "startpos moves 7g7f 8c8d", REC_BLACK_WIN, "P", "O");
+    add(off, "startpos moves 7g7f 8c8d", REC_BLACK_WIN, "P", "O");
+    assert_false(grow_tree_choose(t, NULL, 0, &out));
+    int n = grow_tree_widen(t, NULL, 0, only);
+    assert_int_equal(n, 29);
+    for (int i = 0; i < n; i++)
+        assert_false(is_move(only[i], "7g7f"));
+    assert_true(grow_tree_choose(off, NULL, 0, &out)); /* W = 0 */
+    assert_int_equal(grow_tree_widen(off, NULL, 0, only), 0);
+    add(t, "startpos moves 2g2f 8c8d", REC_WHITE_WIN, "P", "O"); /* N = 3, k = 2 */
+    assert_true(grow_tree_choose(t, NULL, 0, &out));
+    grow_tree_release(t, NULL, 0, out);
+    add(t, "startpos moves 7g7f 3c3d", REC_BLACK_WIN, "P", "O"); /* N = 4: 2 < 2 is false */
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 0);
+    add(t, "startpos moves 7g7f 3c3d", REC_BLACK_WIN, "P", "O"); /* N = 5 */
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 28);
+    grow_tree_free(t);
+    grow_tree_free(off);
+    book_free(in);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -273,6 +350,8 @@ int main(void) {
         cmocka_unit_test(test_foreign),
         cmocka_unit_test(test_policy),
         cmocka_unit_test(test_logistic),
+        cmocka_unit_test(test_jitter),
+        cmocka_unit_test(test_widen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,6 +43,9 @@ static void grow_usage(FILE *f) {
                "  --player-option N=V, --opponent-option N=V   setoption for that side (repeatable)\n"
                "  --byoyomi MS, --time MS, --inc MS, --nodes N   the clock, as for match (default byoyomi 1000)\n"
                "  --player-nodes N, --opponent-nodes N           that side alone at N nodes per move\n"
+               "  --nodes-jitter P       at fixed nodes, each side's budget for a game is drawn from\n"
+               "                         N(1 +- P/100) by a hash of --seed, the game and the side (default 10;\n"
+               "                         0: every game at N; the budgets are in each record's comments)\n"
                "  --go-extra TEXT, --player-go-extra TEXT, --opponent-go-extra TEXT\n"
                "  --grace MS (50), --move-timeout MS (60000), --max-moves N (320)\n"
                "  --concurrency C        games at once (default 1)\n"
@@ -50,6 +53,8 @@ static void grow_usage(FILE *f) {
                "  --expand-after K       games that must leave the tree at a position to add it (default 2)\n"
                "  --prior G              a book score counts as G games (default 4)\n"
                "  --explore X            UCB exploration constant (default 0.5)\n"
+               "  --widen W              progressive widening: a player's node with k < W sqrt(games) moves\n"
+               "                         has the player search the moves it does not list (default 0: off)\n"
                "  --seed S               the policy's tie-breaks (default 0)\n"
                "  --startmoves FILE      forced first moves, one 'startpos moves ...' line each\n"
                "  --engine-stderr        let the engines write to our stderr\n"
@@ -166,6 +171,10 @@ typedef struct {
     const char *dir;
     int next_file;
     int max_ply;
+    int jitter;     /* --nodes-jitter, percent */
+    bool widen;     /* --widen > 0 */
+    uint64_t seed;  /* --seed */
+    uint64_t base;  /* games in DIR when the match running started */
     int opponent;   /* the opponent of the match running */
     int n_games;    /* its games */
     int first_open; /* its first game not dealt with yet */
@@ -192,6 +201,25 @@ static bool book_move(void *ctx, int k, int idx, const Game *g, Move *out) {
         p->picked[(size_t)idx * (size_t)p->max_ply + (size_t)g->count] = 1;
     pthread_mutex_unlock(&p->lock);
     return hit;
+}
+
+/* MatchConfig.game_nodes: game idx of the match running is game base + idx + 1 of DIR's
+ * schedule; k 0 is the player, 1 the opponent. Reads only what play() set before the match. */
+static int64_t game_nodes(void *ctx, int k, int idx, int64_t nodes) {
+    const Play *p = ctx;
+    return grow_jittered_nodes(nodes, p->jitter, p->seed, p->base + (uint64_t)idx + 1, k);
+}
+
+/* MatchConfig.search_moves: progressive widening at the player's turn in the tree. */
+static int search_moves(void *ctx, int k, int idx, const Game *g, Move *out) {
+    Play *p = ctx;
+    (void)idx;
+    if (k != 0 || g->count >= p->max_ply || strcmp(g->root_sfen, STARTPOS_SFEN) != 0)
+        return 0;
+    pthread_mutex_lock(&p->lock);
+    int n = grow_tree_widen(p->tree, g->moves, g->count, out);
+    pthread_mutex_unlock(&p->lock);
+    return n;
 }
 
 /* Takes the games in progress that the tree counted for game idx back (lock held). */
@@ -342,6 +370,15 @@ static int play(PlaySetup *ps, Play *p) {
             cfg.on_game_ctx = p;
             cfg.book_move = book_move;
             cfg.book_move_ctx = p;
+            if (p->widen) {
+                cfg.search_moves = search_moves;
+                cfg.search_moves_ctx = p;
+            }
+            if (p->jitter > 0) {
+                cfg.game_nodes = game_nodes;
+                cfg.game_nodes_ctx = p;
+            }
+            p->base = p->have;
             p->handled = calloc((size_t)games, sizeof *p->handled);
             p->picked = calloc((size_t)games * (size_t)p->max_ply, 1);
             if (!p->handled || !p->picked) {
@@ -473,6 +510,8 @@ int book_verb_grow(int argc, char **argv) {
         O_START,
         O_STDERR,
         O_QUIET,
+        O_JITTER,
+        O_WIDEN,
         O_HELP = 'h'
     };
     static const struct option longopts[] = {{"records", required_argument, NULL, O_RECORDS},
@@ -503,6 +542,8 @@ int book_verb_grow(int argc, char **argv) {
                                              {"startmoves", required_argument, NULL, O_START},
                                              {"engine-stderr", no_argument, NULL, O_STDERR},
                                              {"quiet", no_argument, NULL, O_QUIET},
+                                             {"nodes-jitter", required_argument, NULL, O_JITTER},
+                                             {"widen", required_argument, NULL, O_WIDEN},
                                              {"help", no_argument, NULL, O_HELP},
                                              {NULL, 0, NULL, 0}};
     PlaySetup *ps = calloc(1, sizeof *ps);
@@ -512,8 +553,8 @@ int book_verb_grow(int argc, char **argv) {
     const char *dir = NULL, *startmoves = NULL;
     long games = -1, byoyomi = -1, main_time = -1, inc = -1, nodes = -1, pnodes = 0, onodes = 0;
     long grace = 50, move_timeout = 60000, max_moves = 320, concurrency = 1, max_ply = 32, expand_after = 2;
-    long seed = 0;
-    double prior = 4, explore = 0.5;
+    long seed = 0, jitter = 10;
+    double prior = 4, explore = 0.5, widen = 0;
     bool quiet = false;
     ps->player_name = "grow-player";
     char **av = cli_opts_begin(PROG, argc, argv);
@@ -551,6 +592,7 @@ int book_verb_grow(int argc, char **argv) {
             ps->go_extra[c - O_GO] = optarg;
             break;
         case O_PRIOR:
+        case O_WIDEN:
         case O_EXPLORE: {
             char *end;
             double x = strtod(optarg, &end);
@@ -558,6 +600,8 @@ int book_verb_grow(int argc, char **argv) {
                 rc = cli_opts_bad_value(PROG, longopts, c, optarg, "a number in 0..1000000");
             else if (c == O_PRIOR)
                 prior = x;
+            else if (c == O_WIDEN)
+                widen = x;
             else
                 explore = x;
             break;
@@ -583,6 +627,7 @@ int book_verb_grow(int argc, char **argv) {
         case O_MAXPLY: target = &max_ply, lo = 1, hi = 1000; break;
         case O_EXPAND: target = &expand_after, lo = 1, hi = 1000000; break;
         case O_SEED: target = &seed, lo = 0, hi = LONG_MAX; break;
+        case O_JITTER: target = &jitter, lo = 0, hi = 100; break;
         default: rc = cli_opts_unknown(PROG);
         }
         if (target && !cli_opts_int(PROG, longopts, c, optarg, lo, hi, target))
@@ -640,6 +685,7 @@ int book_verb_grow(int argc, char **argv) {
                       .expand_after = (int)expand_after,
                       .prior = prior,
                       .explore = explore,
+                      .widen = widen,
                       .seed = (uint64_t)seed,
                       .player = ps->player_name};
     Load l;
@@ -687,6 +733,9 @@ int book_verb_grow(int argc, char **argv) {
         p->dir = dir;
         p->next_file = next_file;
         p->max_ply = (int)max_ply;
+        p->jitter = (int)jitter;
+        p->widen = widen > 0;
+        p->seed = (uint64_t)seed;
         p->have = l.added;
         p->goal = (uint64_t)games;
         p->t0_us = clock_now_us();
