@@ -24,7 +24,7 @@ Q     :=
 say    = @true
 else
 Q     := @
-say    = @printf '  %-6s %s\n' $(1) $(2)
+say    = @printf '  %-6s %s\n' '$(1)' '$(2)'
 endif
 ARCH    ?= $(shell grep -qw bmi2 /proc/cpuinfo 2>/dev/null && grep -qw avx2 /proc/cpuinfo && echo avx2 || echo portable)
 ifeq ($(ARCH),avx2)
@@ -196,7 +196,8 @@ FORMAT_FILES = $(shell find src tests bench fuzz -name '*.[ch]' | sort)
 lint:
 	bash tests/lint/layers.sh src
 	bash tests/lint/cli_graph.sh src
-	clang-format --dry-run -Werror $(FORMAT_FILES)
+	$(call say,FORMAT,$(words $(FORMAT_FILES)) files)
+	$(Q)clang-format --dry-run -Werror $(FORMAT_FILES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
 	  --suppress=missingIncludeSystem -Isrc src
 
