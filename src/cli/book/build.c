@@ -28,18 +28,13 @@
 #include "util/random.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
-#include "match/openings_gen.h"
 
-/* What the record callbacks share. */
+/* What the record callback shares with the verb. */
 typedef struct {
-    bool print_moves;
     bool quiet;
     Book *book;
     BookBuildOptions bo;
     BookBuildStats bs;
-    const char *opponent;
-    int max_ply;
-    ImportLossStats is;
     StateInfo *st;
     size_t cap;
     bool oom;

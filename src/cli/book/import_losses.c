@@ -15,15 +15,11 @@
 #include "match/match.h"
 #include "record/reader.h"
 #include "util/atomic_file.h"
-#include "match/openings_gen.h"
 
-/* What the record callbacks share. */
+/* What the record callback shares with the verb. */
 typedef struct {
-    bool print_moves;
     bool quiet;
     Book *book;
-    BookBuildOptions bo;
-    BookBuildStats bs;
     const char *opponent;
     int max_ply;
     ImportLossStats is;

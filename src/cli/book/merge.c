@@ -16,7 +16,6 @@
 #include "shogi/movegen.h"
 #include "util/atomic_file.h"
 #include "util/progress.h"
-#include "match/openings_gen.h"
 
 /* ---- merge ---- */
 

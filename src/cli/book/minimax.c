@@ -14,7 +14,6 @@
 #include "record/reader.h"
 #include "util/atomic_file.h"
 #include "util/progress.h"
-#include "match/openings_gen.h"
 
 /* ---- minimax ---- */
 
