@@ -37,8 +37,10 @@ bool csa_engine_start(CsaEngine *ce, const char *cmd, const EngineOption *opts, 
     /* CSA servers judge %KACHI by the 27-point rule: an engine that can declare is told
      * so, unless the user chose a rule */
     bool ekr_given = false;
+    ce->user_max_moves = false;
     for (int i = 0; i < n_opts; i++) {
         ekr_given |= !strcasecmp(opts[i].name, "EnteringKingRule");
+        ce->user_max_moves |= !strcasecmp(opts[i].name, "MaxMovesToDraw");
         all[n++] = opts[i];
     }
     if (!ekr_given)
@@ -63,7 +65,8 @@ bool csa_engine_start(CsaEngine *ce, const char *cmd, const EngineOption *opts, 
     return true;
 }
 
-bool csa_engine_new_game(CsaEngine *ce, const char *opponent, const char *rival_dir, char *err, size_t err_len) {
+bool csa_engine_new_game(CsaEngine *ce, const char *opponent, const char *rival_dir, int max_moves, char *err,
+                         size_t err_len) {
     if (engine_option_name(&ce->e, "USI_Opponent")) {
         char v[256];
         snprintf(v, sizeof v, "none none computer %s", opponent);
@@ -71,6 +74,13 @@ bool csa_engine_new_game(CsaEngine *ce, const char *opponent, const char *rival_
     }
     if (rival_dir && engine_option_name(&ce->e, "RivalBookDir"))
         engine_setoption(&ce->e, "RivalBookDir", rival_dir);
+    /* a game the server ends at Max_Moves is a draw there: the engine's search and time
+     * plan should know (MaxMovesToDraw counts plies from the start, as Max_Moves does) */
+    if (max_moves > 0 && !ce->user_max_moves && engine_option_name(&ce->e, "MaxMovesToDraw")) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", max_moves);
+        engine_setoption(&ce->e, "MaxMovesToDraw", v);
+    }
     return usi_client_newgame(&ce->e, USI_HANDSHAKE_MS, err, err_len);
 }
 

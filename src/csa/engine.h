@@ -26,6 +26,7 @@
 typedef struct {
     EngineProc e;
     bool started;
+    bool user_max_moves; /* the user set MaxMovesToDraw: the server's Max_Moves does not override it */
 } CsaEngine;
 
 /* What the engine said during one think. */
@@ -45,8 +46,11 @@ bool csa_engine_start(CsaEngine *ce, const char *cmd, const EngineOption *opts, 
                       bool inherit_stderr, const EngineLog *log, char *err, size_t err_len);
 
 /* Before a game: USI_Opponent and RivalBookDir as said above (rival_dir may be NULL),
- * isready, usinewgame. False with the reason in err when the engine is gone. */
-bool csa_engine_new_game(CsaEngine *ce, const char *opponent, const char *rival_dir, char *err, size_t err_len);
+ * MaxMovesToDraw from the server's Max_Moves (max_moves > 0; when the engine declares it
+ * and the user did not set it), isready, usinewgame. False with the reason in err when the
+ * engine is gone. */
+bool csa_engine_new_game(CsaEngine *ce, const char *opponent, const char *rival_dir, int max_moves, char *err,
+                         size_t err_len);
 
 /* Sends position_line and go_line (`go ...` or `go ponder ...`) and clears *t. False when
  * the engine is gone. */

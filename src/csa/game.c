@@ -617,7 +617,7 @@ CsaGameStatus csa_play_game(CsaConn *conn, CsaEngine *ce, const CsaPlayConfig *c
         ok = false;
         snprintf(err, sizeof err, "the game is already over in the summary's position");
     }
-    if (ok && !csa_engine_new_game(ce, out->opponent, cfg->rival_books, err, sizeof err))
+    if (ok && !csa_engine_new_game(ce, out->opponent, cfg->rival_books, sum->max_moves, err, sizeof err))
         ok = false;
     if (!ok) {
         snprintf(out->error, sizeof out->error, "cannot play this game: %s", err);

@@ -5,7 +5,7 @@ Usage: fake_engine.py MOVE[:SCORE[:PONDER]]... -- each `go` answers the next MOV
 at once with `info depth 1 score cp SCORE pv MOVE [PONDER]` and `bestmove MOVE [ponder
 PONDER]` (PONDER: the reply it expects), `go ponder` waits for `ponderhit` (then answers) or `stop`
 (then answers and drops that move: the next `go` gets the same one again). MOVE may be
-"resign" or "win". Declares the options USI_Ponder, USI_Opponent and RivalBookDir and
+"resign" or "win". Declares the options USI_Ponder, USI_Opponent, RivalBookDir and MaxMovesToDraw and
 writes every line it receives to the file in $FAKE_ENGINE_LOG (when set), so the test can
 check what the client sent.
 """
@@ -50,6 +50,7 @@ for line in sys.stdin:
         say("option name USI_Ponder type check default false")
         say("option name USI_Opponent type string default <empty>")
         say("option name RivalBookDir type string default <empty>")
+        say("option name MaxMovesToDraw type spin default 0 min 0 max 100000")
         say("usiok")
     elif line == "isready":
         say("readyok")

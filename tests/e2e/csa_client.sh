@@ -70,13 +70,14 @@ start_server white-fischer
 rm -f "$tmp/engine.log"
 out=$(FAKE_ENGINE_LOG="$tmp/engine.log" "$HAYANAGI" csa "${common[@]}" --port "$port" --records "$tmp/rec" \
     --engine "$fake 8c8d:42:2f2e 8d8e:10:6i7h 4a3b:5" --ponder --floodgate-comments --margin-ms 100 \
-    --rival-books /rival/dir 2>&1)
+    --rival-books "$tmp/rival" 2>&1)
 expect_status "white fischer" 0 $?
 server_status "white fischer"
 expect_contains "white fischer" "$out" "as white: WIN by TIME_UP, 8 moves"
 elog=$(cat "$tmp/engine.log")
 expect_contains "opponent option" "$elog" "setoption name USI_Opponent value none none computer rival"
-expect_contains "rival books" "$elog" "setoption name RivalBookDir value /rival/dir"
+expect_contains "rival books" "$elog" "setoption name RivalBookDir value $(realpath "$tmp/rival")"
+expect_contains "max moves" "$elog" "setoption name MaxMovesToDraw value 256"
 expect_contains "first clock" "$elog" "position startpos moves 2g2f 3c3d 7g7f
 go btime 48000 wtime 58900 binc 5000 winc 5000"
 expect_contains "ponder clock" "$elog" "go ponder btime 48000 wtime 61900 binc 5000 winc 5000"
