@@ -76,20 +76,6 @@ enum {
 
 enum { MAX_OPTIONS = 64 };
 
-/* This binary's own path as an engine command: quoted when it holds blanks, so that
- * engine_proc runs it through the shell as one word. */
-static bool self_engine(char *out, size_t cap) {
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return false;
-    exe[n] = 0;
-    if (strchr(exe, '\''))
-        return false;
-    int w = strpbrk(exe, " \t") ? snprintf(out, cap, "'%s'", exe) : snprintf(out, cap, "%s", exe);
-    return w > 0 && (size_t)w < cap;
-}
-
 /* --learn: after each game, the opponent's overlay learns from the game's record by
  * bookgen/rival.h's rule (our login is the player; the opponent is named exactly). */
 typedef struct {
@@ -280,9 +266,9 @@ int cmd_csa(int argc, char **argv) {
         cfg.on_game_end = learn_after_game;
         cfg.on_game_end_ctx = &learn;
     }
-    char self[PATH_MAX + 3];
+    char *self = NULL;
     if (rc < 0 && !cfg.engine_cmd) {
-        if (!self_engine(self, sizeof self)) {
+        if (!(self = engine_self_command())) {
             fprintf(stderr, "%s: cannot find this program's own path for its engine; use --engine\n", prog);
             rc = 1;
         }
@@ -313,6 +299,7 @@ int cmd_csa(int argc, char **argv) {
         fclose(log);
     for (int i = 0; i < n_opts; i++)
         free(storage[i]);
+    free(self);
     free(av);
     return rc;
 }

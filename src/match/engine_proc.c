@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -520,4 +521,29 @@ void engine_close(EngineProc *e, int64_t wait_ms) {
     free(e->options);
     reset_io(e);
     memcpy(e->last_stderr, keep, sizeof keep); /* the last words of a dead engine stay readable */
+}
+
+char *engine_self_command(void) {
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0)
+        return NULL;
+    path[n] = '\0';
+    if (!engine_cmd_needs_shell(path) && !strpbrk(path, " \t\n"))
+        return strdup(path);
+    char *cmd = malloc((size_t)n * 4 + 3);
+    if (!cmd)
+        return NULL;
+    char *o = cmd;
+    *o++ = '\'';
+    for (const char *c = path; *c; c++) {
+        if (*c == '\'') {
+            memcpy(o, "'\\''", 4);
+            o += 4;
+        } else
+            *o++ = *c;
+    }
+    *o++ = '\'';
+    *o = '\0';
+    return cmd;
 }

@@ -98,6 +98,12 @@ bool engine_start_ex(EngineProc *e, const char *cmd, EngineStderr mode, char *er
 /* True when CMD will be run through /bin/sh -c (exposed for tests and messages). */
 bool engine_cmd_needs_shell(const char *cmd);
 
+/* This program (/proc/self/exe) as an engine command line: the path itself when it starts
+ * directly, else single-quoted for the shell (a ' inside written '\''). For the verbs
+ * whose default engine is this binary's own USI loop (book grow, csa). Returns a malloc'd
+ * string (caller frees), or NULL when the path cannot be read or memory runs out. */
+char *engine_self_command(void);
+
 /* Writes line and a newline. Returns false when the engine is gone (broken pipe);
  * SIGPIPE must be ignored by the caller's process. */
 bool engine_send(EngineProc *e, const char *line);

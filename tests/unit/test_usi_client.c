@@ -320,6 +320,25 @@ static void test_abort_flag_stops_the_search(void **state) {
     engine_close(&e, ENGINE_QUIT_WAIT_MS);
 }
 
+/* The default engine of book grow and csa: this test binary's own path, started directly
+ * (its build path holds nothing a shell would read), and it runs: the path is a file. */
+static void test_self_command_is_this_program(void **state) {
+    (void)state;
+    char *cmd = engine_self_command();
+    assert_non_null(cmd);
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    assert_true(n > 0);
+    exe[n] = '\0';
+    if (!engine_cmd_needs_shell(exe) && !strpbrk(exe, " \t"))
+        assert_string_equal(cmd, exe);
+    else
+        assert_true(cmd[0] == '\'' && cmd[strlen(cmd) - 1] == '\'');
+    struct stat st;
+    assert_int_equal(stat(exe, &st), 0);
+    free(cmd);
+}
+
 static int setup(void **state) {
     (void)state;
     signal(SIGPIPE, SIG_IGN);
@@ -339,6 +358,7 @@ static int teardown(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_self_command_is_this_program),
         cmocka_unit_test(test_handshake_sends_declared_options_in_order),
         cmocka_unit_test(test_one_handshake_timeout_for_usiok_and_readyok),
         cmocka_unit_test(test_go_reads_infos_and_the_bestmove),

@@ -426,30 +426,6 @@ static int play(PlaySetup *ps, Play *p) {
 
 /* ---- The verb ---- */
 
-/* The path of this program, quoted for the shell when it needs it; NULL on failure. */
-static char *self_command(void) {
-    char path[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0)
-        return NULL;
-    path[n] = '\0';
-    char *cmd = malloc((size_t)n * 4 + 3);
-    if (!cmd)
-        return NULL;
-    char *o = cmd;
-    *o++ = '\'';
-    for (const char *s = path; *s; s++) {
-        if (*s == '\'') {
-            memcpy(o, "'\\''", 4);
-            o += 4;
-        } else
-            *o++ = *s;
-    }
-    *o++ = '\'';
-    *o = '\0';
-    return cmd;
-}
-
 static bool add_option(PlaySetup *ps, int side, const char *arg, const char *flag) {
     if (ps->n_opts[side] >= MAX_OPTIONS) {
         fprintf(stderr, "%s: too many %s arguments\n", PROG, flag);
@@ -696,7 +672,7 @@ int book_verb_grow(int argc, char **argv) {
             (unsigned long long)l.added, (unsigned long long)l.skipped, games);
     int status = 0;
     if ((uint64_t)games > l.added) {
-        if (!ps->cmd[0] && !(ps->cmd[0] = self = self_command())) {
+        if (!ps->cmd[0] && !(ps->cmd[0] = self = engine_self_command())) {
             fprintf(stderr, "%s: cannot find this program's path (/proc/self/exe); give --player\n", PROG);
             goto out;
         }
