@@ -23,6 +23,11 @@
  * seen to play; all games when no side is named the player; max q without games). A move's score in OUT is its q as the
  * player's move (the child valued with an opponent to move).
  *
+ * Confidence (Z = confidence > 0): a move's lower bound is L = q - Z sqrt(q (1 - q) / (n + G)) (at least 0), its
+ * value less Z standard errors of a mean of n + G results. Then Vp is the q of the move with the best L (the move a
+ * reader that plays the best score plays, not the luckiest), and every move of a node with games is written with L as
+ * its score (moves never played included: their n is 0), so few lucky games do not outrank many good ones.
+ *
  * The tree policy (grow_tree_choose()): UCB1 with the prior as virtual games,
  *     argmax  q' + X sqrt(ln(1 + N) / (1 + n + v)),   q' = (W + D/2 + G p) / (n + v + G)
  * (the move's own results, not the backed-up value: the games through a move are its
@@ -60,6 +65,7 @@ typedef struct {
     double prior;       /* G: the prior's weight in games; >= 0 */
     double explore;     /* X: the UCB exploration constant; >= 0 */
     double widen;       /* W: progressive widening, 0 off; >= 0 */
+    double confidence;  /* Z: scores are lower bounds q - Z se, nodes valued by them; 0 off; >= 0 */
     uint64_t seed;      /* ties of the tree policy */
     const char *player; /* the grown side's name in the records (exact); borrowed */
 } GrowOptions;

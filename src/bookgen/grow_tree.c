@@ -18,6 +18,7 @@ typedef struct {
     uint32_t games, wins, draws, player_games;
     uint32_t pending; /* games in progress that the policy sent through it */
     double q;         /* the value, set by the valuation */
+    double lcb;       /* q less confidence standard errors (q when confidence is 0), likewise */
 } GMove;
 
 /* One position the games or the input book met: a node, or an exit waiting for K games. */
@@ -462,6 +463,15 @@ static uint32_t node_games(const GPos *p) {
     return n;
 }
 
+/* q less z standard errors of a mean of `weight` results (q (1 - q) / weight its variance),
+ * at least 0; q itself when z is 0 (so the default writes what it always wrote). */
+static double lower_bound(double q, double weight, double z) {
+    if (z <= 0 || weight <= 0)
+        return q;
+    double b = q - z * sqrt(q * (1 - q) / weight);
+    return b > 0 ? b : 0;
+}
+
 /* The value of node id for its side to move when that is the player (role 0: the best
  * move) or an opponent (role 1: the replies the opponents were seen to play, by their
  * games), -1 when it is being valued (a cycle). Role 0 sets every move's q, the player's
@@ -477,7 +487,7 @@ static double node_value(Valuer *v, uint32_t id, int role) {
     book_position_key(t->keys, id, &key);
     Position pos;
     StateInfo st;
-    double G = t->o.prior, best = -1, sum_all = 0, sum_opp = 0, mean = node_mean(&t->pos[id], G);
+    double G = t->o.prior, best = -1, best_lcb = -1, sum_all = 0, sum_opp = 0, mean = node_mean(&t->pos[id], G);
     uint64_t games = 0, opp = 0;
     if (book_key_to_position(&key, &pos, &st, ply_of(t, id))) {
         for (int i = 0; i < t->pos[id].n; i++) {
@@ -487,7 +497,7 @@ static double node_value(Valuer *v, uint32_t id, int role) {
             Move full = position_legal_move_from16(&pos, m->move);
             if (full == MOVE_NONE) {
                 if (role == 0)
-                    m->q = q;
+                    m->q = m->lcb = lower_bound(q, n + G, t->o.confidence);
                 continue;
             }
             BookKey ck;
@@ -498,10 +508,13 @@ static double node_value(Valuer *v, uint32_t id, int role) {
                 if (vc >= 0)
                     q = (n * (1 - vc) + G * p) / (n + G);
             }
-            if (role == 0)
+            double lcb = lower_bound(q, n + G, t->o.confidence);
+            if (role == 0) {
                 m->q = q;
-            if (q > best)
-                best = q;
+                m->lcb = lcb;
+            }
+            if (lcb > best_lcb) /* the move a reader playing the best score plays */
+                best_lcb = lcb, best = q;
             sum_all += m->games * q;
             games += m->games;
             sum_opp += (m->games - m->player_games) * q;
@@ -541,10 +554,12 @@ static bool emit(const GrowTree *t, const Valuer *v, uint32_t id, Book *out, Boo
         const GMove *m = &p->moves[i];
         player += m->player_games;
         BookMove bm = {.move = m->move, .ponder = m->ponder, .count = m->games};
-        bool learned = m->games > 0; /* a move without games keeps the input book's score */
+        /* a move without games keeps the input book's score, unless scores are lower bounds:
+         * then every move of a node with games has its bound, so that they compare alike */
+        bool learned = m->games > 0 || (t->o.confidence > 0 && games > 0);
         if (learned) {
             bm.has_score = true;
-            bm.score = grow_score_cp(m->q);
+            bm.score = grow_score_cp(t->o.confidence > 0 ? m->lcb : m->q);
         } else {
             bm.has_score = m->has_score;
             bm.score = m->score;
@@ -585,6 +600,8 @@ static bool emit(const GrowTree *t, const Valuer *v, uint32_t id, Book *out, Boo
         len = snprintf(line, sizeof line, "grow %s: %u games +%u =%u -%u, value %.3f, prior %.3f",
                        move_to_usi(m->move, usi), m->games, m->wins, m->draws, losses, m->q,
                        prior_of(m, node_mean(p, t->o.prior)));
+        if (t->o.confidence > 0 && len > 0 && (size_t)len < sizeof line)
+            len += snprintf(line + len, sizeof line - (size_t)len, ", lower bound %.3f", m->lcb);
         if (!book_set_stats(out, oid, m->move, &s) || !book_append_comment(out, oid, m->move, line, (size_t)len))
             return false;
     }

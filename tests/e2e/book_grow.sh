@@ -120,6 +120,33 @@ expect_contains "grow broken named" "$out" "broken.csa:"
 expect_contains "grow text named" "$out" "notes.txt: skipped"
 [ "$(root_games "$T/f.db")" = 6 ] || fail "grow foreign: root counts $(root_games "$T/f.db"), expected 6"
 
+# --confidence, by hand (--max-ply 1: each root move valued by its own results, G 4, prior
+# 1/2 from score 0): 2g2f 3 wins of 3, q = (3 + 2) / 7 = 0.714 (550 cp); 7g7f 14 of 20,
+# q = (14 + 2) / 24 = 0.667 (416 cp). Z = 1 takes one standard error of n + 4 results:
+# 2g2f 0.714 - sqrt(0.714 * 0.286 / 7) = 0.544 (105 cp), 7g7f 0.667 - sqrt(0.667 * 0.333 / 24)
+# = 0.570 (170 cp): the 20 games outrank the 3, and the root is valued by 7g7f's q
+mkdir -p "$T/zrec"
+printf '#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 0 0 1\n2g2f none 0 0 1\n' > "$T/zin.db"
+for k in 1 2 3; do printf 'V2.2\nN+grow-player\nN-x\nPI\n+\n+2726FU\n%%TORYO\n' > "$T/zrec/a$k.csa"; done
+for k in $(seq 1 20); do
+    if [ "$k" -le 14 ]; then tail='%%TORYO'; else tail='-3334FU\n%%TORYO'; fi
+    printf "V2.2\nN+grow-player\nN-x\nPI\n+\n+7776FU\n$tail\n" > "$T/zrec/b$k.csa"
+done
+for z in 0 1; do
+    "$HAYANAGI" book grow "$T/zin.db" "$T/z$z.db" --records "$T/zrec" --games 0 --max-ply 1 --confidence $z --quiet \
+        >/dev/null 2>&1 || fail "grow --confidence $z"
+done
+grep -qx '2g2f none 550 none 3' "$T/z0.db" && grep -qx '7g7f none 416 none 20' "$T/z0.db" \
+    || fail "grow --confidence 0: $(grep -v '^#' "$T/z0.db")"
+grep -qx '2g2f none 105 none 3' "$T/z1.db" && grep -qx '7g7f none 170 none 20' "$T/z1.db" \
+    || fail "grow --confidence 1: $(grep -v '^#' "$T/z1.db")"
+grep -q 'value 0.667 with the player to move' "$T/z1.db" || fail "grow --confidence 1: root value: $(grep '^#grow:' "$T/z1.db")"
+grep -q '7g7f: 20 games +14 =0 -6, value 0.667, prior 0.500, lower bound 0.570' "$T/z1.db" \
+    || fail "grow --confidence 1: evidence: $(grep '^#grow 7g7f' "$T/z1.db")"
+out=$("$HAYANAGI" book lookup "$T/z1.db" startpos); expect_contains "grow --confidence plays" "$out" "engine would play 7g7f"
+"$HAYANAGI" book grow "$T/zin.db" "$T/x.db" --records "$T/zrec" --games 0 --confidence -1 >/dev/null 2>&1
+expect_status "grow bad confidence" 2 $?
+
 # a crashing opponent: clear error, OUT and DIR as they were
 echo keep > "$T/keep.db"
 out=$("$HAYANAGI" book grow "$T/in.db" "$T/keep.db" --records "$T/crec" --games 2 --opponent false --nodes 300 2>&1)

@@ -53,6 +53,8 @@ static void grow_usage(FILE *f) {
                "  --expand-after K       games that must leave the tree at a position to add it (default 2)\n"
                "  --prior G              a book score counts as G games (default 4)\n"
                "  --explore X            UCB exploration constant (default 0.5)\n"
+               "  --confidence Z         score a learned move by its value less Z standard errors, and\n"
+               "                         value a player's node by that move (default 0: by the value)\n"
                "  --widen W              progressive widening: a player's node with k < W sqrt(games) moves\n"
                "                         has the player search the moves it does not list (default 0: off)\n"
                "  --seed S               the policy's tie-breaks (default 0)\n"
@@ -488,6 +490,7 @@ int book_verb_grow(int argc, char **argv) {
         O_QUIET,
         O_JITTER,
         O_WIDEN,
+        O_CONFIDENCE,
         O_HELP = 'h'
     };
     static const struct option longopts[] = {{"records", required_argument, NULL, O_RECORDS},
@@ -520,6 +523,7 @@ int book_verb_grow(int argc, char **argv) {
                                              {"quiet", no_argument, NULL, O_QUIET},
                                              {"nodes-jitter", required_argument, NULL, O_JITTER},
                                              {"widen", required_argument, NULL, O_WIDEN},
+                                             {"confidence", required_argument, NULL, O_CONFIDENCE},
                                              {"help", no_argument, NULL, O_HELP},
                                              {NULL, 0, NULL, 0}};
     PlaySetup *ps = calloc(1, sizeof *ps);
@@ -530,7 +534,7 @@ int book_verb_grow(int argc, char **argv) {
     long games = -1, byoyomi = -1, main_time = -1, inc = -1, nodes = -1, pnodes = 0, onodes = 0;
     long grace = 50, move_timeout = 60000, max_moves = 320, concurrency = 1, max_ply = 32, expand_after = 2;
     long seed = 0, jitter = 10;
-    double prior = 4, explore = 0.5, widen = 0;
+    double prior = 4, explore = 0.5, widen = 0, confidence = 0;
     bool quiet = false;
     ps->player_name = "grow-player";
     char **av = cli_opts_begin(PROG, argc, argv);
@@ -569,6 +573,7 @@ int book_verb_grow(int argc, char **argv) {
             break;
         case O_PRIOR:
         case O_WIDEN:
+        case O_CONFIDENCE:
         case O_EXPLORE: {
             char *end;
             double x = strtod(optarg, &end);
@@ -578,6 +583,8 @@ int book_verb_grow(int argc, char **argv) {
                 prior = x;
             else if (c == O_WIDEN)
                 widen = x;
+            else if (c == O_CONFIDENCE)
+                confidence = x;
             else
                 explore = x;
             break;
@@ -662,6 +669,7 @@ int book_verb_grow(int argc, char **argv) {
                       .prior = prior,
                       .explore = explore,
                       .widen = widen,
+                      .confidence = confidence,
                       .seed = (uint64_t)seed,
                       .player = ps->player_name};
     Load l;
