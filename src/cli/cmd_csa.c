@@ -16,6 +16,7 @@
 #include "match/match.h"
 #include "util/cli_opts.h"
 #include "util/interrupt.h"
+#include "util/log_file.h"
 #include "util/path.h"
 #include "util/secret_file.h"
 
@@ -332,9 +333,10 @@ int cmd_csa(int argc, char **argv) {
     }
     FILE *log = NULL;
     if (rc < 0 && log_path) {
-        log = fopen(log_path, "a");
+        char lerr[PATH_MAX + 256];
+        log = log_file_open(log_path, lerr, sizeof lerr);
         if (!log) {
-            perror(log_path);
+            fprintf(stderr, "%s: --log %s\n", prog, lerr);
             rc = 1;
         }
     }

@@ -58,12 +58,14 @@ expect_contains "bad port" "$out" "--port"
 # 1. A full game with the built-in engine: black, byoyomi 500 ms (Time_Unit 1msec)
 start_server full
 mkdir -p "$tmp/rec"
+printf 'an earlier session\n' > "$tmp/full.log" # --log appends
 out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --records "$tmp/rec" --margin-ms 100 --log "$tmp/full.log" \
     --option USI_Hash=16 2>&1)
 expect_status "full game" 0 $?
 server_status "full game"
 expect_contains "full game" "$out" "game g1 vs rival as black: WIN by RESIGN, 5 moves"
 expect_contains "full game byoyomi" "$(cat "$tmp/full.log")" "byoyomi 400"
+[ "$(head -1 "$tmp/full.log")" = "an earlier session" ] || fail "--log truncated the earlier session's log"
 out=$("$HAYANAGI" book records "$tmp/rec/g1.csa" 2>&1)
 expect_contains "record reads back" "$out" "5 moves	black	TORYO	hayanagi-test vs rival"
 expect_contains "record times" "$(cat "$tmp/rec/g1.csa")" "T0"
