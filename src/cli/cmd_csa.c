@@ -30,7 +30,7 @@ static void usage(FILE *f) {
                "                         may not access (chmod 600), or a pipe such as <(pass show csa)\n"
                "  --password PW          the password on the command line, where every user of this\n"
                "                         machine sees it (ps); floodgate: any trip string\n"
-               "                         Neither: the environment variable HAYANAGI_CSA_PASSWORD\n"
+               "                         (with neither option: $HAYANAGI_CSA_PASSWORD, kept from the engine)\n"
                "  --game NAME            game name to ask for, e.g. floodgate-300-10F\n"
                "                         (sent as LOGIN ID NAME,PW)\n"
                "  --games N              games to play (default 1; 0: until stopped with Ctrl-C)\n"
