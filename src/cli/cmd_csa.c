@@ -16,15 +16,21 @@
 #include "match/match.h"
 #include "util/cli_opts.h"
 #include "util/interrupt.h"
+#include "util/log_file.h"
 #include "util/path.h"
+#include "util/secret_file.h"
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: hayanagi csa --host H --id ID --password PW [options]\n"
+    fprintf(f, "usage: hayanagi csa --host H --id ID (--password-file FILE | --password PW) [options]\n"
                "Plays games on a CSA server (floodgate, WCSC, shogi-server); see docs/csa.md.\n"
                "  --host H               the server (name or address)\n"
                "  --port P               its port (default 4081)\n"
                "  --id ID                our login name\n"
-               "  --password PW          the password (floodgate: any trip string)\n"
+               "  --password-file FILE   the password: the first line of FILE, which group and others\n"
+               "                         may not access (chmod 600), or a pipe such as <(pass show csa)\n"
+               "  --password PW          the password on the command line, where every user of this\n"
+               "                         machine sees it (ps); floodgate: any trip string\n"
+               "                         (with neither option: $HAYANAGI_CSA_PASSWORD, kept from the engine)\n"
                "  --game NAME            game name to ask for, e.g. floodgate-300-10F\n"
                "                         (sent as LOGIN ID NAME,PW)\n"
                "  --games N              games to play (default 1; 0: until stopped with Ctrl-C)\n"
@@ -55,6 +61,7 @@ enum {
     C_PORT,
     C_ID,
     C_PASSWORD,
+    C_PASSWORD_FILE,
     C_GAME,
     C_GAMES,
     C_ENGINE,
@@ -112,12 +119,55 @@ static void learn_after_game(void *ctx, const char *record_path, const char *opp
         fprintf(stderr, "hayanagi csa: learn: %s: nothing to learn from this game\n", overlay);
 }
 
+/* The password's source, in this order (docs/csa.md, "The password"): --password or
+ * --password-file (both: a usage error), else HAYANAGI_CSA_PASSWORD when set and not
+ * empty. The variable is removed from our environment once read, so the engine (a child)
+ * does not inherit it. Sets *password (to --password's text, or to buf) and *from (how to
+ * name the source in messages); returns -1 to go on, or the exit status after a message. */
+static int choose_password(const char *prog, const char *file, char *buf, size_t buf_len, const char **password,
+                           const char **from) {
+    static const char env_name[] = "HAYANAGI_CSA_PASSWORD";
+    if (*password && file) {
+        fprintf(stderr, "%s: --password and --password-file are exclusive: give one\n", prog);
+        return CLI_USAGE_ERROR;
+    }
+    const char *env = getenv(env_name);
+    if (!*password && !file && env && *env) {
+        if (strlen(env) >= buf_len) {
+            fprintf(stderr, "%s: %s is too long for a password\n", prog, env_name);
+            return CLI_USAGE_ERROR;
+        }
+        snprintf(buf, buf_len, "%s", env);
+        *password = buf;
+        *from = env_name;
+    }
+    unsetenv(env_name); /* whichever source won: never the engine's */
+    if (file) {
+        char err[PATH_MAX + 256];
+        if (!secret_read_file(file, buf, buf_len, err, sizeof err)) {
+            fprintf(stderr, "%s: --password-file %s\n", prog, err);
+            return CLI_USAGE_ERROR;
+        }
+        *password = buf;
+        *from = "--password-file";
+    }
+    if (!*password) {
+        fprintf(stderr,
+                "%s: no password: give --password-file FILE, set %s, or give --password PW\n"
+                "Try '%s --help' for more information.\n",
+                prog, env_name, prog);
+        return CLI_USAGE_ERROR;
+    }
+    return -1;
+}
+
 int cmd_csa(int argc, char **argv) {
     static const char prog[] = "hayanagi csa";
     static const struct option longopts[] = {{"host", required_argument, NULL, C_HOST},
                                              {"port", required_argument, NULL, C_PORT},
                                              {"id", required_argument, NULL, C_ID},
                                              {"password", required_argument, NULL, C_PASSWORD},
+                                             {"password-file", required_argument, NULL, C_PASSWORD_FILE},
                                              {"game", required_argument, NULL, C_GAME},
                                              {"games", required_argument, NULL, C_GAMES},
                                              {"engine", required_argument, NULL, C_ENGINE},
@@ -145,7 +195,7 @@ int cmd_csa(int argc, char **argv) {
     EngineOption opts[MAX_OPTIONS];
     char *storage[MAX_OPTIONS];
     int n_opts = 0;
-    const char *log_path = NULL;
+    const char *log_path = NULL, *password_file = NULL;
     Learn learn = {0};
     char **av = cli_opts_begin(prog, argc, argv);
     if (!av)
@@ -162,6 +212,7 @@ int cmd_csa(int argc, char **argv) {
             break;
         case C_ID: cfg.id = optarg; break;
         case C_PASSWORD: cfg.password = optarg; break;
+        case C_PASSWORD_FILE: password_file = optarg; break;
         case C_GAME: cfg.game = optarg; break;
         case C_GAMES:
             if (!cli_opts_int(prog, longopts, c, optarg, 0, 1000000, &v))
@@ -222,14 +273,20 @@ int cmd_csa(int argc, char **argv) {
                 prog);
         rc = CLI_USAGE_ERROR;
     }
-    if (rc < 0 && (!cfg.host || !cfg.id || !cfg.password)) {
-        fprintf(stderr, "%s: --host, --id and --password are required\nTry '%s --help' for more information.\n", prog,
-                prog);
+    char password[256];
+    const char *pw_from = "--password";
+    if (rc < 0)
+        rc = choose_password(prog, password_file, password, sizeof password, &cfg.password, &pw_from);
+    if (rc < 0 && (!cfg.host || !cfg.id)) {
+        fprintf(stderr, "%s: --host and --id are required\nTry '%s --help' for more information.\n", prog, prog);
         rc = CLI_USAGE_ERROR;
     }
-    if (rc < 0 && (strpbrk(cfg.id, " \t,\r\n") || strpbrk(cfg.password, " \t\r\n") ||
-                   (cfg.game && strpbrk(cfg.game, " \t,\r\n")))) {
-        fprintf(stderr, "%s: --id, --password and --game may not hold blanks (nor --id and --game a comma)\n", prog);
+    if (rc < 0 && (strpbrk(cfg.id, " \t,\r\n") || (cfg.game && strpbrk(cfg.game, " \t,\r\n")))) {
+        fprintf(stderr, "%s: --id and --game may not hold blanks nor a comma\n", prog);
+        rc = CLI_USAGE_ERROR;
+    }
+    if (rc < 0 && strpbrk(cfg.password, " \t\r\n")) { /* LOGIN's fields are blank-separated */
+        fprintf(stderr, "%s: the password (%s) may not hold blanks\n", prog, pw_from);
         rc = CLI_USAGE_ERROR;
     }
     if (rc < 0 && learn.on && (!cfg.play.rival_books || !cfg.records_dir)) {
@@ -241,10 +298,10 @@ int cmd_csa(int argc, char **argv) {
     }
     /* one directory for the engine and the learner, whatever the engine's own resolution of
      * a relative RivalBookDir would be */
-    char rival_abs[PATH_MAX];
+    char rival_abs[PATH_MAX], derr[PATH_MAX + 128];
     if (rc < 0 && cfg.play.rival_books) {
-        if (!path_make_dirs(cfg.play.rival_books) && errno != EEXIST) {
-            fprintf(stderr, "%s: --rival-books %s: %s\n", prog, cfg.play.rival_books, strerror(errno));
+        if (!path_make_dirs(cfg.play.rival_books, NULL, derr, sizeof derr)) {
+            fprintf(stderr, "%s: --rival-books %s\n", prog, derr);
             rc = 1;
         } else if (!realpath(cfg.play.rival_books, rival_abs)) {
             fprintf(stderr, "%s: --rival-books %s: %s\n", prog, cfg.play.rival_books, strerror(errno));
@@ -252,8 +309,8 @@ int cmd_csa(int argc, char **argv) {
         } else
             cfg.play.rival_books = rival_abs;
     }
-    if (rc < 0 && cfg.records_dir && !path_make_dirs(cfg.records_dir) && errno != EEXIST) {
-        fprintf(stderr, "%s: --records %s: %s\n", prog, cfg.records_dir, strerror(errno));
+    if (rc < 0 && cfg.records_dir && !path_make_dirs(cfg.records_dir, NULL, derr, sizeof derr)) {
+        fprintf(stderr, "%s: --records %s\n", prog, derr);
         rc = 1;
     }
     char bundled[PATH_MAX];
@@ -276,9 +333,10 @@ int cmd_csa(int argc, char **argv) {
     }
     FILE *log = NULL;
     if (rc < 0 && log_path) {
-        log = fopen(log_path, "a");
+        char lerr[PATH_MAX + 256];
+        log = log_file_open(log_path, lerr, sizeof lerr);
         if (!log) {
-            perror(log_path);
+            fprintf(stderr, "%s: --log %s\n", prog, lerr);
             rc = 1;
         }
     }
@@ -301,5 +359,6 @@ int cmd_csa(int argc, char **argv) {
         free(storage[i]);
     free(self);
     free(av);
+    memset(password, 0, sizeof password);
     return rc;
 }

@@ -14,6 +14,7 @@
 #include "match/match.h"
 #include "match/resume.h"
 #include "util/interrupt.h"
+#include "util/log_file.h"
 #include "util/parse.h"
 
 static void usage(FILE *f) {
@@ -40,7 +41,7 @@ static void usage(FILE *f) {
                "  --max-moves N         draw after move N (default 320; 0: no limit)\n"
                "  --grace MS            allowance over the clock before a time loss (default 50)\n"
                "  --move-timeout MS     nodes mode: longest wait for a bestmove (default 60000)\n"
-               "  --log FILE            log the USI dialogue of every engine\n"
+               "  --log FILE            log the USI dialogue of every engine (appended)\n"
                "  --engine-stderr       let the engines write to our stderr (default: /dev/null)\n"
                "EnteringKingRule for judging `bestmove win` is taken from --option EnteringKingRule=...\n"
                "(default CSARule27).\n");
@@ -424,9 +425,10 @@ int cmd_match(int argc, char **argv) {
     } else if (resume)
         printf("Resuming: %s does not exist yet, starting from game 1\n", out_path);
     if (log_path) {
-        log_file = fopen(log_path, "w");
+        char lerr[4096 + 256];
+        log_file = log_file_open(log_path, lerr, sizeof lerr);
         if (!log_file) {
-            fprintf(stderr, "hayanagi match: %s: %s\n", log_path, strerror(errno));
+            fprintf(stderr, "hayanagi match: --log %s\n", lerr);
             status = 1;
             goto out;
         }

@@ -22,7 +22,7 @@ static void usage(FILE *f) {
                "       hayanagi book (build | merge | minimax | think | expand | import-losses | learn | records |\n"
                "                     rival-learn | openings | prune | report) ...\n"
                "       hayanagi match --engine CMD --engine CMD [options]   (hayanagi match --help)\n"
-               "       hayanagi csa --host H --id ID --password PW [options]   (plays on a CSA server; --help)\n"
+               "       hayanagi csa --host H --id ID --password-file FILE [options]   (plays on a CSA server; --help)\n"
                "       hayanagi tune (generate | records | openings | label | fit) ... (fits the embedded evaluation, "
                "docs/eval.md)\n"
                "       hayanagi bench [--depth=N | --nodes=N]   (node-count signature last)\n"

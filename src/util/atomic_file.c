@@ -77,6 +77,9 @@ static char *follow_links(const char *path, struct stat *st, bool *exists, char 
     return NULL;
 }
 
+/* The kinds of file written by streaming into them (the header's rule). */
+static bool streamed_kind(mode_t m) { return S_ISFIFO(m) || S_ISCHR(m); }
+
 /* What a special file at path is, for the refusal. */
 static const char *kind_of(mode_t m) {
     if (S_ISDIR(m))
@@ -123,6 +126,18 @@ static void copy_attributes(int fd, const struct stat *old) {
     }
 }
 
+bool atomic_file_streams(const char *path) {
+    if (strcmp(path, "-") == 0)
+        return true;
+    struct stat st;
+    bool exists = false;
+    char err[8];
+    char *end = follow_links(path, &st, &exists, err, sizeof err);
+    bool followed = end != NULL;
+    free(end);
+    return followed && exists && streamed_kind(st.st_mode);
+}
+
 bool atomic_file_open(AtomicFile *af, const char *path, char *err, size_t err_len) {
     memset(af, 0, sizeof *af);
     af->name = dup_string(path);
@@ -143,7 +158,7 @@ bool atomic_file_open(AtomicFile *af, const char *path, char *err, size_t err_le
         release(af);
         return false;
     }
-    if (exists && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+    if (exists && streamed_kind(st.st_mode))
         return open_stream(af, err, err_len);
     if (exists && !S_ISREG(st.st_mode)) {
         error_set(err, err_len, "%s: is %s; an output must be a regular file, a FIFO, a character device or -", path,

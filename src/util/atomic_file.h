@@ -50,6 +50,13 @@ typedef struct {
  * here until it has a reader. */
 bool atomic_file_open(AtomicFile *af, const char *path, char *err, size_t err_len);
 
+/* Whether atomic_file_open() would stream into path rather than replace it: true for "-"
+ * and for a path whose chain of symbolic links ends at a FIFO or a character device. A
+ * streamed output is not "untouched" after a failure (what was written is gone to its
+ * reader), so messages ask this before saying so. No state; the answer holds while nothing
+ * changes at path. */
+bool atomic_file_streams(const char *path);
+
 /* Flushes, fsyncs and closes the temporary file, renames it over the target and fsyncs
  * the directory (a stream: flushes and closes it). Returns true on success. On failure (a
  * write error seen by ferror(), a full disk, ...) removes the temporary file, leaves the

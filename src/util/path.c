@@ -1,5 +1,6 @@
 /* path.c - see path.h. */
 #include "util/path.h"
+#include "util/error.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -39,19 +40,53 @@ bool path_resolve(const char *dir, const char *file, char *out, size_t out_len) 
     return ok;
 }
 
-bool path_make_dirs(const char *dir) {
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-        errno = ENAMETOOLONG;
-        return false;
+/* One step of path_make_dirs: makes path (dir itself when last, else one of its parents)
+ * a directory. */
+static bool make_one(const char *path, const char *dir, bool last, bool *created, char *err, size_t err_len) {
+    struct stat st;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (stat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode))
+                return true;
+            /* mkdir's EEXIST would hide it: a file where a directory is asked for */
+            if (last)
+                return error_set(err, err_len, "%s: exists and is not a directory", dir);
+            return error_set(err, err_len, "%s: %s exists and is not a directory", dir, path);
+        }
+        if (mkdir(path, 0777) == 0) {
+            *created = true;
+            return true;
+        }
+        if (errno != EEXIST) /* EEXIST: made meanwhile by another process, look again */
+            return last ? error_set(err, err_len, "%s: %s", dir, strerror(errno))
+                        : error_set(err, err_len, "%s: %s: %s", dir, path, strerror(errno));
     }
+    return error_set(err, err_len, "%s: exists and is not a directory", dir); /* a dangling link */
+}
+
+bool path_make_dirs(const char *dir, bool *created, char *err, size_t err_len) {
+    bool made = false, parent_made = false;
+    if (created)
+        *created = false;
+    char path[PATH_MAX];
+    if (!dir[0])
+        return error_set(err, err_len, "an empty directory name");
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return error_set(err, err_len, "%s: %s", dir, strerror(ENAMETOOLONG));
+    for (size_t n = strlen(path); n > 1 && path[n - 1] == '/'; n--)
+        path[n - 1] = '\0';
     for (char *s = path + 1; *s; s++) {
-        if (*s != '/')
+        if (*s != '/' || s[-1] == '/')
             continue;
         *s = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return false;
+        bool ok = make_one(path, dir, false, &parent_made, err, err_len);
         *s = '/';
+        if (!ok)
+            return false;
     }
-    return mkdir(path, 0777) == 0;
+    if (!make_one(path, dir, true, &made, err, err_len))
+        return false;
+    if (created)
+        *created = made;
+    return true;
 }

@@ -19,9 +19,12 @@
  * unusable path). */
 bool path_resolve(const char *dir, const char *file, char *out, size_t out_len);
 
-/* mkdir -p: creates dir (mode 0777 less the umask) and its missing parents. Returns true
- * when dir was created; false with errno EEXIST when it was there already (a directory or
- * not: the caller decides), another errno on failure. */
-bool path_make_dirs(const char *dir);
+/* mkdir -p: makes dir a directory, creating it (mode 0777 less the umask) and its missing
+ * parents. Returns true when dir is a directory now (symbolic links to directories count),
+ * *created (may be NULL) saying whether this call made dir itself (rmdir undoes it). Returns
+ * false with the reason in err: "DIR: exists and is not a directory" (or "DIR: PARENT exists
+ * and is not a directory") when a file of another kind sits where a directory is asked for,
+ * "DIR: <the system's reason>" when mkdir fails. */
+bool path_make_dirs(const char *dir, bool *created, char *err, size_t err_len);
 
 #endif

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A scripted CSA server for the CSA client's tests (tests/e2e/csa_client.sh).
 
-Usage: server.py SCENARIO PORT_FILE
+Usage: server.py SCENARIO PORT_FILE [PASSWORD]
 Listens on 127.0.0.1 on a free port, writes the port number to PORT_FILE, serves one
-client through SCENARIO and exits: 0 when the client said what the scenario expects,
+client through SCENARIO (expecting PASSWORD, default "pw", in its LOGIN) and exits: 0 when the client said what the scenario expects,
 1 (with the reason on stderr) when it did not. Everything is bounded in time: a whole run
 stops itself after 60 s. The lines the server sends follow CSA protocol 1.2.1 as
 shogi-server writes them (docs/csa.md).
@@ -15,6 +15,7 @@ import sys
 import time
 
 signal.alarm(60)
+PASSWORD = sys.argv[3] if len(sys.argv) > 3 else "pw"
 
 
 class Fail(Exception):
@@ -72,7 +73,7 @@ def summary(your_turn, position="PI\n+\n", time_lines=None, name="hay-1-0", game
 
 
 def login_and_agree(c, text, game="hay-1-0"):
-    c.expect(r"LOGIN hayanagi-test %s,pw" % re.escape(game))
+    c.expect(r"LOGIN hayanagi-test %s,%s" % (re.escape(game), re.escape(PASSWORD)))
     c.send("LOGIN:hayanagi-test OK\n")
     c.send(text)
     c.expect(r"AGREE( g1)?")

@@ -24,6 +24,16 @@ expect_status "bad --top" 2 $?
 expect_status "no book" 2 $?
 "$HAYANAGI" book expand "$dir/missing.db" "$dir/x.db" --playouts 10 --quiet >/dev/null 2>&1
 expect_status "missing book" 1 $?
+# OUT is the checkpoint: a stream is refused before any work, and no "-.expand-*" appears
+mkdir "$dir/cwd"
+H=$(readlink -f "$HAYANAGI")
+out=$(cd "$dir/cwd" && "$H" book expand "$dir/in.db" - --playouts 10 --quiet 2>&1 > /dev/null)
+expect_status "expand to -" 2 $?
+expect_contains "expand to -" "$out" "OUT - is the standard output, but expand checkpoints the book into OUT after every round"
+[ -z "$(ls "$dir/cwd")" ] || fail "expand to -: files left in the working directory: $(ls "$dir/cwd")"
+out=$("$HAYANAGI" book expand "$dir/in.db" /dev/null --playouts 10 --quiet 2>&1)
+expect_status "expand to /dev/null" 2 $?
+expect_contains "expand to /dev/null" "$out" "OUT /dev/null is a stream (a FIFO or a device)"
 
 # Ctrl-C in the first round: status 130, nothing written yet; the same command finishes.
 "$HAYANAGI" book expand "$dir/in.db" "$dir/int.db" --playouts 100000000 --top 3 --depth 2 --tree-mb 512 \

@@ -151,6 +151,33 @@ expect_contains "no provenance" "$out" "g.db.journal:32: the second line must be
 expect_contains "bad entries: counts" "$out" "(0 done before, 5 searched now"
 cmp -s "$T/g.db" "$T/u.db" || fail "bad entries: something of them reached OUT"
 
+# OUT "-" (or another stream) has no OUT.journal: refused without --journal, before any
+# work and without a "-.journal" in the working directory. With --journal FILE the journal
+# is there: an earlier run's whole entries resume (--journal is not among the options the
+# journal binds), the book reaches stdout byte for byte, and the journal goes at the end.
+mkdir "$T/cwd"
+H=$(readlink -f "$HAYANAGI") YA=$(readlink -f "$Y") # for runs in another working directory
+out=$(cd "$T/cwd" && "$H" book think "$YA" - "${ARGS[@]}" 2>&1 > /dev/null)
+expect_status "think to - without --journal" 2 $?
+expect_contains "think to - without --journal" "$out" \
+    "OUT - is the standard output, which has no place for the checkpoint journal (OUT.journal): give --journal FILE"
+[ -z "$(ls "$T/cwd")" ] || fail "think to -: files left in the working directory: $(ls "$T/cwd")"
+out=$("$HAYANAGI" book think "$Y" /dev/null "${ARGS[@]}" 2>&1)
+expect_status "think to /dev/null without --journal" 2 $?
+expect_contains "think to /dev/null without --journal" "$out" "OUT /dev/null is a stream (a FIFO or a device)"
+cp "$T/whole" "$T/j.journal"
+(cd "$T/cwd" && "$H" book think "$YA" - "${ARGS[@]}" --journal "$T/j.journal" > "$T/stdout.db" 2> "$T/stdout.err")
+expect_status "think to - with --journal" 0 $?
+expect_contains "think to - with --journal" "$(cat "$T/stdout.err")" "($n done before, $((5 - n)) searched now"
+cmp -s "$T/stdout.db" "$T/u.db" || fail "think to - with --journal: stdout is not the uninterrupted book"
+[ -e "$T/j.journal" ] && fail "think to - with --journal: the journal was left behind"
+[ -z "$(ls "$T/cwd")" ] || fail "think to - with --journal: files left in the working directory"
+cp "$Y" "$T/in_copy.db"
+out=$("$HAYANAGI" book think "$T/in_copy.db" "$T/jo.db" "${ARGS[@]}" --journal "$T/in_copy.db" 2>&1)
+expect_status "--journal naming IN" 2 $?
+expect_contains "--journal naming IN" "$out" "--journal $T/in_copy.db names IN or OUT"
+cmp -s "$T/in_copy.db" "$Y" || fail "--journal naming IN: IN was changed"
+
 # two runs on one OUT: the second is refused, naming the first, and changes nothing
 "$HAYANAGI" book think "$Y" "$T/two.db" "${ARGS[@]}" > "$T/two1.out" 2>&1 &
 pid=$!

@@ -110,4 +110,31 @@ expect_contains "prune counts what it wrote" "$out" "wrote $T/pruned.db: 0 posit
 [ "$(grep -c '^sfen' "$T/pruned.db")" = 0 ] || fail "prune: expected no position in the file"
 out=$("$HAYANAGI" book convert "$T/moveless.db" "$T/moveless.sbk" 2>&1); expect_status "convert to sbk" 0 $?
 expect_contains "sbk counts what it wrote" "$out" "wrote $T/moveless.sbk: "
+
+# A failed write says what is true of OUT: a replaced file is untouched, a stream is not
+# (its reader may have had part of the book). /dev/full refuses every write; a FIFO whose
+# reader leaves after one byte fails with EPIPE once the pipe is full (SIGPIPE ignored, so
+# the writer sees the error instead of dying of it).
+for verb in "convert" "sort --memory 1M" "minimax"; do
+    err=$("$HAYANAGI" book $verb "$STD" /dev/full 2>&1); expect_status "$verb to /dev/full" 1 $?
+    expect_contains "$verb to /dev/full" "$err" \
+        "/dev/full: write failed: No space left on device (/dev/full is a stream: what was written before the error may have reached its reader)"
+    expect_not_contains "$verb to /dev/full" "$err" "untouched"
+done
+"$HAYANAGI" book gen-synthetic 3000 "$T/big.db" 5 >/dev/null 2>&1 || fail "gen-synthetic"
+[ "$(stat -c %s "$T/big.db")" -gt 200000 ] || fail "big.db is smaller than a pipe's buffer"
+mkfifo "$T/short.db"
+head -c 1 "$T/short.db" > /dev/null &
+reader=$!
+err=$(trap '' PIPE; "$HAYANAGI" book convert "$T/big.db" "$T/short.db" 2>&1); expect_status "convert into a FIFO closed early" 1 $?
+wait "$reader"
+expect_contains "convert into a FIFO closed early" "$err" "$T/short.db is a stream: what was written before the error may have reached its reader"
+# a replaced file that cannot be written is untouched, and says so
+mkdir "$T/ro"; cp "$STD" "$T/ro/kept.db"; chmod 555 "$T/ro"
+if [ ! -w "$T/ro" ]; then # not as root, who may write anyway
+    err=$("$HAYANAGI" book convert "$T/big.db" "$T/ro/kept.db" 2>&1); expect_status "convert into a read-only directory" 1 $?
+    expect_contains "convert into a read-only directory" "$err" "($T/ro/kept.db is untouched)"
+    cmp -s "$T/ro/kept.db" "$STD" || fail "the read-only directory's book was changed"
+fi
+chmod 755 "$T/ro"
 finish

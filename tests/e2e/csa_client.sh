@@ -4,7 +4,7 @@
 # with moves already played on a Fischer clock with a scripted engine (the clock sent to
 # the engine, the floodgate comment, ponder hit and miss), garbage, a server that closes
 # mid-game, a slow one, a bad Game_Summary, a refused login, a draw, an illegal relay,
-# an entering-king declaration, the resignation threshold.
+# an entering-king declaration, the resignation threshold, the password's sources.
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
 # the system's python3 first: a version manager's shim may take seconds to start
@@ -22,10 +22,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_server SCENARIO: runs the server in the background, sets $port
+# start_server SCENARIO [PASSWORD]: runs the server in the background (expecting PASSWORD,
+# default pw, in the LOGIN), sets $port
 start_server() {
     rm -f "$tmp/port"
-    "$py" "$here/csa/server.py" "$1" "$tmp/port" 2> "$tmp/server.err" &
+    "$py" "$here/csa/server.py" "$1" "$tmp/port" "${2:-pw}" 2> "$tmp/server.err" &
     server_pid=$!
     for _ in $(seq 1 100); do
         [ -s "$tmp/port" ] && break
@@ -46,8 +47,10 @@ common=(--host 127.0.0.1 --id hayanagi-test --password pw --game hay-1-0 --keepa
 # --help and usage errors
 out=$("$HAYANAGI" csa --help)
 expect_contains "help" "$out" "--rival-books DIR"
-"$HAYANAGI" csa --host h --id i > /dev/null 2>&1
+out=$(env -u HAYANAGI_CSA_PASSWORD "$HAYANAGI" csa --host h --id i 2>&1)
 expect_status "missing password" 2 $?
+expect_contains "missing password" "$out" "no password: give --password-file FILE, set HAYANAGI_CSA_PASSWORD"
+expect_contains "help: ps" "$("$HAYANAGI" csa --help)" "sees it (ps)"
 out=$("$HAYANAGI" csa --host h --id i --password p --port 0 2>&1)
 expect_status "bad port" 2 $?
 expect_contains "bad port" "$out" "--port"
@@ -55,12 +58,14 @@ expect_contains "bad port" "$out" "--port"
 # 1. A full game with the built-in engine: black, byoyomi 500 ms (Time_Unit 1msec)
 start_server full
 mkdir -p "$tmp/rec"
+printf 'an earlier session\n' > "$tmp/full.log" # --log appends
 out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --records "$tmp/rec" --margin-ms 100 --log "$tmp/full.log" \
     --option USI_Hash=16 2>&1)
 expect_status "full game" 0 $?
 server_status "full game"
 expect_contains "full game" "$out" "game g1 vs rival as black: WIN by RESIGN, 5 moves"
 expect_contains "full game byoyomi" "$(cat "$tmp/full.log")" "byoyomi 400"
+[ "$(head -1 "$tmp/full.log")" = "an earlier session" ] || fail "--log truncated the earlier session's log"
 out=$("$HAYANAGI" book records "$tmp/rec/g1.csa" 2>&1)
 expect_contains "record reads back" "$out" "5 moves	black	TORYO	hayanagi-test vs rival"
 expect_contains "record times" "$(cat "$tmp/rec/g1.csa")" "T0"
@@ -157,5 +162,66 @@ out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --engine "$fake 7g7f:-5000" 
 expect_status "resign" 0 $?
 server_status "resign"
 expect_contains "resign" "$out" "LOSE by RESIGN, 0 moves"
+
+# 12. The password (docs/csa.md, "The password"). From a file: its first line, the CR LF
+# stripped, ahead of HAYANAGI_CSA_PASSWORD; the variable is not the engine's to inherit.
+printf 's3cret\r\nsecond line\n' > "$tmp/pw"
+chmod 600 "$tmp/pw"
+login=(--host 127.0.0.1 --id hayanagi-test --game hay-1-0 --keepalive 0 --resign 3000)
+start_server resign s3cret
+out=$(HAYANAGI_CSA_PASSWORD=fromenv "$HAYANAGI" csa "${login[@]}" --port "$port" --password-file "$tmp/pw" \
+    --engine "env > $tmp/engine.env; exec $fake 7g7f:-5000" 2>&1)
+expect_status "password file" 0 $?
+server_status "password file"
+expect_contains "password file" "$out" "LOSE by RESIGN, 0 moves"
+grep -q '^PATH=' "$tmp/engine.env" || fail "password file: the engine's environment was not recorded"
+grep -q HAYANAGI_CSA_PASSWORD "$tmp/engine.env" && fail "password file: the engine inherited HAYANAGI_CSA_PASSWORD"
+# from the environment when neither option is given
+start_server resign fromenv
+out=$(HAYANAGI_CSA_PASSWORD=fromenv "$HAYANAGI" csa "${login[@]}" --port "$port" \
+    --engine "env > $tmp/engine.env; exec $fake 7g7f:-5000" 2>&1)
+expect_status "password from the environment" 0 $?
+server_status "password from the environment"
+grep -q HAYANAGI_CSA_PASSWORD "$tmp/engine.env" && fail "password from the environment: the engine inherited it"
+# a pipe (no mode to check) and a lone LF
+start_server resign piped
+out=$("$HAYANAGI" csa "${login[@]}" --port "$port" --password-file <(printf 'piped\n') \
+    --engine "$fake 7g7f:-5000" 2>&1)
+expect_status "password from a pipe" 0 $?
+server_status "password from a pipe"
+# the refusals, before any connection (port 1 would refuse one)
+chmod 640 "$tmp/pw"
+out=$("$HAYANAGI" csa "${login[@]}" --port 1 --password-file "$tmp/pw" 2>&1)
+expect_status "password file readable by the group" 2 $?
+expect_contains "password file readable by the group" "$out" \
+    "--password-file $tmp/pw: permissions 0640 are too open: group or others may read or change the password (chmod 600 $tmp/pw)"
+chmod 604 "$tmp/pw"
+out=$("$HAYANAGI" csa "${login[@]}" --port 1 --password-file "$tmp/pw" 2>&1)
+expect_status "password file readable by others" 2 $?
+expect_contains "password file readable by others" "$out" "permissions 0604 are too open"
+chmod 600 "$tmp/pw"
+out=$("$HAYANAGI" csa "${login[@]}" --port 1 --password-file "$tmp/pw" --password pw 2>&1)
+expect_status "both password options" 2 $?
+expect_contains "both password options" "$out" "--password and --password-file are exclusive"
+out=$("$HAYANAGI" csa "${login[@]}" --port 1 --password-file "$tmp/nopw" 2>&1)
+expect_status "missing password file" 2 $?
+expect_contains "missing password file" "$out" "--password-file $tmp/nopw: No such file or directory"
+: > "$tmp/pw"
+out=$("$HAYANAGI" csa "${login[@]}" --port 1 --password-file "$tmp/pw" 2>&1)
+expect_status "empty password file" 2 $?
+expect_contains "empty password file" "$out" "the first line is empty"
+printf 'two words\n' > "$tmp/pw"
+out=$("$HAYANAGI" csa "${login[@]}" --port 1 --password-file "$tmp/pw" 2>&1)
+expect_status "password with a blank" 2 $?
+expect_contains "password with a blank" "$out" "the password (--password-file) may not hold blanks"
+
+# 13. A file where the records directory is asked for is refused, not taken for one
+: > "$tmp/afile"
+out=$("$HAYANAGI" csa "${common[@]}" --port 1 --records "$tmp/afile" --engine "$fake" --max-failures 1 2>&1)
+expect_status "records is a file" 1 $?
+expect_contains "records is a file" "$out" "--records $tmp/afile: exists and is not a directory"
+out=$("$HAYANAGI" csa "${common[@]}" --port 1 --rival-books "$tmp/afile/sub" --engine "$fake" --max-failures 1 2>&1)
+expect_status "rival books under a file" 1 $?
+expect_contains "rival books under a file" "$out" "--rival-books $tmp/afile/sub: $tmp/afile exists and is not a directory"
 
 finish

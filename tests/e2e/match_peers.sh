@@ -167,8 +167,11 @@ expect_contains "slow time losses" "$out" "Time losses: ours 0, fake 2"
 expect_contains "slow not restarted" "$out" "(restarts 0, 0)"
 # --nodes1: the first engine plays at fixed nodes, the second on the clock. The slow fake
 # (0.4 s a move) would lose on time at byoyomi 100; at fixed nodes it only resigns.
+# --log appends (docs/match.md): an earlier run's lines stay, this run's follow them.
+printf 'an earlier run\n' > "$tmp/own_nodes.log"
 run_match "own nodes" 0 --engine "$(fake slow)" --engine "$HAYANAGI" --name fake --name ours --nodes1 300 \
     --byoyomi 100 --grace 2000 --log "$tmp/own_nodes.log"
+[ "$(head -1 "$tmp/own_nodes.log")" = "an earlier run" ] || fail "--log truncated the earlier run's log"
 expect_contains "own nodes result" "$out" "+0 =0 -2 (2 games)"
 expect_contains "own nodes header" "$out" "byoyomi 100 ms; engine 1 nodes 300"
 expect_contains "own nodes no time loss" "$out" "Time losses: fake 0, ours 0"

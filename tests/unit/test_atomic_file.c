@@ -326,6 +326,33 @@ static void test_signal_after_commit_says_written(void **state) {
     free(s);
 }
 
+/* atomic_file_streams() answers as atomic_file_open() behaves: streamed for "-", a FIFO, a
+ * character device and a link to one; replaced for a regular file, a missing one and a
+ * link to a file */
+static void test_streams_says_which(void **state) {
+    Tmp *t = *state;
+    char fifo[512], reg[512], link_fifo[512], link_reg[512], missing[512];
+    path_in(t, "f", fifo, sizeof fifo);
+    path_in(t, "r", reg, sizeof reg);
+    path_in(t, "lf", link_fifo, sizeof link_fifo);
+    path_in(t, "lr", link_reg, sizeof link_reg);
+    path_in(t, "none", missing, sizeof missing);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    FILE *f = fopen(reg, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(symlink("f", link_fifo), 0);
+    assert_int_equal(symlink("r", link_reg), 0);
+    assert_true(atomic_file_streams("-"));
+    assert_true(atomic_file_streams(fifo));
+    assert_true(atomic_file_streams(link_fifo));
+    assert_true(atomic_file_streams("/dev/null"));
+    assert_false(atomic_file_streams(reg));
+    assert_false(atomic_file_streams(link_reg));
+    assert_false(atomic_file_streams(missing));
+    assert_false(atomic_file_streams(t->dir)); /* refused by the open, not streamed */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_regular_file_keeps_its_mode, setup, teardown),
@@ -339,6 +366,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_directory_and_socket_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_abort_leaves_the_target, setup, teardown),
         cmocka_unit_test_setup_teardown(test_signal_after_commit_says_written, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_streams_says_which, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,10 +70,54 @@ static void test_relative_dir(void **state) {
     rmdir(tmp);
 }
 
+/* mkdir -p: made, already there, and a file where a directory is asked for (mkdir's
+ * EEXIST must not pass for a directory) */
+static void test_make_dirs(void **state) {
+    (void)state;
+    char tmp[] = "/tmp/test_path_dirs.XXXXXX";
+    assert_non_null(mkdtemp(tmp));
+    char dir[128], file[128], under[192], err[512];
+    snprintf(dir, sizeof dir, "%s/a/b/c", tmp);
+    bool created = false;
+    assert_true(path_make_dirs(dir, &created, err, sizeof err));
+    assert_true(created);
+    struct stat st;
+    assert_int_equal(stat(dir, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    assert_true(path_make_dirs(dir, &created, err, sizeof err)); /* there already */
+    assert_false(created);
+    snprintf(under, sizeof under, "%s/", dir); /* a trailing slash names the same */
+    assert_true(path_make_dirs(under, NULL, err, sizeof err));
+
+    snprintf(file, sizeof file, "%s/f", tmp);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    created = true;
+    assert_false(path_make_dirs(file, &created, err, sizeof err));
+    assert_false(created);
+    char want[640];
+    snprintf(want, sizeof want, "%s: exists and is not a directory", file);
+    assert_string_equal(err, want);
+    snprintf(under, sizeof under, "%s/sub", file); /* a parent is the file */
+    assert_false(path_make_dirs(under, NULL, err, sizeof err));
+    snprintf(want, sizeof want, "%s: %s exists and is not a directory", under, file);
+    assert_string_equal(err, want);
+
+    unlink(file);
+    rmdir(dir);
+    snprintf(dir, sizeof dir, "%s/a/b", tmp);
+    rmdir(dir);
+    snprintf(dir, sizeof dir, "%s/a", tmp);
+    rmdir(dir);
+    rmdir(tmp);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_absolute_and_empty),
         cmocka_unit_test(test_relative_dir),
+        cmocka_unit_test(test_make_dirs),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

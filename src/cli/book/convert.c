@@ -32,7 +32,7 @@ static int sort_external(const char *in, const char *out, const LoadOptions *lo)
     ExtSortStats st;
     char err[512];
     if (!book_extsort_db2016(in, out, &eo, &st, err, sizeof err)) {
-        fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, out);
+        cli_say_not_written("hayanagi book", err, out);
         return 1;
     }
     if (st.has_stats)

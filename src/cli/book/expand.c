@@ -71,7 +71,7 @@ static void usage(FILE *f) {
                "Defaults: 200000 playouts, top 1000, 4 candidates, 1 round, depth 8, OUT = IN. The positions chosen\n"
                "are thought in this process, or by the external USI engines given with --engine (see book think).\n"
                "The run checkpoints into OUT after every round and OUT.expand-journal within one; run the same\n"
-               "command to resume.\n");
+               "command to resume. OUT must therefore be a file (not -, a FIFO or a device).\n");
 }
 
 enum {
@@ -211,6 +211,15 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
     const char *out = n == 2 ? paths[1] : paths[0];
     if (!cli_check_output("expand", out))
         return 2;
+    /* OUT is the checkpoint after every round and what a rerun resumes from: a stream can be
+     * neither (and every round's book would follow the last on it) */
+    if (atomic_file_streams(out)) {
+        fprintf(stderr,
+                "hayanagi book expand: OUT %s is %s, but expand checkpoints the book into OUT after every round and "
+                "resumes from it: give a file (then `hayanagi book convert FILE -`)\n",
+                out, strcmp(out, "-") ? "a stream (a FIFO or a device)" : "the standard output");
+        return 2;
+    }
     char state[4096], journal[4096];
     snprintf(state, sizeof state, "%s.expand-state", out);
     snprintf(journal, sizeof journal, "%s.expand-journal", out);

@@ -703,10 +703,9 @@ int book_verb_grow(int argc, char **argv) {
         ps->max_moves = (int)max_moves;
         ps->grace = grace;
         ps->move_timeout = move_timeout;
-        if (path_make_dirs(dir))
-            made_dir = true;
-        else if (errno != EEXIST) {
-            fprintf(stderr, "%s: cannot create %s: %s\n", PROG, dir, strerror(errno));
+        char derr[PATH_MAX + 128];
+        if (!path_make_dirs(dir, &made_dir, derr, sizeof derr)) {
+            fprintf(stderr, "%s: the records directory %s\n", PROG, derr);
             goto out;
         }
         p = calloc(1, sizeof *p);

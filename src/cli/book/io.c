@@ -13,6 +13,7 @@
 #include "book/open.h"
 #include "cli/book/io.h"
 #include "record/reader.h"
+#include "util/atomic_file.h"
 #include "util/progress.h"
 
 /* What an existing regular file at path holds, by its content (book/open.h's evidence
@@ -113,8 +114,16 @@ bool cli_write_book(const char *path, const BookFormat *fmt, const Book *b, cons
     char err[512];
     bool ok = book_write(path, fmt, b, wo, wr, err, sizeof err);
     if (!ok)
-        fprintf(stderr, "hayanagi book: %s (%s is untouched)\n", err, path);
+        cli_say_not_written("hayanagi book", err, path);
     return ok;
+}
+
+void cli_say_not_written(const char *prog, const char *err, const char *out) {
+    if (atomic_file_streams(out))
+        fprintf(stderr, "%s: %s (%s is a stream: what was written before the error may have reached its reader)\n",
+                prog, err, out);
+    else
+        fprintf(stderr, "%s: %s (%s is untouched)\n", prog, err, out);
 }
 
 /* ---- records ---- */

@@ -21,7 +21,7 @@ Book *cli_read_book(const char *path, const BookFormat *fmt, const BookReadOptio
 /* Writes b atomically to path in format fmt (NULL: the one its name says, .sbk SBK, else
  * DB2016) with the options wo (comments as "#" lines or SBK comments, progress display).
  * *wr (may be NULL) gets what the writer wrote, for cli_say_wrote(). Returns false with
- * "hayanagi book: REASON (PATH is untouched)" on stderr on failure. */
+ * cli_say_not_written("hayanagi book", REASON, PATH)'s line on stderr on failure. */
 bool cli_write_book(const char *path, const BookFormat *fmt, const Book *b, const BookWriteOptions *wo,
                     BookWriteReport *wr);
 
@@ -47,6 +47,12 @@ bool cli_check_record_output(const char *prog, const char *path);
 /* Where a verb writing OUT prints its report ("wrote ...", "Unsupported: ..."): stdout,
  * or stderr when OUT is "-" (the standard output then carries the output file alone). */
 FILE *cli_report_file(const char *out);
+
+/* After a failed write of out: "PROG: ERR (OUT is untouched)" on stderr when out is replaced
+ * atomically, or, when it is streamed (util/atomic_file.h: "-", a FIFO, a character
+ * device), "PROG: ERR (OUT is a stream: what was written before the error may have reached
+ * its reader)", since a stream cannot be left untouched. */
+void cli_say_not_written(const char *prog, const char *err, const char *out);
 
 /* Starts a verb's closing line, "wrote OUT: N positions, M moves", with the counts the
  * writer reports (not the book's: the writer leaves out positions without moves), on

@@ -87,7 +87,7 @@ int book_verb_minimax(int argc, char **argv) {
     if (!in_memory && fin && fout && book_format_is(fin, "db") && book_format_is(fout, "db")) {
         streamed = book_minimax_file(paths[0], paths[1], &mo, &ms, err, sizeof err);
         if (streamed < 0) {
-            fprintf(stderr, "hayanagi book minimax: %s (%s is untouched)\n", err, paths[1]);
+            cli_say_not_written("hayanagi book minimax", err, paths[1]);
             return 1;
         }
         if (!streamed && !quiet)

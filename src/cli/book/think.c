@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bookgen/think.h"
@@ -15,6 +16,7 @@
 #include "cli/book/verbs.h"
 #include "match/openings.h"
 #include "shogi/game.h"
+#include "util/atomic_file.h"
 #include "util/interrupt.h"
 
 /* The start positions of `think --startmoves`: keys and plies, grown one at a time. */
@@ -74,7 +76,7 @@ static void usage(FILE *f) {
                "         [--engine-startup MS] [--engine-newgame]\n"
                "         [--frontier leaves|eval-window [--eval-diff CP] [--frontier-side root|black|white|both]]\n"
                "         [--max-ply P] [--max-positions N] [--rethink-if COND]... [--startmoves LINE]...\n"
-               "         [--startmoves-file FILE] [--quiet]\n"
+               "         [--startmoves-file FILE] [--journal FILE] [--quiet]\n"
                "Without --engine the search runs in this process (--threads workers). Each --engine CMD is one\n"
                "external USI engine process (run through /bin/sh -c when it holds shell syntax, e.g. ssh).\n"
                "--go passes raw go arguments (external engines only). COND is FIELD OP VALUE with FIELD\n"
@@ -82,7 +84,9 @@ static void usage(FILE *f) {
                "wait for usiok and for readyok (60000; --engine-timeout is the search's). --engine-newgame: isready\n"
                "and usinewgame before every position, so engines that clear their hash there answer\n"
                "independently of order and split.\n"
-               "The run checkpoints into OUT.journal; run the same command again to resume. OUT.sbk writes SBK.\n");
+               "The run checkpoints into OUT.journal (--journal FILE: there instead; needed when OUT is -, a FIFO\n"
+               "or a device, which have no place for one); run the same command again to resume. OUT.sbk writes\n"
+               "SBK.\n");
 }
 
 enum {
@@ -101,13 +105,14 @@ enum {
     OPT_START,
     OPT_STARTFILE,
     OPT_QUIET,
+    OPT_JOURNAL,
     OPT_HELP
 };
 
 /* The journal's record of the options that change results (think_journal.h): every option
  * given, as --name=value, sorted, except those that change only how the run goes (--quiet,
- * --max-positions, --threads, the engines' timeouts), so that rerunning with them changed
- * still resumes. */
+ * --max-positions, --threads, the engines' timeouts, --journal), so that rerunning with
+ * them changed still resumes. */
 typedef struct {
     char *text;
     size_t len, cap;
@@ -116,7 +121,8 @@ typedef struct {
 } OptionsText;
 
 static bool options_add(OptionsText *t, const struct option *longopts, int c, const char *arg) {
-    static const char *const skip[] = {"quiet", "max-positions", "threads", "engine-timeout", "engine-startup"};
+    static const char *const skip[] = {"quiet",          "max-positions",  "threads",
+                                       "engine-timeout", "engine-startup", "journal"};
     const char *name = NULL;
     for (const struct option *o = longopts; o->name && !name; o++)
         if (o->val == c)
@@ -166,6 +172,13 @@ static void options_free(OptionsText *t) {
     free(t->text);
 }
 
+/* Whether a and b name one file: the same text, or the same existing inode. */
+static bool same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    return !strcmp(a, b) ||
+           (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
+
 int book_verb_think(int argc, char **argv) {
     ThinkOptions to = {.multipv = 0, .threads = 1, .hash_mb = 16, .frontier_side = THINK_SIDE_ROOT};
     CliEngines ce;
@@ -179,6 +192,7 @@ int book_verb_think(int argc, char **argv) {
     Searcher *pool = NULL;
     OptionsText otext = {0};
     ThinkJournal *held = NULL;
+    const char *journal_opt = NULL;
     static const struct option longopts[] = {CLI_ENGINE_LONGOPTS,
                                              {"depth", required_argument, NULL, OPT_DEPTH},
                                              {"nodes", required_argument, NULL, OPT_NODES},
@@ -195,6 +209,7 @@ int book_verb_think(int argc, char **argv) {
                                              {"startmoves", required_argument, NULL, OPT_START},
                                              {"startmoves-file", required_argument, NULL, OPT_STARTFILE},
                                              {"quiet", no_argument, NULL, OPT_QUIET},
+                                             {"journal", required_argument, NULL, OPT_JOURNAL},
                                              {"help", no_argument, NULL, OPT_HELP},
                                              {NULL, 0, NULL, 0}};
     char **av = cli_opts_begin("hayanagi book think", argc, argv);
@@ -266,6 +281,7 @@ int book_verb_think(int argc, char **argv) {
             }
             break;
         case OPT_QUIET: quiet = true; break;
+        case OPT_JOURNAL: journal_opt = optarg; break;
         case OPT_HELP: usage(stdout); goto done;
         case '?': ok = false; break;
         default:
@@ -298,6 +314,22 @@ int book_verb_think(int argc, char **argv) {
         rc = 2;
         goto done;
     }
+    /* OUT.journal beside a stream would be "-.journal" in the working directory or a file in
+     * /dev: a journal a later run could not be expected to find, so it must be named */
+    if (!journal_opt && atomic_file_streams(outp)) {
+        fprintf(stderr,
+                "hayanagi book think: OUT %s is %s, which has no place for the checkpoint journal "
+                "(OUT.journal): give --journal FILE\n",
+                outp, strcmp(outp, "-") ? "a stream (a FIFO or a device)" : "the standard output");
+        rc = 2;
+        goto done;
+    }
+    if (journal_opt && (same_file(journal_opt, in) || same_file(journal_opt, outp))) {
+        fprintf(stderr, "hayanagi book think: --journal %s names IN or OUT: the journal is removed at the end\n",
+                journal_opt);
+        rc = 2;
+        goto done;
+    }
     to.go_raw = ce.go_raw;
     to.multipv_margin = ce.multipv_margin;
     to.multipv_max = ce.multipv_max ? ce.multipv_max : ce.multipv_margin ? SEARCHER_MAX_PV : to.multipv;
@@ -320,7 +352,7 @@ int book_verb_think(int argc, char **argv) {
     }
     to.searcher = pool;
     char journal[4096];
-    snprintf(journal, sizeof journal, "%s.journal", outp);
+    snprintf(journal, sizeof journal, "%s%s", journal_opt ? journal_opt : outp, journal_opt ? "" : ".journal");
     to.journal = journal;
     to.input_name = in;
     if (!options_join(&otext)) {
