@@ -238,6 +238,23 @@ static bool add_list(Book *b, uint32_t id, const BookMoveList *l) {
     return true;
 }
 
+/* The statistics and comments src holds for the moves of its position sid that dst's
+ * position did lists without any: a summed move keeps the first book's evidence, and
+ * gains the second's where the first had none. False when memory runs out. */
+static bool copy_missing_move_notes(Book *dst, uint32_t did, const Book *src, uint32_t sid) {
+    BookMoveList *list = malloc(sizeof *list);
+    if (!list)
+        return false;
+    int n = book_position_moves(dst, did, list);
+    bool ok = true;
+    BookStats s, have;
+    for (int i = 0; ok && i < n; i++)
+        if (!book_get_stats(dst, did, list->moves[i].move, &have) && book_get_stats(src, sid, list->moves[i].move, &s))
+            ok = book_set_stats(dst, did, list->moves[i].move, &s);
+    free(list);
+    return ok;
+}
+
 bool book_merge_policy(Book **dstp, const Book *src, double weight, MergePolicy policy) {
     Book *dst = *dstp;
     BookMoveList *a = malloc(sizeof *a), *s = malloc(sizeof *s);
@@ -272,7 +289,9 @@ bool book_merge_policy(Book **dstp, const Book *src, double weight, MergePolicy 
                 if (!book_add_move(dst, did, &m, NULL))
                     goto done;
             }
-            if (!existed && !copy_stats(dst, did, src, sid))
+            if (!existed && !book_copy_notes(dst, did, src, sid))
+                goto done;
+            if (existed && !copy_missing_move_notes(dst, did, src, sid))
                 goto done;
             BookStats keep;
             if (existed && !book_get_stats(dst, did, MOVE_NONE, &keep) && !copy_stats(dst, did, src, sid))
@@ -305,7 +324,7 @@ bool book_merge_policy(Book **dstp, const Book *src, double weight, MergePolicy 
         /* the position's comment (think provenance) comes with the moves it describes */
         bool from_src = use == s;
         if (!book_add_position(out, &k, ply, &oid) || !add_list(out, oid, use) ||
-            !copy_stats(out, oid, from_src ? src : dst, from_src ? sid : did))
+            !book_copy_notes(out, oid, from_src ? src : dst, from_src ? sid : did))
             goto done;
     }
     for (uint32_t sid = 0; sid < book_position_count(src); sid++) {
@@ -317,7 +336,7 @@ bool book_merge_policy(Book **dstp, const Book *src, double weight, MergePolicy 
         book_position_moves(src, sid, s);
         weigh(s, weight);
         if (!book_add_position(out, &k, book_position_ply(src, sid), &oid) || !add_list(out, oid, s) ||
-            !copy_stats(out, oid, src, sid))
+            !book_copy_notes(out, oid, src, sid))
             goto done;
     }
     book_free(dst);
