@@ -534,6 +534,62 @@ void extsort_close(ExtSort *es) {
     free(es);
 }
 
+struct ExtSortReader {
+    RunReader r;
+    const char *path;
+};
+
+ExtSortReader *extsort_reader_open(const char *path, size_t bufsize, char *err, size_t err_len) {
+    ExtSortReader *x = calloc(1, sizeof *x);
+    if (!x) {
+        error_set(err, err_len, "out of memory");
+        return NULL;
+    }
+    if (bufsize < 4096)
+        bufsize = 4096;
+    struct stat sb;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        error_set(err, err_len, "%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        free(x);
+        return NULL;
+    }
+    x->path = path;
+    x->r = (RunReader){.fd = fd, .pos = 0, .end = (uint64_t)sb.st_size, .cap = bufsize};
+    if (!(x->r.buf = malloc(bufsize))) {
+        error_set(err, err_len, "out of memory");
+        extsort_reader_close(x);
+        return NULL;
+    }
+    return x;
+}
+
+int extsort_reader_next(ExtSortReader *x, const char **key, const char **text, size_t *len, char *err, size_t err_len) {
+    if (!run_advance(&x->r))
+        return error_set(err, err_len, "%s: cannot read an entry back", x->path), -1;
+    if (!x->r.has)
+        return 0;
+    *key = x->r.key;
+    *text = x->r.entry;
+    *len = x->r.elen;
+    return 1;
+}
+
+uint64_t extsort_reader_offset(const ExtSortReader *x) { return x->r.pos - (x->r.len - x->r.off); }
+
+void extsort_reader_close(ExtSortReader *x) {
+    if (!x)
+        return;
+    if (x->r.fd >= 0)
+        close(x->r.fd);
+    free(x->r.buf);
+    free(x->r.entry);
+    free(x->r.next);
+    free(x);
+}
+
 bool book_extsort_db2016(const char *in, const char *out, const ExtSortOptions *opt, ExtSortStats *stats, char *err,
                          size_t err_len) {
     ExtSortStats dummy;

@@ -108,4 +108,28 @@ bool extsort_had_header(const ExtSort *es);
 /* Frees the sorter and removes its temporary file. NULL is a no-op. */
 void extsort_close(ExtSort *es);
 
+/* ---- a sorted file read back entry by entry, as text ---- */
+
+/* For verbs that read a sorted book in several passes (prune: a pass per ply) and parse
+ * only the entries they need: the entries of a DB2016 file (a header and comments before
+ * the first sfen line skipped), each with its key as extsort_next() gives it. */
+typedef struct ExtSortReader ExtSortReader;
+
+/* Opens path with a read buffer of bufsize bytes (at least 4 KiB; it grows for a longer
+ * entry). Returns the reader (the caller owns it: extsort_reader_close()) or NULL with the
+ * reason in err. */
+ExtSortReader *extsort_reader_open(const char *path, size_t bufsize, char *err, size_t err_len);
+
+/* The next entry: 1 with *key (canonical SFEN without the move number) and the entry's
+ * text (its sfen line, move lines and comments) in *text, *len, valid until the next
+ * call; 0 at the end; -1 with the reason in err (a read error, an sfen line without a
+ * move number, memory). */
+int extsort_reader_next(ExtSortReader *r, const char **key, const char **text, size_t *len, char *err, size_t err_len);
+
+/* Bytes consumed so far (for progress). */
+uint64_t extsort_reader_offset(const ExtSortReader *r);
+
+/* Closes the file and frees the reader. NULL is a no-op. */
+void extsort_reader_close(ExtSortReader *r);
+
 #endif
