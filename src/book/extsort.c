@@ -389,9 +389,7 @@ static bool start_merge(ExtSort *es, char *err, size_t err_len) {
             return error_set(err, err_len, "out of memory");
     if (!k)
         return true;
-    es->fd = open(es->tf.path, O_RDONLY);
-    if (es->fd < 0)
-        return error_set(err, err_len, "%s: %s", es->tf.path, strerror(errno));
+    es->fd = fileno(es->tf.f); /* read with pread; the run file has no name */
     /* the read buffers share a quarter of the memory */
     size_t bufsize = (size_t)(es->o.memory / 4 / k);
     bufsize = bufsize < 4096 ? 4096 : bufsize > (1 << 20) ? (1 << 20) : bufsize;
@@ -520,8 +518,6 @@ void extsort_close(ExtSort *es) {
         free(es->slots[s].text);
         book_free(es->slots[s].one);
     }
-    if (es->fd >= 0)
-        close(es->fd);
     temp_file_remove(&es->tf);
     free(es->rr);
     free(es->slots);
@@ -539,7 +535,7 @@ struct ExtSortReader {
     const char *path;
 };
 
-ExtSortReader *extsort_reader_open(const char *path, size_t bufsize, char *err, size_t err_len) {
+ExtSortReader *extsort_reader_open(int fd, const char *path, size_t bufsize, char *err, size_t err_len) {
     ExtSortReader *x = calloc(1, sizeof *x);
     if (!x) {
         error_set(err, err_len, "out of memory");
@@ -548,11 +544,8 @@ ExtSortReader *extsort_reader_open(const char *path, size_t bufsize, char *err, 
     if (bufsize < 4096)
         bufsize = 4096;
     struct stat sb;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0 || fstat(fd, &sb) != 0) {
+    if (fstat(fd, &sb) != 0) {
         error_set(err, err_len, "%s: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
         free(x);
         return NULL;
     }
@@ -582,8 +575,6 @@ uint64_t extsort_reader_offset(const ExtSortReader *x) { return x->r.pos - (x->r
 void extsort_reader_close(ExtSortReader *x) {
     if (!x)
         return;
-    if (x->r.fd >= 0)
-        close(x->r.fd);
     free(x->r.buf);
     free(x->r.entry);
     free(x->r.next);

@@ -16,8 +16,8 @@
  * comments read back line by line): what reading that whole input would hold for the
  * position. Several streams give one such IR per stream that holds the position.
  *
- * Temporary data. All runs go into one file (util/temp_file.h) in tmpdir, which a signal
- * removes and extsort_close() removes. Memory: about `memory` for the IR and the run
+ * Temporary data. All runs go into one file (util/temp_file.h: it has no name, so nothing
+ * is left however the process ends) in tmpdir, freed by extsort_close(). Memory: about `memory` for the IR and the run
  * writer, a quarter of it (4 KiB to 1 MiB a run) for the merge's read buffers, plus a
  * constant (the input stretch buffer, a few MiB of the reader's batches). */
 #ifndef HAYANAGI_BOOK_EXTSORT_H
@@ -115,10 +115,11 @@ void extsort_close(ExtSort *es);
  * the first sfen line skipped), each with its key as extsort_next() gives it. */
 typedef struct ExtSortReader ExtSortReader;
 
-/* Opens path with a read buffer of bufsize bytes (at least 4 KiB; it grows for a longer
- * entry). Returns the reader (the caller owns it: extsort_reader_close()) or NULL with the
- * reason in err. */
-ExtSortReader *extsort_reader_open(const char *path, size_t bufsize, char *err, size_t err_len);
+/* Reads the file open on fd (from its start, with pread: fd stays the caller's and is not
+ * moved; path names it in messages) with a buffer of bufsize bytes (at least 4 KiB; it
+ * grows for a longer entry). Returns the reader (the caller owns it:
+ * extsort_reader_close()) or NULL with the reason in err. */
+ExtSortReader *extsort_reader_open(int fd, const char *path, size_t bufsize, char *err, size_t err_len);
 
 /* The next entry: 1 with *key (canonical SFEN without the move number) and the entry's
  * text (its sfen line, move lines and comments) in *text, *len, valid until the next
@@ -129,7 +130,7 @@ int extsort_reader_next(ExtSortReader *r, const char **key, const char **text, s
 /* Bytes consumed so far (for progress). */
 uint64_t extsort_reader_offset(const ExtSortReader *r);
 
-/* Closes the file and frees the reader. NULL is a no-op. */
+/* Frees the reader (fd stays open). NULL is a no-op. */
 void extsort_reader_close(ExtSortReader *r);
 
 #endif

@@ -88,7 +88,7 @@ static bool sink_child(void *ctx, const BookKey *child) {
 /* One ply: joins the sorted keys of ply with the copy; the children into next (NULL:
  * beyond max_ply). */
 static bool pass(Pruner *p, ExtSort *ply, ExtSort *next, int d) {
-    ExtSortReader *r = extsort_reader_open(p->copy.path, COPY_READ_BYTES, p->err, p->err_len);
+    ExtSortReader *r = extsort_reader_open(fileno(p->copy.f), p->copy.path, COPY_READ_BYTES, p->err, p->err_len);
     if (!r)
         return false;
     Progress *pr = p->eo.progress;
@@ -146,7 +146,7 @@ static bool pass(Pruner *p, ExtSort *ply, ExtSort *next, int d) {
 
 /* The last pass: the reached entries, their moves filtered, into out. */
 static bool write_reached(Pruner *p, uint64_t written[2]) {
-    ExtSortReader *r = extsort_reader_open(p->copy.path, COPY_READ_BYTES, p->err, p->err_len);
+    ExtSortReader *r = extsort_reader_open(fileno(p->copy.f), p->copy.path, COPY_READ_BYTES, p->err, p->err_len);
     if (!r)
         return false;
     AtomicFile af;
@@ -235,7 +235,7 @@ bool book_prune_file(const char *in, const char *out, const PruneOptions *opt, c
     if (ok && !ply)
         ok = error_set(err, err_len, "out of memory");
     BookKey start;
-    if (ok) {
+    {
         Position pos;
         StateInfo s;
         position_set_startpos(&pos, &s);

@@ -33,7 +33,8 @@ bool temp_file_create(TempFile *t, const char *dir, const char *near, char *err,
     sigset_t old;
     interrupt_block(&old);
     int fd = mkstemp(path);
-    bool tracked = fd >= 0 && interrupt_track_file(path);
+    if (fd >= 0)
+        unlink(path);
     interrupt_unblock(&old);
     if (fd < 0) {
         error_set(err, err_len, "cannot create a temporary file in %s: %s", dir, strerror(errno));
@@ -41,11 +42,6 @@ bool temp_file_create(TempFile *t, const char *dir, const char *near, char *err,
         return false;
     }
     t->path = path;
-    if (!tracked) { /* a signal could not remove it: refuse rather than risk a leftover */
-        temp_file_remove(t);
-        close(fd);
-        return error_set(err, err_len, "too many temporary files at once");
-    }
     t->f = fdopen(fd, "w+");
     if (!t->f) {
         error_set(err, err_len, "%s: %s", path, strerror(errno));
@@ -60,10 +56,6 @@ void temp_file_remove(TempFile *t) {
     if (t->f)
         fclose(t->f);
     t->f = NULL;
-    if (t->path) {
-        unlink(t->path);
-        interrupt_untrack_file(t->path);
-        free(t->path);
-        t->path = NULL;
-    }
+    free(t->path);
+    t->path = NULL;
 }
