@@ -47,8 +47,9 @@ Book *book_prune(const Book *in, const PruneOptions *opt, PruneStats *stats, cha
  * writing. The book is sorted through eo (book/extsort.h) into one temporary sorted copy,
  * then walked breadth first by passes over it, one per ply: the positions of a ply (a
  * sorted, deduplicated key stream, sorted on disk too when it is large) are joined with
- * the copy, and the positions their followed moves lead to become the next ply's. A bit
- * per book position marks those reached (the one part of the memory that grows with the
+ * the copy, and the positions their followed moves lead to become the next ply's (those a
+ * Bloom filter of the book's keys, an eighth of the memory, does not rule out). A bit per
+ * book position marks those reached (the one part of the memory that grows with the
  * book: 1 bit a position), and a last pass writes them. stats (may be NULL) as
  * book_prune()'s; written (may be NULL) gets what the writer wrote (positions with moves,
  * moves), passes the passes over the copy. Returns false with the reason in err (out

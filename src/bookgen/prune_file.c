@@ -30,6 +30,7 @@ typedef struct {
     TempFile copy;
     uint8_t *reached;
     uint64_t n; /* positions in the copy */
+    uint64_t *bloom, bloom_bits;
     Book *one, *kept;
     BookMoveList *list;
     ExtMove *legal;
@@ -37,6 +38,20 @@ typedef struct {
     char *err;
     size_t err_len;
 } Pruner;
+
+/* The Bloom filter's three probes of key (double hashing of one 64-bit hash). */
+static bool bloom_probe(Pruner *p, const BookKey *key, bool set) {
+    uint64_t h = book_key_hash(key), step = (h >> 33) | 1;
+    bool all = true;
+    for (int i = 0; i < 3; i++) {
+        uint64_t bit = (h + (uint64_t)i * step) % p->bloom_bits;
+        if (set)
+            p->bloom[bit >> 6] |= (uint64_t)1 << (bit & 63);
+        else if (!(p->bloom[bit >> 6] & ((uint64_t)1 << (bit & 63))))
+            all = false;
+    }
+    return all;
+}
 
 /* Sorts in and writes every position, with its moves as read, into the copy. */
 static bool make_copy(Pruner *p, const char *in) {
@@ -53,6 +68,9 @@ static bool make_copy(Pruner *p, const char *in) {
     while (ok && (rc = extsort_next(es, &key, &e, p->err, p->err_len)) == 1) {
         if (!db2016_write_entry(p->copy.f, e[0].book, e[0].id, key, true, true, p->list))
             ok = error_set(p->err, p->err_len, "corrupt key in the sorted runs");
+        BookKey k;
+        book_position_key(e[0].book, e[0].id, &k);
+        bloom_probe(p, &k, true);
         p->n++;
     }
     ok = ok && rc == 0;
@@ -82,7 +100,7 @@ typedef struct {
 
 static bool sink_child(void *ctx, const BookKey *child) {
     ChildSink *c = ctx;
-    return extsort_add_position(c->next, child, 0, c->p->err, c->p->err_len);
+    return !bloom_probe(c->p, child, false) || extsort_add_position(c->next, child, 0, c->p->err, c->p->err_len);
 }
 
 /* One ply: joins the sorted keys of ply with the copy; the children into next (NULL:
@@ -217,15 +235,20 @@ bool book_prune_file(const char *in, const char *out, const PruneOptions *opt, c
     p.eo.keep_comments = true;
     if (!p.eo.label)
         p.eo.label = "prune";
-    /* the plies' keys: the finished ply and the next share the memory */
+    /* an eighth of the memory for the filter; the book's sort takes the rest, then the
+     * plies' keys take it (the finished ply and the next share it) */
+    uint64_t memory = eo->memory < EXTSORT_MEMORY_MIN ? EXTSORT_MEMORY_MIN : eo->memory;
+    p.eo.memory = memory - memory / 8;
     p.keys = p.eo;
-    p.keys.memory = p.eo.memory / 2;
+    p.keys.memory = memory / 8 * 3;
     p.keys.progress = NULL;
     p.one = book_create();
     p.kept = book_create();
     p.list = malloc(sizeof *p.list);
     p.legal = malloc(MAX_MOVES * sizeof *p.legal);
-    bool ok = p.one && p.kept && p.list && p.legal;
+    p.bloom_bits = (memory / 8 / 8) * 64;
+    p.bloom = calloc(p.bloom_bits / 64, sizeof *p.bloom);
+    bool ok = p.one && p.kept && p.list && p.legal && p.bloom;
     if (!ok)
         error_set(err, err_len, "out of memory");
     ok = ok && make_copy(&p, in);
@@ -270,6 +293,7 @@ bool book_prune_file(const char *in, const char *out, const PruneOptions *opt, c
     }
     temp_file_remove(&p.copy);
     free(p.reached);
+    free(p.bloom);
     book_free(p.one);
     book_free(p.kept);
     free(p.list);

@@ -42,7 +42,7 @@ static void merge_usage(FILE *f) {
                "  --memory SIZE    work in about SIZE bytes (e.g. 512M, 4G): books that do not fit are\n"
                "                   sorted into runs on disk and merged from there (DB2016 in and out);\n"
                "                   the same output as in memory\n"
-               "  --tmpdir DIR     where the runs go (default: OUT's directory); removed on exit and Ctrl-C\n"
+               "  --tmpdir DIR     where the runs go (default: OUT's directory); nothing stays there\n"
                "  --quiet          no progress display\n");
 }
 

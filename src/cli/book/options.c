@@ -60,13 +60,13 @@ void cli_flag_verb_help(FILE *f, const FlagVerb *v) {
         fprintf(f, "  --on-the-fly          look a sorted DB2016 book up on disk instead of loading it\n");
     if (v->ext)
         fprintf(f,
-                "  --memory SIZE         work in about SIZE bytes (e.g. 512M, 4G): a book that does not fit is\n"
-                "                        %s; the same output as in memory\n",
-                strcmp(v->verb, "check") == 0 ? "read entry by entry (DB2016 only)"
-                                              : "sorted in runs on disk, then merged (DB2016 in and out)");
+                "  --memory SIZE         work in about SIZE bytes (e.g. 512M, 4G); the same output as in memory:\n"
+                "                        %s\n",
+                strcmp(v->verb, "check") == 0
+                    ? "a DB2016 book is read entry by entry, nothing kept; another format must fit"
+                    : "a book that does not fit is sorted in runs on disk, then merged (DB2016 only)");
     if (v->ext && strcmp(v->verb, "check") != 0)
-        fprintf(f,
-                "  --tmpdir DIR          where the runs go (default: OUT's directory); removed on exit and Ctrl-C\n");
+        fprintf(f, "  --tmpdir DIR          where the runs go (default: OUT's directory); nothing stays there\n");
     fprintf(f, "READ OPTIONS (every one of info, lookup, sort, check and convert takes them):\n"
                "  --keep-comments       keep the books' comments (the default of sort and convert)\n"
                "  --no-comments         drop them\n"

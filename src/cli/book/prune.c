@@ -22,7 +22,7 @@ static void prune_usage(FILE *f) {
                "(the opponent's deviations, when the book dropped the moves its owner never plays).\n"
                "--memory SIZE (e.g. 512M, 4G): a book that does not fit is sorted on disk and walked by\n"
                "passes over the sorted copy, one per ply (DB2016 in and out); the same output as in memory.\n"
-               "--tmpdir DIR: where the sorted data go (default: OUT's directory); removed on exit and Ctrl-C.\n");
+               "--tmpdir DIR: where the sorted data go (default: OUT's directory); nothing stays there.\n");
 }
 
 /* prune --memory of a book that does not fit: book_prune_file(), with what the in-memory
