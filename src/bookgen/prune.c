@@ -7,15 +7,60 @@
 #include "shogi/movegen.h"
 #include "util/error.h"
 
-/* Queues the book position pos's move m leads to, when it is new. */
-static void visit(const Book *in, Position *pos, Move m, int32_t d, int32_t *dist, uint32_t *queue, size_t *tail) {
-    BookKey child;
-    uint32_t cid;
-    book_key_after_move(pos, m, &child);
-    if (book_find(in, &child, &cid) && dist[cid] < 0) {
-        dist[cid] = d;
-        queue[(*tail)++] = cid;
+int prune_keep_moves(BookMoveList *list, int min_share, uint64_t *rare) {
+    uint64_t total = 0;
+    int kept = 0;
+    for (int i = 0; i < list->n; i++)
+        total += list->moves[i].count;
+    for (int i = 0; i < list->n; i++) {
+        if (total && min_share > 0 && list->moves[i].count * 100 < (uint64_t)min_share * total) {
+            ++*rare;
+            continue;
+        }
+        list->moves[kept++] = list->moves[i];
     }
+    list->n = kept;
+    return kept;
+}
+
+bool prune_children(Position *pos, const BookMoveList *kept, bool through_legal, ExtMove *legal, PruneChildFn fn,
+                    void *ctx) {
+    BookKey child;
+    for (int i = 0; i < kept->n; i++) {
+        Move m = position_legal_move_from16(pos, kept->moves[i].move);
+        if (m != MOVE_NONE) {
+            book_key_after_move(pos, m, &child);
+            if (!fn(ctx, &child))
+                return false;
+        }
+    }
+    if (through_legal) {
+        int nl = generate_moves(pos, GEN_LEGAL, legal);
+        for (int i = 0; i < nl; i++) {
+            book_key_after_move(pos, legal[i].move, &child);
+            if (!fn(ctx, &child))
+                return false;
+        }
+    }
+    return true;
+}
+
+typedef struct {
+    const Book *in;
+    int32_t d, *dist;
+    uint32_t *queue;
+    size_t *tail;
+} Visit;
+
+/* Queues the book position child, when it is new. */
+static bool visit(void *ctx, const BookKey *child) {
+    Visit *v = ctx;
+    uint32_t cid;
+    if (book_find(v->in, child, &cid) && v->dist[cid] < 0) {
+        v->dist[cid] = v->d;
+        v->queue[(*v->tail)++] = cid;
+    }
+    return true;
 }
 
 Book *book_prune(const Book *in, const PruneOptions *opt, PruneStats *stats, char *err, size_t err_len) {
@@ -52,17 +97,8 @@ Book *book_prune(const Book *in, const PruneOptions *opt, PruneStats *stats, cha
     }
     while (ok && head < tail) {
         uint32_t id = queue[head++];
-        int k = book_position_moves(in, id, list), kept = 0;
-        uint64_t total = 0;
-        for (int i = 0; i < k; i++)
-            total += list->moves[i].count;
-        for (int i = 0; i < k; i++) {
-            if (total && opt->min_share > 0 && list->moves[i].count * 100 < (uint64_t)opt->min_share * total) {
-                st->rare_moves++;
-                continue;
-            }
-            list->moves[kept++] = list->moves[i];
-        }
+        book_position_moves(in, id, list);
+        int kept = prune_keep_moves(list, opt->min_share, &st->rare_moves);
         BookKey key;
         book_position_key(in, id, &key);
         Position pos;
@@ -82,16 +118,8 @@ Book *book_prune(const Book *in, const PruneOptions *opt, PruneStats *stats, cha
         st->moves += (uint64_t)kept;
         if (opt->max_ply > 0 && dist[id] + 2 > opt->max_ply)
             continue; /* the children would lie beyond max_ply: the moves stay as leaves */
-        for (int i = 0; i < kept; i++) {
-            Move m = position_legal_move_from16(&pos, list->moves[i].move);
-            if (m != MOVE_NONE)
-                visit(in, &pos, m, dist[id] + 1, dist, queue, &tail);
-        }
-        if (opt->through_legal) {
-            int nl = generate_moves(&pos, GEN_LEGAL, legal);
-            for (int i = 0; i < nl; i++)
-                visit(in, &pos, legal[i].move, dist[id] + 1, dist, queue, &tail);
-        }
+        Visit v = {in, dist[id] + 1, dist, queue, &tail};
+        prune_children(&pos, list, opt->through_legal, legal, visit, &v);
     }
     st->unreached = n - st->positions;
     free(dist);

@@ -17,8 +17,24 @@ void progress_start(Progress *p, FILE *out, const char *label, uint64_t total, b
     p->last_permille = -1;
 }
 
+/* " eta 12s": the rest at the mean rate so far, once there is a rate to go by. */
+static void eta_text(const Progress *p, double secs, bool final, char *buf, size_t len) {
+    buf[0] = '\0';
+    if (final || !p->total || !p->done || p->done >= p->total || secs < 1.0)
+        return;
+    double rest = secs * (double)(p->total - p->done) / (double)p->done;
+    if (rest < 120.0)
+        snprintf(buf, len, " eta %.0fs", rest);
+    else if (rest < 7200.0)
+        snprintf(buf, len, " eta %ldm%02lds", (long)(rest + 0.5) / 60, (long)(rest + 0.5) % 60);
+    else
+        snprintf(buf, len, " eta %.1fh", rest / 3600.0);
+}
+
 static void draw(Progress *p, double t, bool final) {
     double secs = (t - p->start_ms) / 1000.0;
+    char eta[32];
+    eta_text(p, secs, final, eta, sizeof eta);
     if (p->tty) {
         if (p->total) {
             int width = 30, filled = (int)(width * (double)p->done / (double)p->total);
@@ -28,15 +44,16 @@ static void draw(Progress *p, double t, bool final) {
             memset(bar, '#', (size_t)filled);
             memset(bar + filled, '.', (size_t)(width - filled));
             bar[width] = '\0';
-            fprintf(p->out, "\r%s [%s] %5.1f%% %.1fs", p->label, bar, 100.0 * (double)p->done / (double)p->total, secs);
+            fprintf(p->out, "\r%s [%s] %5.1f%% %.1fs%s  ", p->label, bar, 100.0 * (double)p->done / (double)p->total,
+                    secs, eta);
         } else {
             fprintf(p->out, "\r%s %llu %.1fs", p->label, (unsigned long long)p->done, secs);
         }
         if (final)
             fputc('\n', p->out);
     } else if (p->total) {
-        fprintf(p->out, "%s: %llu/%llu (%.1f%%) %.1fs\n", p->label, (unsigned long long)p->done,
-                (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total, secs);
+        fprintf(p->out, "%s: %llu/%llu (%.1f%%) %.1fs%s\n", p->label, (unsigned long long)p->done,
+                (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total, secs, eta);
     } else {
         fprintf(p->out, "%s: %llu %.1fs\n", p->label, (unsigned long long)p->done, secs);
     }

@@ -10,6 +10,10 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <unistd.h>
+
+#include "book/db2016.h"
 #include "bookgen/prune.h"
 #include "shogi/notation.h"
 
@@ -83,8 +87,75 @@ static void test_prune(void **state) {
     book_free(b);
 }
 
+/* The whole of a file (the caller frees it). */
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = malloc(1 << 16);
+    *len = fread(buf, 1, 1 << 16, f);
+    fclose(f);
+    return buf;
+}
+
+/* book_prune_file() (by passes over a sorted copy) writes what book_prune() and the
+ * writer write, with the same counts, for each option set above. */
+static void test_prune_file(void **state) {
+    (void)state;
+    Book *b = book_create();
+    add(b, START, "7g7f", 70);
+    add(b, START, "2g2f", 25);
+    add(b, START, "1g1f", 5);
+    add(b, A76, "3c3d", 10);
+    add(b, A16, "3c3d", 10);
+    add(b, A56, "3c3d", 10);
+    add(b, A7634, "2g2f", 10);
+    add(b, DEEP, "8c8d", 10);
+    add(b, FAR, "5i5h", 1);
+    char in[] = "/tmp/test_prune_in.XXXXXX", want[] = "/tmp/test_prune_want.XXXXXX",
+         got[] = "/tmp/test_prune_got.XXXXXX", err[256];
+    close(mkstemp(in));
+    close(mkstemp(want));
+    close(mkstemp(got));
+    /* unsorted on purpose: the file writer sorts, so write it and append the start again */
+    assert_true(db2016_write_file(in, b, NULL, err, sizeof err));
+    FILE *f = fopen(in, "a");
+    fputs("sfen " START "\n5g5f none 0 0 1\n#a comment\n", f);
+    fclose(f);
+    Book *whole = book_create();
+    assert_true(db2016_read_file(in, whole, &(Db2016ReadOptions){.keep_comments = true}, NULL, err, sizeof err));
+    const PruneOptions opts[] = {{0},
+                                 {.min_share = 10},
+                                 {.max_ply = 3},
+                                 {.through_legal = true, .max_ply = 2},
+                                 {.through_legal = true},
+                                 {.max_ply = 1}};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        PruneStats sw, sg;
+        Book *p = book_prune(whole, &opts[i], &sw, err, sizeof err);
+        assert_non_null(p);
+        assert_true(db2016_write_file(want, p, &(Db2016WriteOptions){.write_comments = true}, err, sizeof err));
+        book_free(p);
+        ExtSortOptions eo = {.memory = EXTSORT_MEMORY_MIN, .tmpdir = "/tmp"};
+        uint64_t written[2], passes;
+        assert_true(book_prune_file(in, got, &opts[i], &eo, &sg, written, &passes, err, sizeof err));
+        assert_memory_equal(&sw, &sg, sizeof sw);
+        assert_true(passes >= 2);
+        size_t lw, lg;
+        char *bw = slurp(want, &lw), *bg = slurp(got, &lg);
+        assert_int_equal(lw, lg);
+        assert_memory_equal(bw, bg, lw);
+        free(bw);
+        free(bg);
+    }
+    book_free(whole);
+    book_free(b);
+    unlink(in);
+    unlink(want);
+    unlink(got);
+}
+
 int main(void) {
     shogi_init();
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_prune)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_prune), cmocka_unit_test(test_prune_file)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

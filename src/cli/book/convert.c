@@ -16,7 +16,9 @@
 #include "shogi/movegen.h"
 #include "util/progress.h"
 
-/* sort --memory: book_extsort_db2016(), with what the in-memory sort prints. */
+/* sort --memory, and convert --memory of a DB2016 book into DB2016 (which is a sort):
+ * book_extsort_db2016(), with what the in-memory verb prints (a DB2016 input has nothing
+ * for the "Unsupported" lines). */
 static int sort_external(const char *in, const char *out, const LoadOptions *lo) {
     ErrorPrinter ep = {"warning: ", 0};
     Progress pr;
@@ -35,11 +37,8 @@ static int sort_external(const char *in, const char *out, const LoadOptions *lo)
         cli_say_not_written("hayanagi book", err, out);
         return 1;
     }
-    if (st.has_stats)
-        printf("Unsupported: game and win totals and evaluation marks are not kept in DB2016 (move counts are%s)\n",
-               lo->keep_comments ? ", comments as # lines" : "");
-    printf("wrote %s: %llu positions, %llu moves\n", out, (unsigned long long)st.positions,
-           (unsigned long long)st.moves);
+    BookWriteReport wr = {.positions = st.positions, .moves = st.moves};
+    fprintf(cli_say_wrote(out, &wr), "\n");
     if (!lo->quiet)
         fprintf(stderr, "sorted in %llu run(s) of at most %llu bytes\n", (unsigned long long)st.runs,
                 (unsigned long long)lo->memory);
@@ -72,6 +71,20 @@ static int book_convert(int argc, char **argv, bool sort_only) {
     }
     if (sort_only && lo.memory)
         return sort_external(in, out, &lo);
+    char *inputs[1] = {(char *)in};
+    if (lo.memory && !cli_fits_memory(inputs, 1, lo.memory)) { /* out of core: DB2016 to DB2016 is a sort */
+        if ((from && !book_format_is(from, "db")) || !book_format_is(to, "db")) {
+            fprintf(stderr,
+                    "hayanagi book convert: --memory: %s is %s from a whole book in memory; out of core a book is "
+                    "converted from DB2016 to DB2016 (sorted)\n",
+                    from && !book_format_is(from, "db") ? book_format_name(from) : book_format_name(to),
+                    from && !book_format_is(from, "db") ? "read" : "written");
+            return 2;
+        }
+        if (!cli_out_of_core_ok("convert", inputs, 1, out))
+            return 2;
+        return sort_external(in, out, &lo);
+    }
     BookReadReport rep;
     Book *b = cli_load_book(in, from, &lo, &rep);
     if (!b)

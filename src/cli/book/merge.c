@@ -6,6 +6,7 @@
 #include "book/book.h"
 #include "book/open.h"
 #include "bookgen/make.h"
+#include "bookgen/merge_file.h"
 #include "bookgen/think.h"
 #include "util/cli_opts.h"
 #include "cli/book/io.h"
@@ -15,19 +16,33 @@
 #include "record/reader.h"
 #include "shogi/movegen.h"
 #include "util/atomic_file.h"
+#include "util/parse.h"
 #include "util/progress.h"
 
 /* ---- merge ---- */
 
-static int merge_books(char **paths, int n, MergePolicy policy, const double *weights, int nweights, bool quiet);
+typedef struct {
+    MergePolicy policy;
+    const double *weights;
+    int nweights;
+    bool quiet;
+    uint64_t memory;    /* --memory: 0 = in memory */
+    const char *tmpdir; /* --tmpdir */
+} MergeArgs;
+
+static int merge_books(char **paths, int n, const MergeArgs *a);
 
 static void merge_usage(FILE *f) {
     fprintf(f, "usage: hayanagi book merge A B ... [--weights w1,w2,...] [--policy sum|prefer-deeper|prefer-first]\n"
-               "                          [--quiet] OUT\n"
+               "                          [--memory SIZE [--tmpdir DIR]] [--quiet] OUT\n"
                "Merges the books A B ... (any format) into OUT (.sbk SBK, else DB2016).\n"
                "  --weights W,...  multiply each book's counts by its weight (one per book, 0-1000000)\n"
                "  --policy P       sum (default): add the counts of a move found in several books;\n"
                "                   prefer-deeper: keep the move list searched deepest; prefer-first: the earliest\n"
+               "  --memory SIZE    work in about SIZE bytes (e.g. 512M, 4G): books that do not fit are\n"
+               "                   sorted into runs on disk and merged from there (DB2016 in and out);\n"
+               "                   the same output as in memory\n"
+               "  --tmpdir DIR     where the runs go (default: OUT's directory); nothing stays there\n"
                "  --quiet          no progress display\n");
 }
 
@@ -50,12 +65,16 @@ int book_verb_merge(int argc, char **argv) {
     static const struct option longopts[] = {{"policy", required_argument, NULL, 'p'},
                                              {"weights", required_argument, NULL, 'w'},
                                              {"quiet", no_argument, NULL, 'q'},
+                                             {"memory", required_argument, NULL, 'm'},
+                                             {"tmpdir", required_argument, NULL, 't'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     MergePolicy policy = MERGE_SUM;
     double weights[256];
     int nweights = 0;
     bool quiet = false;
+    uint64_t memory = 0;
+    const char *tmpdir = NULL;
     char **av = cli_opts_begin(prog, argc, argv);
     if (!av)
         return 1;
@@ -77,6 +96,11 @@ int book_verb_merge(int argc, char **argv) {
                 rc = cli_opts_bad_value(prog, longopts, opt, optarg, "a comma-separated list of numbers 0-1000000");
             break;
         case 'q': quiet = true; break;
+        case 'm':
+            if (!parse_size(optarg, EXTSORT_MEMORY_MIN, UINT64_MAX, &memory))
+                rc = cli_opts_bad_value(prog, longopts, opt, optarg, "a size of at least 256K, e.g. 512M or 4G");
+            break;
+        case 't': tmpdir = optarg; break;
         case 'h':
             merge_usage(stdout);
             rc = 0;
@@ -91,7 +115,7 @@ int book_verb_merge(int argc, char **argv) {
         rc = CLI_USAGE_ERROR;
     }
     if (rc < 0)
-        rc = merge_books(paths, n, policy, nweights ? weights : NULL, nweights, quiet);
+        rc = merge_books(paths, n, &(MergeArgs){policy, nweights ? weights : NULL, nweights, quiet, memory, tmpdir});
     free(av);
     return rc;
 }
@@ -109,15 +133,54 @@ static uint64_t saturated_moves(const Book *b) {
     return n;
 }
 
+static void warn_saturated(uint64_t capped) {
+    if (capped)
+        fprintf(stderr,
+                "warning: %llu move counts reached the largest count a book keeps (%llu) and stay there: "
+                "their order among themselves is lost (use smaller --weights)\n",
+                (unsigned long long)capped, (unsigned long long)BOOK_COUNT_MAX);
+}
+
+/* merge --memory of books that do not fit: book_merge_files(), with what the in-memory
+ * merge prints. */
+static int merge_out_of_core(char **paths, int nin, const MergeArgs *a) {
+    if (!cli_out_of_core_ok("merge", paths, nin, paths[nin]))
+        return 2;
+    ErrorPrinter ep = {"warning: ", 0};
+    Progress pr;
+    pr.out = stderr;
+    pr.quiet = a->quiet;
+    ExtSortOptions eo = {
+        .memory = a->memory, .tmpdir = a->tmpdir, .on_error = cli_print_book_error, .ctx = &ep, .progress = &pr};
+    MergeFileStats st;
+    char err[512];
+    if (!book_merge_files(paths, nin, paths[nin], a->weights, a->policy, &eo, &st, err, sizeof err)) {
+        cli_say_not_written("hayanagi book merge", err, paths[nin]);
+        return 1;
+    }
+    warn_saturated(st.saturated);
+    BookWriteReport wr = {.positions = st.positions, .moves = st.moves};
+    fprintf(cli_say_wrote(paths[nin], &wr), "\n");
+    if (!a->quiet)
+        fprintf(stderr, "merged from %llu sorted run(s) of at most %llu bytes\n", (unsigned long long)st.runs,
+                (unsigned long long)a->memory);
+    return 0;
+}
+
 /* Merges paths[0..n-2] into paths[n-1]; the exit status. */
-static int merge_books(char **paths, int n, MergePolicy policy, const double *weights, int nweights, bool quiet) {
+static int merge_books(char **paths, int n, const MergeArgs *a) {
     int nin = n - 1;
-    if (nweights && nweights != nin) {
-        fprintf(stderr, "hayanagi book merge: %d weights for %d books\n", nweights, nin);
+    const double *weights = a->weights;
+    MergePolicy policy = a->policy;
+    bool quiet = a->quiet;
+    if (a->nweights && a->nweights != nin) {
+        fprintf(stderr, "hayanagi book merge: %d weights for %d books\n", a->nweights, nin);
         return 2;
     }
     if (!cli_check_output("merge", paths[nin]))
         return 2;
+    if (a->memory && !cli_fits_memory(paths, nin, a->memory))
+        return merge_out_of_core(paths, nin, a);
     Book *acc = book_create();
     if (!acc)
         return 1;
@@ -138,12 +201,7 @@ static int merge_books(char **paths, int n, MergePolicy policy, const double *we
             return 1;
         }
     }
-    uint64_t capped = saturated_moves(acc);
-    if (capped)
-        fprintf(stderr,
-                "warning: %llu move counts reached the largest count a book keeps (%llu) and stay there: "
-                "their order among themselves is lost (use smaller --weights)\n",
-                (unsigned long long)capped, (unsigned long long)BOOK_COUNT_MAX);
+    warn_saturated(saturated_moves(acc));
     BookWriteReport wr;
     bool ok = cli_write_book(paths[nin], NULL, acc,
                              &(BookWriteOptions){.write_comments = true, .log = stderr, .quiet = quiet}, &wr);

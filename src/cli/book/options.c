@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "book/extsort.h"
 #include "cli/book/io.h"
@@ -38,11 +39,11 @@ static const FlagVerb FLAG_VERBS[] = {
      "before FILE (exit 3: the position is not in the book). --on-the-fly looks a sorted DB2016 book up on disk."},
     {"sort", false, false, false, true, "[--memory SIZE [--tmpdir DIR]] [READ OPTIONS] IN OUT",
      "Writes the book IN as a DB2016 book OUT sorted by SFEN (on-the-fly ready)."},
-    {"check", false, false, false, false, "[--shogihome-columns] FILE",
+    {"check", false, false, false, true, "[--memory SIZE] [--shogihome-columns] FILE",
      "Reads a book checking every move's legality; lists each problem (DB2016: file:line: reason; other\n"
      "formats: what the reader skipped, SBK's graph problems, then each illegal move by position)."},
-    {"convert", true, true, false, false,
-     "[--from FMT] [--to db|sbk] [--no-comments] [--keep-zero] [READ OPTIONS] IN OUT",
+    {"convert", true, true, false, true,
+     "[--from FMT] [--to db|sbk] [--no-comments] [--keep-zero] [--memory SIZE [--tmpdir DIR]] [READ OPTIONS] IN OUT",
      "Converts the book IN (any format) to OUT (--to, else by its name: .sbk SBK, else DB2016), saying what\n"
      "the output format cannot hold."},
 };
@@ -59,9 +60,13 @@ void cli_flag_verb_help(FILE *f, const FlagVerb *v) {
         fprintf(f, "  --on-the-fly          look a sorted DB2016 book up on disk instead of loading it\n");
     if (v->ext)
         fprintf(f,
-                "  --memory SIZE         sort in about SIZE bytes (e.g. 512M, 4G): sorted runs on disk, then a merge;\n"
-                "                        the same output as in memory\n"
-                "  --tmpdir DIR          where the runs go (default: OUT's directory); removed on exit and Ctrl-C\n");
+                "  --memory SIZE         work in about SIZE bytes (e.g. 512M, 4G); the same output as in memory:\n"
+                "                        %s\n",
+                strcmp(v->verb, "check") == 0
+                    ? "a DB2016 book is read entry by entry, nothing kept; another format must fit"
+                    : "a book that does not fit is sorted in runs on disk, then merged (DB2016 only)");
+    if (v->ext && strcmp(v->verb, "check") != 0)
+        fprintf(f, "  --tmpdir DIR          where the runs go (default: OUT's directory); nothing stays there\n");
     fprintf(f, "READ OPTIONS (every one of info, lookup, sort, check and convert takes them):\n"
                "  --keep-comments       keep the books' comments (the default of sort and convert)\n"
                "  --no-comments         drop them\n"
@@ -106,7 +111,7 @@ char **cli_parse_flags(const FlagVerb *v, int argc, char **argv, LoadOptions *lo
     int n = 0;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         if ((all[k].val != F_OTF || v->otf) && (all[k].val != F_FROM || v->from) && (all[k].val != F_TO || v->to) &&
-            ((all[k].val != F_MEMORY && all[k].val != F_TMPDIR) || v->ext))
+            (all[k].val != F_MEMORY || v->ext) && (all[k].val != F_TMPDIR || (v->ext && strcmp(v->verb, "check") != 0)))
             opts[n++] = all[k];
     opts[n] = (struct option){NULL, 0, NULL, 0};
     char prog[64];
@@ -184,5 +189,42 @@ bool cli_parse_int(const char *s, long lo, long hi, long *out) {
     if (!parse_integer(s, lo, hi, &v))
         return false;
     *out = (long)v;
+    return true;
+}
+
+bool cli_fits_memory(char *const *paths, int n, uint64_t memory) {
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        struct stat sb;
+        if (stat(paths[i], &sb) == 0 && sb.st_size > 0)
+            total += (uint64_t)sb.st_size;
+    }
+    return total <= memory / 4;
+}
+
+bool cli_out_of_core_ok(const char *verb, char *const *paths, int n, const char *out) {
+    char err[512];
+    for (int i = 0; i < n; i++) {
+        const BookFormat *f = book_format_detect(paths[i], err, sizeof err);
+        if (!f) {
+            fprintf(stderr, "hayanagi book %s: %s\n", verb, err);
+            return false;
+        }
+        if (!book_format_is(f, "db")) {
+            fprintf(stderr,
+                    "hayanagi book %s: --memory: %s is %s, and a book larger than the memory is worked out of core "
+                    "from DB2016 only: convert it first (book convert IN OUT.db) or drop --memory\n",
+                    verb, paths[i], book_format_name(f));
+            return false;
+        }
+    }
+    const BookFormat *fo = out ? book_format_for_output(out, err, sizeof err) : NULL;
+    if (out && (!fo || !book_format_is(fo, "db"))) {
+        fprintf(stderr,
+                "hayanagi book %s: --memory: %s would be %s, which is written from a whole book in memory; out of "
+                "core the output is DB2016 (name it .db, then convert it)\n",
+                verb, out, fo ? book_format_name(fo) : "no format we write");
+        return false;
+    }
     return true;
 }

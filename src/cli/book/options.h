@@ -27,9 +27,21 @@ typedef struct {
     bool keep_zero;
     bool quiet;
     int unreg_depth;
-    uint64_t memory;    /* sort --memory: 0 = in memory */
-    const char *tmpdir; /* sort --tmpdir */
+    uint64_t memory;    /* --memory of sort, convert, check: 0 = in memory */
+    const char *tmpdir; /* --tmpdir */
 } LoadOptions;
+
+/* --memory SIZE of merge, convert, prune and check (sort reads first and decides by what
+ * it read): true when the inputs' files, n of them, are small enough to be worked in
+ * memory within SIZE (4 bytes of memory for each byte of file: the IR, a second book or
+ * the writer's sort), so that the verb runs as without the option. */
+bool cli_fits_memory(char *const *paths, int n, uint64_t memory);
+
+/* The conditions of working out of core (docs/book_making.md, "Books larger than
+ * memory"): every input a DB2016 book by content, and OUT (NULL: none) a DB2016 name.
+ * True when they hold; otherwise false with "hayanagi book VERB: --memory: ..." on
+ * stderr saying which does not and what to do (the caller exits 2). */
+bool cli_out_of_core_ok(const char *verb, char *const *paths, int n, const char *out);
 
 /* The reader options (book/open.h) that lo asks for, logging on stderr. */
 BookReadOptions cli_book_read_options(const LoadOptions *lo);
