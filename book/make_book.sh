@@ -21,11 +21,21 @@
 #      joseki.dat, the 8- and 10-ply cuts measured below no book, the 4-ply cut level
 #      with it (book/README.md, "Proof in games");
 #   6. learn: in every position Hayanagi met within LEARN_PLIES (10) plies of its own
-#      games against gpsusi (book/records: 1836 games of earlier measurements), the move
+#      games against gpsusi (RECORDS: the s27 and s28 files of book/records, 1836 games of
+#      earlier measurements; the book learned from them is the prior of step 8), the move
 #      whose results beat Hayanagi's mean in the same match by most, shrunk by 100 prior
 #      games, among the moves played in 20 games or more (docs/book_making.md, "learn");
-#   7. what ships: the learned positions, and the thought 4-ply cut where nothing was
-#      learned (merge, prefer-first), written sorted (on-the-fly ready) and checked.
+#   7. the learned positions, and the thought 4-ply cut where nothing was learned (merge,
+#      prefer-first): the book that shipped before the grown one, IN of step 8;
+#   8. grow: the book as a tree of games (docs/book_making.md, "grow"), rebuilt with
+#      `--games 0` from GROW_RECORDS: the records of book/records played at today's
+#      settings (s28, s29: Hayanagi at byoyomi 200 ms against gpsusi with its book; the s27
+#      files are left out: gpsusi lost many of those games on time, Hayanagi scored 73-90 %
+#      there against 45-70 % since) with Hayanagi's names made the player's, and every
+#      game of book/grow-records (played by `book grow` itself); learned moves are scored
+#      by their lower confidence bound (CONFIDENCE standard errors);
+#   9. the start position keeps ROOT_MOVES (7g7f, 2g2f) only; what ships is written sorted
+#      (on-the-fly ready) and checked.
 # Deterministic: fixed inputs (the log starts with joseki.dat's and the records' SHA-256
 # and gpsusi's version), a fixed depth, each leaf searched as if first, the provenance date
 # SOURCE_DATE_EPOCH (joseki.dat's modification time unless set), and learning that is a
@@ -46,7 +56,11 @@ NODES=${NODES:-1500000}
 PLIES=${PLIES:-10}
 SHIP_PLIES=${SHIP_PLIES:-4}
 LEARN_PLIES=${LEARN_PLIES:-10}
-RECORDS=${RECORDS:-book/records}
+RECORDS=${RECORDS:-"book/records/s27-*.csa book/records/s28-*.csa"}
+GROW_RECORDS=${GROW_RECORDS:-"book/records/s28-*.csa book/records/s29*.csa book/grow-records/*.csa"}
+CONFIDENCE=${CONFIDENCE:-1}
+ROOT_MOVES=${ROOT_MOVES:-"7g7f 2g2f"}
+START_SFEN="lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 ENGINES=${ENGINES:-1}
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$JOSEKI")}
 export SOURCE_DATE_EPOCH
@@ -60,7 +74,8 @@ if [ -f "$GPS_CONF" ] && [ -w "$GPS_CONF" ]; then
 fi
 : > "$LOG"
 step() { echo "\$ $*" >> "$LOG"; "$@" 2>&1 | grep -v '^\(reading\|writing\|thinking\|minimax\)' | tee -a "$LOG"; }
-sha256sum "$JOSEKI" "$RECORDS"/*.csa >> "$LOG"
+# shellcheck disable=SC2086
+sha256sum "$JOSEKI" $RECORDS $GROW_RECORDS | sort -k2 -u >> "$LOG"
 "$GPSUSI" --version 2>/dev/null | head -1 >> "$LOG" || true
 # 1. joseki.dat -> DB2016 (the format is found by content)
 step "$H" book convert "$JOSEKI" "$W/joseki.db"
@@ -91,10 +106,30 @@ step "$H" book minimax --flipped --quiet "$W/thought.db" "$W/minimax.db"
 #    positions followed, as in step 2)
 step "$H" book prune --max-ply "$SHIP_PLIES" --through-legal --quiet "$W/minimax.db" "$W/ship.db"
 # 6. the moves that scored best for Hayanagi in its own games
+# shellcheck disable=SC2086
 step "$H" book learn --player 'hayanagi*' --max-ply "$LEARN_PLIES" --min-games 20 --prior 100 --quiet \
-    "$RECORDS"/*.csa "$W/learned.db"
+    $RECORDS "$W/learned.db"
 # 7. learned positions first, the thought cut elsewhere
-step "$H" book merge "$W/learned.db" "$W/ship.db" --policy prefer-first --quiet "$W/final.db"
+step "$H" book merge "$W/learned.db" "$W/ship.db" --policy prefer-first --quiet "$W/learned_cut.db"
+# 8. the tree of games: every record a file of its own directory, the player named grow-player
+rm -rf "$W/grow" && mkdir -p "$W/grow"
+# shellcheck disable=SC2086
+for f in $GROW_RECORDS; do
+    sed 's/^N\([+-]\)hayanagi-.*/N\1grow-player/' "$f" > "$W/grow/$(basename "$f")"
+done
+step "$H" book grow "$W/learned_cut.db" "$W/grown.db" --records "$W/grow" --games 0 --confidence "$CONFIDENCE" --quiet
+# 9. the first move: only ROOT_MOVES stay listed at the start position (the tree also lists
+#    1g1f, which won 124 of 152 games against gpsusi at 120 ms and was never tried against
+#    anything else: an overlay's move, not a default book's; book/README.md)
+echo "\$ keep $ROOT_MOVES at the start position" >> "$LOG"
+awk -v keep="$ROOT_MOVES" -v root="sfen $START_SFEN" '
+    BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) ok[k[i]] = 1 }
+    /^sfen / { in_root = ($0 == root); print; next }
+    !in_root { print; next }
+    /^#grow / { split($2, a, ":"); if (a[1] in ok) print; next }
+    /^#/ { print; next }
+    $1 in ok { print }' "$W/grown.db" > "$W/rooted.db"
+step "$H" book sort --quiet "$W/rooted.db" "$W/final.db"
 cp "$W/final.db" book/standard_book.db
 sha256sum book/standard_book.db >> "$LOG"
 step "$H" book check book/standard_book.db
