@@ -19,9 +19,7 @@
 /* sort --memory: book_extsort_db2016(), with what the in-memory sort prints. */
 static int sort_external(const char *in, const char *out, const LoadOptions *lo) {
     ErrorPrinter ep = {"warning: ", 0};
-    Progress pr;
-    pr.out = stderr;
-    pr.quiet = lo->quiet;
+    Progress pr = {.out = stderr, .quiet = lo->quiet};
     ExtSortOptions eo = {.memory = lo->memory,
                          .tmpdir = lo->tmpdir,
                          .keep_comments = lo->keep_comments,
