@@ -13,7 +13,6 @@
 #include "bookgen/minimax.h"
 #include "util/cli_opts.h"
 #include "cli/book/io.h"
-#include "cli/book/options.h"
 #include "cli/book/verbs.h"
 #include "usi/policybook.h"
 #include "mcts/provider_ab.h"
@@ -112,7 +111,7 @@ int book_verb_expand(int argc, char **argv) {
     bool book_policy = true, quiet = false;
     const char *paths[2] = {NULL, NULL};
     int n = 0, limits = 0;
-    long v;
+    long v = 0;
     CliEngines ce;
     memset(&ce, 0, sizeof ce);
     static const struct option longopts[] = {CLI_ENGINE_LONGOPTS,
@@ -142,20 +141,28 @@ int book_verb_expand(int argc, char **argv) {
     while ((c = getopt_long(ac, av, "", longopts, NULL)) != -1) {
         bool ok = true;
         switch (c) {
-        case X_PLAYOUTS: ok = cli_parse_int(optarg, 1, 2000000000L, &v), eo.playouts = (uint64_t)v; break;
-        case X_TOP: ok = cli_parse_int(optarg, 1, 100000000L, &v), eo.top = (size_t)v; break;
-        case X_MINC: ok = cli_parse_int(optarg, 1, 1000, &v), eo.min_candidates = (int)v; break;
-        case X_ROUNDS: ok = cli_parse_int(optarg, 1, 1000000, &v), eo.rounds = (int)v; break;
-        case X_EXTRA: ok = cli_parse_int(optarg, 0, 10000, &v), eo.extra_starts = (int)v; break;
-        case X_DEPTH: ok = cli_parse_int(optarg, 1, 200, &v), eo.think.depth = (int)v, limits++; break;
-        case X_NODES: ok = cli_parse_int(optarg, 1, 2000000000L, &v), eo.think.nodes = (uint64_t)v, limits++; break;
-        case X_MOVETIME: ok = cli_parse_int(optarg, 1, 100000000L, &v), eo.think.movetime = v, limits++; break;
-        case X_THREADS: ok = cli_parse_int(optarg, 1, 128, &v), eo.think.threads = (int)v; break;
-        case X_MTHREADS: ok = cli_parse_int(optarg, 1, 128, &v), eo.mcts.threads = (int)v; break;
-        case X_TREE: ok = cli_parse_int(optarg, 1, 1000000, &v), eo.mcts.tree_mb = (size_t)v; break;
-        case X_HASH: ok = cli_parse_int(optarg, 1, 65536, &v), eo.think.hash_mb = (size_t)v; break;
-        case X_ALPHA: ok = cli_parse_int(optarg, 0, 100, &v), alpha = v; break;
-        case X_TEMP: ok = cli_parse_int(optarg, 1, 100000, &v), ab.temperature_cp = (double)v; break;
+        case X_PLAYOUTS:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 2000000000L, &v), eo.playouts = (uint64_t)v;
+            break;
+        case X_TOP: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000000L, &v), eo.top = (size_t)v; break;
+        case X_MINC: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 1000, &v), eo.min_candidates = (int)v; break;
+        case X_ROUNDS: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 1000000, &v), eo.rounds = (int)v; break;
+        case X_EXTRA: ok = cli_opts_int(av[0], longopts, c, optarg, 0, 10000, &v), eo.extra_starts = (int)v; break;
+        case X_DEPTH:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 200, &v), eo.think.depth = (int)v, limits++;
+            break;
+        case X_NODES:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 2000000000L, &v), eo.think.nodes = (uint64_t)v, limits++;
+            break;
+        case X_MOVETIME:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000000L, &v), eo.think.movetime = v, limits++;
+            break;
+        case X_THREADS: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 128, &v), eo.think.threads = (int)v; break;
+        case X_MTHREADS: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 128, &v), eo.mcts.threads = (int)v; break;
+        case X_TREE: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 1000000, &v), eo.mcts.tree_mb = (size_t)v; break;
+        case X_HASH: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 65536, &v), eo.think.hash_mb = (size_t)v; break;
+        case X_ALPHA: ok = cli_opts_int(av[0], longopts, c, optarg, 0, 100, &v), alpha = v; break;
+        case X_TEMP: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000, &v), ab.temperature_cp = (double)v; break;
         case X_SFEN: eo.root_sfen = optarg; break;
         case X_NOPOLICY: book_policy = false; break;
         case X_QUIET: quiet = true; break;
@@ -164,17 +171,14 @@ int book_verb_expand(int argc, char **argv) {
         default:
             if (c == OPT_GO)
                 limits++;
-            if (!cli_engines_option(&ce, c, optarg, "expand")) { /* it said why */
-                rc = cli_opts_unknown(av[0]);
+            if (!cli_engines_option(&ce, c, optarg, "expand")) { /* it said why, with the hint */
+                rc = CLI_USAGE_ERROR;
                 goto done;
             }
             break;
         }
-        if (!ok) {
-            if (c == '?')
-                rc = cli_opts_unknown(av[0]);
-            else
-                rc = cli_opts_bad_value(av[0], longopts, c, optarg, "out of range or malformed");
+        if (!ok) { /* the bad value is named (util/cli_opts.h); getopt named the unknown option */
+            rc = c == '?' ? cli_opts_unknown(av[0]) : CLI_USAGE_ERROR;
             goto done;
         }
     }
@@ -240,9 +244,7 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
         return 1;
     }
     eo.think.searcher = pool;
-    Progress think_pr, round_pr;
-    think_pr.out = round_pr.out = stderr;
-    think_pr.quiet = round_pr.quiet = quiet;
+    Progress think_pr = {.out = stderr, .quiet = quiet}, round_pr = {.out = stderr, .quiet = quiet};
     eo.think.progress = &think_pr;
     eo.progress = &round_pr;
     InterruptScope scope;

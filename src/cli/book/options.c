@@ -178,11 +178,3 @@ int cli_positional_error(const FlagVerb *v, char **av) {
     free(av);
     return CLI_USAGE_ERROR;
 }
-
-bool cli_parse_int(const char *s, long lo, long hi, long *out) {
-    long long v;
-    if (!parse_integer(s, lo, hi, &v))
-        return false;
-    *out = (long)v;
-    return true;
-}

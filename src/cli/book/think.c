@@ -11,7 +11,6 @@
 #include "cli/book/engines.h"
 #include "util/cli_opts.h"
 #include "cli/book/io.h"
-#include "cli/book/options.h"
 #include "cli/book/verbs.h"
 #include "match/openings.h"
 #include "shogi/game.h"
@@ -174,7 +173,7 @@ int book_verb_think(int argc, char **argv) {
     size_t n_rethink = 0;
     bool quiet = false;
     int limits = 0, rc = 0;
-    long v;
+    long v = 0;
     Starts starts = {0};
     Searcher *pool = NULL;
     OptionsText otext = {0};
@@ -211,31 +210,41 @@ int book_verb_think(int argc, char **argv) {
             goto done;
         }
         switch (c) {
-        case OPT_DEPTH: ok = cli_parse_int(optarg, 1, 200, &v), to.depth = (int)v, limits++; break;
-        case OPT_NODES: ok = cli_parse_int(optarg, 1, 2000000000L, &v), to.nodes = (uint64_t)v, limits++; break;
-        case OPT_MOVETIME: ok = cli_parse_int(optarg, 1, 100000000L, &v), to.movetime = v, limits++; break;
+        case OPT_DEPTH: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 200, &v), to.depth = (int)v, limits++; break;
+        case OPT_NODES:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 2000000000L, &v), to.nodes = (uint64_t)v, limits++;
+            break;
+        case OPT_MOVETIME:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000000L, &v), to.movetime = v, limits++;
+            break;
         case OPT_GO:
             limits++;
-            if (!cli_engines_option(&ce, c, optarg, "think")) { /* it said why */
-                rc = cli_opts_unknown(av[0]);
+            if (!cli_engines_option(&ce, c, optarg, "think")) { /* it said why, with the hint */
+                rc = CLI_USAGE_ERROR;
                 goto done;
             }
             break;
-        case OPT_MULTIPV: ok = cli_parse_int(optarg, 1, SEARCHER_MAX_PV, &v), to.multipv = (int)v; break;
-        case OPT_THREADS: ok = cli_parse_int(optarg, 1, 128, &v), to.threads = (int)v; break;
-        case OPT_HASH: ok = cli_parse_int(optarg, 1, 65536, &v), to.hash_mb = (size_t)v; break;
-        case OPT_MAXPOS: ok = cli_parse_int(optarg, 1, 2000000000L, &v), to.max_positions = (uint64_t)v; break;
-        case OPT_MAXPLY: ok = cli_parse_int(optarg, 1, 100000, &v), to.max_ply = (int)v; break;
+        case OPT_MULTIPV:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, SEARCHER_MAX_PV, &v), to.multipv = (int)v;
+            break;
+        case OPT_THREADS: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 128, &v), to.threads = (int)v; break;
+        case OPT_HASH: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 65536, &v), to.hash_mb = (size_t)v; break;
+        case OPT_MAXPOS:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 2000000000L, &v), to.max_positions = (uint64_t)v;
+            break;
+        case OPT_MAXPLY: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000, &v), to.max_ply = (int)v; break;
         case OPT_FRONTIER:
-            ok = !strcmp(optarg, "leaves") || !strcmp(optarg, "eval-window");
+            if (!(ok = !strcmp(optarg, "leaves") || !strcmp(optarg, "eval-window")))
+                cli_opts_bad_value(av[0], longopts, c, optarg, "leaves or eval-window");
             to.frontier = !strcmp(optarg, "eval-window") ? THINK_FRONTIER_EVAL_WINDOW : THINK_FRONTIER_LEAVES;
             break;
         case OPT_EVALDIFF:
-            ok = cli_parse_int(optarg, 0, 100000, &v), to.eval_diff = (int)v, eval_diff_set = true;
+            ok = cli_opts_int(av[0], longopts, c, optarg, 0, 100000, &v), to.eval_diff = (int)v, eval_diff_set = true;
             break;
         case OPT_FSIDE:
-            ok = !strcmp(optarg, "root") || !strcmp(optarg, "black") || !strcmp(optarg, "white") ||
-                 !strcmp(optarg, "both");
+            if (!(ok = !strcmp(optarg, "root") || !strcmp(optarg, "black") || !strcmp(optarg, "white") ||
+                       !strcmp(optarg, "both")))
+                cli_opts_bad_value(av[0], longopts, c, optarg, "root, black, white or both");
             to.frontier_side = !strcmp(optarg, "black")   ? THINK_SIDE_BLACK
                                : !strcmp(optarg, "white") ? THINK_SIDE_WHITE
                                : !strcmp(optarg, "both")  ? THINK_SIDE_BOTH
@@ -244,8 +253,9 @@ int book_verb_think(int argc, char **argv) {
         case OPT_RETHINK: {
             ThinkRethink *r = realloc(rethink, (n_rethink + 1) * sizeof *r);
             if (!r) {
-                ok = false;
-                break;
+                fprintf(stderr, "hayanagi book think: out of memory\n");
+                rc = 1;
+                goto done;
             }
             rethink = r;
             if (!think_rethink_parse(optarg, &rethink[n_rethink], serr, sizeof serr)) {
@@ -269,17 +279,14 @@ int book_verb_think(int argc, char **argv) {
         case OPT_HELP: usage(stdout); goto done;
         case '?': ok = false; break;
         default:
-            if (!cli_engines_option(&ce, c, optarg, "think")) { /* it said why */
-                rc = cli_opts_unknown(av[0]);
+            if (!cli_engines_option(&ce, c, optarg, "think")) { /* it said why, with the hint */
+                rc = CLI_USAGE_ERROR;
                 goto done;
             }
             break;
         }
-        if (!ok) {
-            if (c == '?')
-                rc = cli_opts_unknown(av[0]);
-            else
-                rc = cli_opts_bad_value(av[0], longopts, c, optarg, "out of range or malformed");
+        if (!ok) { /* the bad value is named (util/cli_opts.h); getopt named the unknown option */
+            rc = c == '?' ? cli_opts_unknown(av[0]) : CLI_USAGE_ERROR;
             goto done;
         }
     }
@@ -330,9 +337,7 @@ int book_verb_think(int argc, char **argv) {
     }
     to.journal_options = otext.text;
     to.keep_journal = &held;
-    Progress pr;
-    pr.out = stderr;
-    pr.quiet = quiet;
+    Progress pr = {.out = stderr, .quiet = quiet};
     to.progress = &pr;
     InterruptScope scope;
     interrupt_begin(&scope, NULL);
