@@ -1,7 +1,6 @@
 /* expand.c - `hayanagi book expand`: PV-MCTS book expansion (bookgen/expand.h). */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +16,7 @@
 #include "usi/policybook.h"
 #include "mcts/provider_ab.h"
 #include "util/atomic_file.h"
-#include "util/interrupt.h"
+#include "util/long_job.h"
 
 static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const char **paths, int n, int limits,
                long alpha, bool book_policy, bool quiet);
@@ -216,8 +215,11 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
     if (!cli_check_output("expand", out))
         return 2;
     char state[4096], journal[4096];
-    snprintf(state, sizeof state, "%s.expand-state", out);
-    snprintf(journal, sizeof journal, "%s.expand-journal", out);
+    if (!long_job_side_path(out, ".expand-state", state, sizeof state) ||
+        !long_job_side_path(out, ".expand-journal", journal, sizeof journal)) {
+        fprintf(stderr, "hayanagi book expand: %s: the name is too long for its state and journal\n", out);
+        return 1;
+    }
     int done = rounds_done(state);
     struct stat sb;
     bool resume = done > 0 && stat(out, &sb) == 0;
@@ -247,28 +249,23 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
     Progress think_pr = {.out = stderr, .quiet = quiet}, round_pr = {.out = stderr, .quiet = quiet};
     eo.think.progress = &think_pr;
     eo.progress = &round_pr;
-    InterruptScope scope;
-    interrupt_begin(&scope, NULL);
+    LongJob job;
+    long_job_begin(&job);
     eo.stop = interrupt_flag();
-    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
     ExpandStats st;
     char err[4096];
     bool ok = eo.rounds <= 0 || book_expand(b, &eo, &st, err, sizeof err);
-    searcher_destroy(pool);
-    signal(SIGPIPE, old_pipe);
+    searcher_destroy(pool); /* quit every engine before anything else is said */
+    long_job_end(&job);
     if (eo.rounds <= 0)
         memset(&st, 0, sizeof st);
-    interrupt_end(&scope);
     int rc = 0;
     if (!ok) {
         fprintf(stderr, "hayanagi book expand: %s\n", err);
         rc = 1;
     } else if (st.interrupted) {
-        fprintf(stderr,
-                "hayanagi book expand: interrupted after %d rounds; %s and %s keep the work, run the same "
-                "command again to resume\n",
-                done + st.rounds_done, out, journal);
-        rc = 130;
+        rc = long_job_interrupted("hayanagi book expand", "%d rounds; %s and %s keep the work", done + st.rounds_done,
+                                  out, journal);
     } else {
         MinimaxOptions mo = {.converge = false, .flipped = false, .threads = eo.think.threads, .progress = NULL};
         MinimaxStats ms;

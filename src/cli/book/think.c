@@ -1,7 +1,6 @@
 /* think.c - `hayanagi book think` (bookgen/think.h): search the short positions
  * and leaves of a book with the in-process search or a pool of external USI engines. */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,7 @@
 #include "cli/book/verbs.h"
 #include "match/openings.h"
 #include "shogi/game.h"
-#include "util/interrupt.h"
+#include "util/long_job.h"
 
 /* The start positions of `think --startmoves`: keys and plies, grown one at a time. */
 typedef struct {
@@ -327,7 +326,12 @@ int book_verb_think(int argc, char **argv) {
     }
     to.searcher = pool;
     char journal[4096];
-    snprintf(journal, sizeof journal, "%s.journal", outp);
+    if (!long_job_side_path(outp, ".journal", journal, sizeof journal)) {
+        fprintf(stderr, "hayanagi book think: %s: the name is too long for its journal\n", outp);
+        book_free(b);
+        rc = 1;
+        goto done;
+    }
     to.journal = journal;
     to.input_name = in;
     if (!options_join(&otext)) {
@@ -339,27 +343,22 @@ int book_verb_think(int argc, char **argv) {
     to.keep_journal = &held;
     Progress pr = {.out = stderr, .quiet = quiet};
     to.progress = &pr;
-    InterruptScope scope;
-    interrupt_begin(&scope, NULL);
+    LongJob job;
+    long_job_begin(&job);
     to.stop = interrupt_flag();
-    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
     ThinkStats ts;
     BookWriteReport wr;
     char err[4096];
     bool ok = book_think(b, &to, &ts, err, sizeof err);
     searcher_destroy(pool); /* quit every engine before anything else is said */
     pool = NULL;
-    interrupt_end(&scope);
-    signal(SIGPIPE, old_pipe);
+    long_job_end(&job);
     if (!ok) {
         fprintf(stderr, "hayanagi book think: %s\n", err);
         rc = 1;
     } else if (ts.interrupted) {
-        fprintf(stderr,
-                "hayanagi book think: interrupted after %llu positions; %s keeps them, run the same "
-                "command again to resume\n",
-                (unsigned long long)(ts.resumed + ts.searched), journal);
-        rc = 130;
+        rc = long_job_interrupted("hayanagi book think", "%llu positions; %s keeps them",
+                                  (unsigned long long)(ts.resumed + ts.searched), journal);
     } else if (cli_write_book(outp, NULL, b, &(BookWriteOptions){.write_comments = true, .log = stderr, .quiet = quiet},
                               &wr)) {
         unlink(journal); /* still locked: no other run on OUT starts from it meanwhile */
