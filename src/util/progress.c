@@ -27,6 +27,20 @@ void progress_set_status(Progress *p, ProgressStatusFn fn, void *ctx) {
     p->status_ctx = ctx;
 }
 
+/* " eta 12s": the rest at the mean rate so far, once there is a rate to go by. */
+static void eta_text(const Progress *p, double secs, bool final, char *buf, size_t len) {
+    buf[0] = '\0';
+    if (final || !p->total || !p->done || p->done >= p->total || secs < 1.0)
+        return;
+    double rest = secs * (double)(p->total - p->done) / (double)p->done;
+    if (rest < 120.0)
+        snprintf(buf, len, " eta %.0fs", rest);
+    else if (rest < 7200.0)
+        snprintf(buf, len, " eta %ldm%02lds", (long)(rest + 0.5) / 60, (long)(rest + 0.5) % 60);
+    else
+        snprintf(buf, len, " eta %.1fh", rest / 3600.0);
+}
+
 /* "[####......] " for done of total, 30 wide. */
 static void bar_text(const Progress *p, char *bar) {
     int width = 30, filled = (int)(width * (double)p->done / (double)p->total);
@@ -40,24 +54,15 @@ static void bar_text(const Progress *p, char *bar) {
 }
 
 /* The line with the rate (progress.h): count, before, units per second, time left. */
-static void draw_rate(const Progress *p, double secs) {
+static void draw_rate(const Progress *p, double secs, const char *eta) {
     double rate = secs > 0 ? (double)p->done / secs : 0;
-    char before[40] = "", eta[40] = "";
+    char before[40] = "", count[48], bar[40] = "";
     if (p->before)
         snprintf(before, sizeof before, " (%llu before)", (unsigned long long)p->before);
-    if (p->total) {
-        uint64_t left = p->done < p->total ? p->total - p->done : 0;
-        if (rate > 0)
-            snprintf(eta, sizeof eta, ", ETA %.0fs", (double)left / rate);
-        else
-            snprintf(eta, sizeof eta, ", ETA ?");
-    }
-    char count[48];
     if (p->total)
         snprintf(count, sizeof count, "%llu/%llu", (unsigned long long)p->done, (unsigned long long)p->total);
     else
         snprintf(count, sizeof count, "%llu", (unsigned long long)p->done);
-    char bar[40] = "";
     if (p->tty && p->total) {
         bar_text(p, bar);
         strcat(bar, " ");
@@ -67,22 +72,24 @@ static void draw_rate(const Progress *p, double secs) {
 
 static void draw(Progress *p, double t, bool final) {
     double secs = (t - p->start_ms) / 1000.0;
-    char status[512] = "";
+    char eta[32], status[512] = "";
+    eta_text(p, secs, final, eta, sizeof eta);
     if (p->status)
         p->status(p->status_ctx, status, sizeof status);
     if (p->unit[0]) {
-        draw_rate(p, secs);
+        draw_rate(p, secs, eta);
     } else if (p->tty) {
         if (p->total) {
             char bar[40];
             bar_text(p, bar);
-            fprintf(p->out, "\r%s %s %5.1f%% %.1fs", p->label, bar, 100.0 * (double)p->done / (double)p->total, secs);
+            fprintf(p->out, "\r%s %s %5.1f%% %.1fs%s  ", p->label, bar, 100.0 * (double)p->done / (double)p->total,
+                    secs, eta);
         } else {
             fprintf(p->out, "\r%s %llu %.1fs", p->label, (unsigned long long)p->done, secs);
         }
     } else if (p->total) {
-        fprintf(p->out, "%s: %llu/%llu (%.1f%%) %.1fs", p->label, (unsigned long long)p->done,
-                (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total, secs);
+        fprintf(p->out, "%s: %llu/%llu (%.1f%%) %.1fs%s", p->label, (unsigned long long)p->done,
+                (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total, secs, eta);
     } else {
         fprintf(p->out, "%s: %llu %.1fs", p->label, (unsigned long long)p->done, secs);
     }

@@ -1,14 +1,17 @@
 /* progress.h - progress reporting for long jobs: a redrawn bar on a terminal, plain
  * lines (at most one every few seconds) when stderr is a file or a pipe.
  *
- * The line. By default: "label [bar] 45.0% 3.2s" on a terminal, "label: 12/40 (30.0%) 3.2s"
- * otherwise (without a total: the done count and the time). A job that asks for a rate
- * (progress_set_rate) gets, in both modes, the count, what an earlier run did, the units
- * per second and the time left, all computed here:
- *     "thinking [bar] 12/40 (6 before), 2.31 pos/s, ETA 12s"   (a terminal)
- *     "thinking 12/40 (6 before), 2.31 pos/s, ETA 12s"         (a file or a pipe)
+ * The line. By default: "label [bar] 45.0% 3.2s eta 7s" on a terminal, "label: 12/40
+ * (30.0%) 3.2s eta 7s" otherwise (without a total: the done count and the time). The time
+ * left ("eta 12s", "eta 3m05s", "eta 2.5h") is the rest at the mean rate so far, shown
+ * once a second has passed and a unit is done, never on the last line. A job that asks
+ * for a rate (progress_set_rate) gets instead the count, what an earlier run did and the
+ * units per second, with the same time left:
+ *     "thinking [bar] 12/40 (6 before), 2.31 pos/s eta 12s"   (a terminal)
+ *     "thinking 12/40 (6 before), 2.31 pos/s eta 12s"         (a file or a pipe)
  * A job that sets a status (progress_set_status) gets its text after " | " on every line,
- * e.g. book think's engines: "... ETA 12s | engines #1 6 #2 6 (1 restart)".
+ * e.g. book think's engines: "... eta 12s | engines #1 6 #2 6 (1 restart)". All of it is
+ * computed here, for every job alike.
  *
  * Handing a Progress to a job that starts it (book_think, book_minimax, the readers of
  * book/open.h, ...): initialise it as (Progress){.out = stderr, .quiet = quiet}; the job

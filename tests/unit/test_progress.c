@@ -1,6 +1,7 @@
 /* test_progress.c - the progress line (util/progress.h): the plain lines of a file or a
- * pipe, the rate line with "before" and a caller's status, the bar on a terminal (a
- * pseudo-terminal here), quiet, and the silence of a short job without a status. Rates and
+ * pipe, the rate line with "before" and a caller's status, the time left, the bar on a
+ * terminal (a pseudo-terminal here), quiet, and the silence of a short job without a
+ * status. Rates and
  * times are read as numbers, never compared with the clock. */
 #define _XOPEN_SOURCE 700 /* posix_openpt and friends */
 #include <fcntl.h>
@@ -53,16 +54,43 @@ static void test_plain_rate_line(void **state) {
     contents(f, buf, sizeof buf);
     const char *head = "thinking 3/4 (6 before), ";
     assert_memory_equal(buf, head, strlen(head));
+    /* the last line has no time left */
+    assert_string_equal(after_number(buf + strlen(head)), " pos/s | engines #1 2 #2 1 (1 restart)\n");
+    fclose(f);
+}
+
+/* A line before the end, a second or more into the job, says the time left. */
+static void test_time_left(void **state) {
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    Progress p;
+    progress_start(&p, f, "thinking", 4, false);
+    progress_set_rate(&p, "pos", 0);
+    p.start_ms -= 2000; /* as if the job had run for two seconds */
+    p.last_ms -= 6000;  /* and drawn its last line six seconds ago */
+    progress_update(&p, 3);
+    char buf[256];
+    contents(f, buf, sizeof buf);
+    const char *head = "thinking 3/4, ";
+    assert_memory_equal(buf, head, strlen(head));
     const char *rest = after_number(buf + strlen(head));
-    assert_memory_equal(rest, " pos/s, ETA ", 12);
-    rest += 12;
-    if (*rest == '?')
-        rest++;
-    else {
-        rest = after_number(rest);
-        assert_int_equal(*rest++, 's');
-    }
-    assert_string_equal(rest, " | engines #1 2 #2 1 (1 restart)\n");
+    assert_memory_equal(rest, " pos/s eta ", 11);
+    rest = after_number(rest + 11);
+    assert_string_equal(rest, "s\n");
+    /* the default line has the same time left */
+    rewind(f);
+    assert_int_equal(ftruncate(fileno(f), 0), 0);
+    progress_start(&p, f, "reading book", 8, false);
+    p.start_ms -= 2000;
+    p.last_ms -= 6000;
+    progress_update(&p, 2);
+    contents(f, buf, sizeof buf);
+    head = "reading book: 2/8 (25.0%) ";
+    assert_memory_equal(buf, head, strlen(head));
+    rest = after_number(buf + strlen(head));
+    assert_memory_equal(rest, "s eta ", 6);
+    assert_string_equal(after_number(rest + 6), "s\n");
     fclose(f);
 }
 
@@ -139,10 +167,10 @@ static void test_terminal_bar(void **state) {
     const char *tail = " | engines #1 4\x1b[K\r\n";
     assert_true(strlen(buf) > strlen(tail));
     assert_string_equal(buf + strlen(buf) - strlen(tail), tail);
-    assert_non_null(strstr(buf, " pos/s, ETA "));
+    assert_non_null(strstr(buf, " pos/s | engines #1 4"));
 }
 
-/* The line without a rate is the one every other job has always printed. */
+/* The last line without a rate: count, share and time, no time left. */
 static void test_plain_line_unchanged(void **state) {
     (void)state;
     FILE *f = tmpfile();
@@ -163,6 +191,7 @@ static void test_plain_line_unchanged(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_rate_line),
+        cmocka_unit_test(test_time_left),
         cmocka_unit_test(test_rate_without_total_or_status),
         cmocka_unit_test(test_short_job_without_status_is_silent),
         cmocka_unit_test(test_terminal_bar),
