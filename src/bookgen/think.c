@@ -8,11 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "bookgen/think.h"
 #include "shogi/notation.h"
-#include "util/clock.h"
 
 typedef struct {
     Book *book;
@@ -184,39 +182,17 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
-/* The progress line: done/total, rate, ETA and the engines' status. */
-static void report(Shared *sh, double t0, double *last, bool final) {
-    Progress *p = sh->opt->progress;
-    if (!p || p->quiet)
+/* The progress line's status (util/progress.h): the engines' counts, restarts and
+ * retirements; called under sh->lock. */
+static void engines_status(void *ctx, char *buf, size_t len) {
+    Shared *sh = ctx;
+    buf[0] = '\0';
+    if (!sh->searcher->external || len < 9)
         return;
-    double now = clock_now_ms() / 1000.0;
-    bool tty = isatty(fileno(p->out ? p->out : stderr));
-    if (!final && now - *last < (tty ? 0.25 : 5.0))
-        return;
-    *last = now;
-    FILE *out = p->out ? p->out : stderr;
-    char status[512] = "";
-    if (sh->searcher->external)
-        searcher_status(sh->searcher, status, sizeof status);
-    double secs = now - t0, rate = secs > 0 ? (double)sh->done / secs : 0;
-    size_t left = sh->n - sh->done;
-    char eta[32] = "?";
-    if (rate > 0)
-        snprintf(eta, sizeof eta, "%.0fs", (double)left / rate);
-    char bar[24] = "";
-    if (tty) { /* a bar on a terminal */
-        int filled = sh->n ? (int)(20 * sh->done / sh->n) : 20;
-        bar[0] = '[';
-        for (int k = 0; k < 20; k++)
-            bar[k + 1] = k < filled ? '#' : '.';
-        bar[21] = ']';
-        bar[22] = ' ';
-        bar[23] = '\0';
-    }
-    fprintf(out, "%sthinking %s%zu/%zu (%zu before), %.2f pos/s, ETA %s%s%s%s", tty ? "\r" : "", bar, sh->done, sh->n,
-            (size_t)sh->stats->resumed, rate, eta, status[0] ? " | engines " : "", status,
-            tty ? (final ? "\x1b[K\n" : "\x1b[K") : "\n");
-    fflush(out);
+    snprintf(buf, len, "engines ");
+    searcher_status(sh->searcher, buf + 8, len - 8);
+    if (!buf[8])
+        buf[0] = '\0';
 }
 
 /* The journal header's options: the caller's text, else the budget and the MultiPV; plus
@@ -251,7 +227,8 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
         snprintf(err, err_len, "out of memory");
         goto out;
     }
-    /* the targets come from the book as given, before the journal (issue 31 item 9) */
+    /* the targets come from the book as given, before the journal, so that a resumed run
+     * thinks what an uninterrupted one would (docs/book_making.md, "think") */
     if (!think_collect_targets(b, o, &targets, &n)) {
         snprintf(err, err_len, "out of memory");
         goto out;
@@ -352,13 +329,20 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
         free(th);
         goto out;
     }
-    double t0 = clock_now_ms() / 1000.0, last = t0;
+    /* done/total, rate and ETA over this run's positions, the journal's as "before" */
+    Progress *pr = o->progress;
+    if (pr) {
+        progress_start(pr, pr->out, "thinking", n, pr->quiet);
+        progress_set_rate(pr, "pos", stats->resumed);
+        progress_set_status(pr, engines_status, &sh);
+    }
     /* wait; on a stop request cut the searches in flight short */
     bool stopped = false;
     for (;;) {
         pthread_mutex_lock(&sh.lock);
         bool finished = sh.done >= n || sh.failed || sh.alive == 0;
-        report(&sh, t0, &last, false);
+        if (pr)
+            progress_update(pr, sh.done);
         pthread_mutex_unlock(&sh.lock);
         if (o->stop && *o->stop && !stopped) {
             searcher_stop(sh.searcher);
@@ -373,8 +357,12 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
         pthread_join(th[i], NULL);
     free(w);
     free(th);
-    if (n > 0)
-        report(&sh, t0, &last, true);
+    if (pr && n > 0) { /* its last line says what each engine did, however short the run */
+        pthread_mutex_lock(&sh.lock);
+        progress_update(pr, sh.done);
+        progress_finish(pr);
+        pthread_mutex_unlock(&sh.lock);
+    }
     pthread_mutex_destroy(&sh.lock);
     if (sh.failed) {
         snprintf(err, err_len, "%s", sh.err);

@@ -15,8 +15,8 @@
 #include "csa/client.h"
 #include "match/match.h"
 #include "util/cli_opts.h"
-#include "util/interrupt.h"
 #include "util/log_file.h"
+#include "util/long_job.h"
 #include "util/path.h"
 #include "util/secret_file.h"
 
@@ -344,12 +344,14 @@ int cmd_csa(int argc, char **argv) {
         cfg.log = log;
         cfg.options = opts;
         cfg.n_options = n_opts;
-        InterruptScope scope;
-        interrupt_begin(&scope, NULL);
+        /* Ctrl-C resigns the game in progress; an engine that died is a failed write to
+         * its pipe, which ends the game, not this process (util/long_job.h) */
+        LongJob job;
+        long_job_begin(&job);
         cfg.play.stop = interrupt_flag();
         CsaClientStats st;
         rc = csa_client_run(&cfg, &st);
-        interrupt_end(&scope);
+        long_job_end(&job);
         fprintf(stderr, "hayanagi csa: %d game%s: %d won, %d lost, %d drawn, %d aborted, %d rejected\n", st.played,
                 st.played == 1 ? "" : "s", st.wins, st.losses, st.draws, st.aborted, st.rejected);
     }

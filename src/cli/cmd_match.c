@@ -1,7 +1,6 @@
 /* cmd_match.c - `hayanagi match`: argument checking, signals, the record file. */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +12,8 @@
 #include "cli/commands.h"
 #include "match/match.h"
 #include "match/resume.h"
-#include "util/interrupt.h"
 #include "util/log_file.h"
+#include "util/long_job.h"
 #include "util/parse.h"
 
 static void usage(FILE *f) {
@@ -472,11 +471,10 @@ int cmd_match(int argc, char **argv) {
         cfg.on_game_ctx = &sink;
     }
 
-    /* A dead engine must show up as a failed write, not kill us; Ctrl-C (or SIGTERM) stops
-     * the match cleanly, a second one ends the process at once (util/interrupt.h). */
-    signal(SIGPIPE, SIG_IGN);
-    InterruptScope scope;
-    interrupt_begin(&scope, NULL);
+    /* Ctrl-C (or SIGTERM) stops the match cleanly, a second one ends the process at once;
+     * a dead engine shows up as a failed write (util/long_job.h). */
+    LongJob job;
+    long_job_begin(&job);
 
     char tc_text[128];
     printf("Match: %s vs %s, %d game(s), %s, concurrency %d, %s%s\n", engines[0], engines[1], cfg.games,
@@ -485,12 +483,12 @@ int cmd_match(int argc, char **argv) {
     fflush(stdout);
     MatchResult res;
     bool ok = match_run(&cfg, &res, err, sizeof err);
-    interrupt_end(&scope);
+    long_job_end(&job);
     if (!ok)
         fprintf(stderr, "hayanagi match: %s\n", err);
     match_print_summary(&res, stdout);
     fflush(stdout);
-    status = !ok ? 1 : res.interrupted ? 130 : 0;
+    status = !ok ? 1 : res.interrupted ? INTERRUPT_EXIT_STATUS : 0;
     if (out_path && res.n_records > 0 && !record_changed(&res, sink.resumed))
         printf("Record: %s unchanged (no game finished in this run)\n", out_path);
     else if (out_path && res.n_records > 0) {

@@ -359,7 +359,7 @@ static int cmd_generate(int argc, char **argv) {
                 interrupted ? " (interrupted)" : "");
     free(g.out);
     pthread_mutex_destroy(&g.lock);
-    return !ok ? 1 : interrupted ? 130 : 0;
+    return !ok ? 1 : interrupted ? INTERRUPT_EXIT_STATUS : 0;
 }
 
 /* ---- records ---- */

@@ -29,7 +29,7 @@
 #include "shogi/position.h"
 #include "util/atomic_file.h"
 #include "util/cli_opts.h"
-#include "util/interrupt.h"
+#include "util/long_job.h"
 #include "util/parse.h"
 #include "util/progress.h"
 
@@ -326,14 +326,10 @@ int tune_label_main(int argc, char **argv) {
     sh.stop = interrupt_flag(); /* set by Ctrl-C: workers finish their position and stop */
     pthread_mutex_init(&sh.lock, NULL);
 
-    /* A dead engine must show up as a failed write; Ctrl-C (or SIGTERM) stops cleanly, a
-     * second one ends the process at once (util/interrupt.h). */
-    struct sigaction sa, old_pipe;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &sa, &old_pipe);
-    InterruptScope scope;
-    interrupt_begin(&scope, NULL);
+    /* Ctrl-C (or SIGTERM) stops cleanly, a second one ends the process at once; a dead
+     * engine shows up as a failed write (util/long_job.h). */
+    LongJob job;
+    long_job_begin(&job);
     char skip_text[64] = "";
     if (skip_above >= 0)
         snprintf(skip_text, sizeof skip_text, " (%d more beyond +-%ld left out)", skipped, skip_above);
@@ -363,8 +359,7 @@ int tune_label_main(int argc, char **argv) {
         pthread_join(tid[t], NULL);
     progress_update(&pr, (uint64_t)atomic_load(&sh.done));
     progress_finish(&pr);
-    interrupt_end(&scope);
-    sigaction(SIGPIPE, &old_pipe, NULL);
+    long_job_end(&job);
 
     bool interrupted = atomic_load(&sh.done) < sh.n;
     int written = 0;
@@ -373,11 +368,11 @@ int tune_label_main(int argc, char **argv) {
     bool nothing = atomic_load(&sh.done) == 0 && (sh.error || interrupted);
     if (nothing && !sh.error) {
         fprintf(stderr, "tune label: interrupted before any position was labelled; %s not written\n", out);
-        status = 130;
+        status = INTERRUPT_EXIT_STATUS;
     } else if (!nothing && write_labelled(out, &sh, &written)) {
         fprintf(stderr, "tune label: wrote %d positions to %s (%d without a score left out%s)\n", written, out,
                 atomic_load(&sh.failed), interrupted ? "; interrupted before the end" : "");
-        status = sh.error ? 1 : interrupted ? 130 : 0;
+        status = sh.error ? 1 : interrupted ? INTERRUPT_EXIT_STATUS : 0;
     }
     pthread_mutex_destroy(&sh.lock);
 done:

@@ -31,6 +31,10 @@
 #include <signal.h>
 #include <stdbool.h>
 
+/* The exit status of a job stopped by the flag (128 + SIGINT, what a shell reports for a
+ * process Ctrl-C killed). */
+#define INTERRUPT_EXIT_STATUS 130
+
 typedef struct {
     struct sigaction old_int, old_term; /* the handlers interrupt_end() puts back */
 } InterruptScope;

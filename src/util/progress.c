@@ -17,6 +17,16 @@ void progress_start(Progress *p, FILE *out, const char *label, uint64_t total, b
     p->last_permille = -1;
 }
 
+void progress_set_rate(Progress *p, const char *unit, uint64_t before) {
+    snprintf(p->unit, sizeof p->unit, "%s", unit);
+    p->before = before;
+}
+
+void progress_set_status(Progress *p, ProgressStatusFn fn, void *ctx) {
+    p->status = fn;
+    p->status_ctx = ctx;
+}
+
 /* " eta 12s": the rest at the mean rate so far, once there is a rate to go by. */
 static void eta_text(const Progress *p, double secs, bool final, char *buf, size_t len) {
     buf[0] = '\0';
@@ -31,32 +41,65 @@ static void eta_text(const Progress *p, double secs, bool final, char *buf, size
         snprintf(buf, len, " eta %.1fh", rest / 3600.0);
 }
 
+/* "[####......] " for done of total, 30 wide. */
+static void bar_text(const Progress *p, char *bar) {
+    int width = 30, filled = (int)(width * (double)p->done / (double)p->total);
+    if (filled > width)
+        filled = width;
+    bar[0] = '[';
+    memset(bar + 1, '#', (size_t)filled);
+    memset(bar + 1 + filled, '.', (size_t)(width - filled));
+    bar[width + 1] = ']';
+    bar[width + 2] = '\0';
+}
+
+/* The line with the rate (progress.h): count, before, units per second, time left. */
+static void draw_rate(const Progress *p, double secs, const char *eta) {
+    double rate = secs > 0 ? (double)p->done / secs : 0;
+    char before[40] = "", count[48], bar[40] = "";
+    if (p->before)
+        snprintf(before, sizeof before, " (%llu before)", (unsigned long long)p->before);
+    if (p->total)
+        snprintf(count, sizeof count, "%llu/%llu", (unsigned long long)p->done, (unsigned long long)p->total);
+    else
+        snprintf(count, sizeof count, "%llu", (unsigned long long)p->done);
+    if (p->tty && p->total) {
+        bar_text(p, bar);
+        strcat(bar, " ");
+    }
+    fprintf(p->out, "%s%s %s%s%s, %.2f %s/s%s", p->tty ? "\r" : "", p->label, bar, count, before, rate, p->unit, eta);
+}
+
 static void draw(Progress *p, double t, bool final) {
     double secs = (t - p->start_ms) / 1000.0;
-    char eta[32];
+    char eta[32], status[512] = "";
     eta_text(p, secs, final, eta, sizeof eta);
-    if (p->tty) {
+    if (p->status)
+        p->status(p->status_ctx, status, sizeof status);
+    if (p->unit[0]) {
+        draw_rate(p, secs, eta);
+    } else if (p->tty) {
         if (p->total) {
-            int width = 30, filled = (int)(width * (double)p->done / (double)p->total);
-            if (filled > width)
-                filled = width;
-            char bar[64];
-            memset(bar, '#', (size_t)filled);
-            memset(bar + filled, '.', (size_t)(width - filled));
-            bar[width] = '\0';
-            fprintf(p->out, "\r%s [%s] %5.1f%% %.1fs%s  ", p->label, bar, 100.0 * (double)p->done / (double)p->total,
+            char bar[40];
+            bar_text(p, bar);
+            fprintf(p->out, "\r%s %s %5.1f%% %.1fs%s  ", p->label, bar, 100.0 * (double)p->done / (double)p->total,
                     secs, eta);
         } else {
             fprintf(p->out, "\r%s %llu %.1fs", p->label, (unsigned long long)p->done, secs);
         }
-        if (final)
-            fputc('\n', p->out);
     } else if (p->total) {
-        fprintf(p->out, "%s: %llu/%llu (%.1f%%) %.1fs%s\n", p->label, (unsigned long long)p->done,
+        fprintf(p->out, "%s: %llu/%llu (%.1f%%) %.1fs%s", p->label, (unsigned long long)p->done,
                 (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total, secs, eta);
     } else {
-        fprintf(p->out, "%s: %llu %.1fs\n", p->label, (unsigned long long)p->done, secs);
+        fprintf(p->out, "%s: %llu %.1fs", p->label, (unsigned long long)p->done, secs);
     }
+    if (status[0])
+        fprintf(p->out, " | %s", status);
+    /* a line that may get shorter (the rate, a status) clears what the last one left */
+    if (p->tty && (p->unit[0] || p->status))
+        fputs("\x1b[K", p->out);
+    if (!p->tty || final)
+        fputc('\n', p->out);
     fflush(p->out);
 }
 
@@ -64,14 +107,17 @@ void progress_update(Progress *p, uint64_t done) {
     p->done = done;
     if (p->quiet)
         return;
-    /* Cheap early exit: only look at the clock when the visible state may change. */
-    if (p->total) {
-        int permille = (int)(1000.0 * (double)done / (double)p->total);
-        if (permille == p->last_permille && p->tty)
+    /* Cheap early exit: only look at the clock when the visible state may change (a rate
+     * or a status changes with time alone). */
+    if (!p->unit[0] && !p->status) {
+        if (p->total) {
+            int permille = (int)(1000.0 * (double)done / (double)p->total);
+            if (permille == p->last_permille && p->tty)
+                return;
+            p->last_permille = permille;
+        } else if ((done & 1023) != 0) {
             return;
-        p->last_permille = permille;
-    } else if ((done & 1023) != 0) {
-        return;
+        }
     }
     double t = clock_now_ms();
     if (t - p->last_ms < (p->tty ? 100.0 : 5000.0))
@@ -81,8 +127,9 @@ void progress_update(Progress *p, uint64_t done) {
 }
 
 void progress_finish(Progress *p) {
-    /* A job that ended within a second without drawing anything stays silent. */
-    if (p->quiet || (p->last_ms == p->start_ms && clock_now_ms() - p->start_ms < 1000.0))
+    /* A job that ended within a second without drawing anything stays silent, unless its
+     * status is a report (progress_set_status). */
+    if (p->quiet || (!p->status && p->last_ms == p->start_ms && clock_now_ms() - p->start_ms < 1000.0))
         return;
     draw(p, clock_now_ms(), true);
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Ctrl-C while a book verb writes its output (issue 31 item 5): build, merge, minimax,
-# think, import-losses and convert to SBK must leave the previous output byte for byte and
-# no OUT.tmp.<pid>.<n> behind. The inputs are large enough that the write lasts a while;
-# the interrupt is sent once the temporary file exists, i.e. while the writer runs.
+# Ctrl-C while a book verb writes its output (docs/book_making.md, "Output files"): build,
+# merge, minimax, think, import-losses and convert to SBK must leave the previous output
+# byte for byte and no OUT.tmp.<pid>.<n> behind. The inputs are large enough that the
+# write lasts a while; the interrupt is sent once the temporary file exists, i.e. while the
+# writer runs.
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d /tmp/hayanagi_book_interrupt.XXXXXX)
 trap 'rm -rf "$T"' EXIT

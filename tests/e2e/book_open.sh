@@ -2,7 +2,7 @@
 # One way into book files (src/book/open.h): every book verb reads every format we read
 # (the real DB2016, SBK, YBB and Apery files of ShogiHome), outputs take the format their
 # name says, files that are no book are refused by content, and a failed run leaves the
-# user's files as they were (issue 31 items 1-5).
+# user's files as they were (docs/book_making.md, "Output files").
 . "$(dirname "$0")/lib.sh"
 R=../shared/refdata
 T=$(mktemp -d /tmp/hayanagi_book_open.XXXXXX)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `book think` / `book expand` with external USI engines (issue 28) and the resume and
-# candidate-count fixes of issue 31 item 9. Engines are made on the spot: build/hayanagi
+# `book think` / `book expand` with external USI engines (docs/book_making.md, "The
+# searcher: in this process or external engines"), and two rules of its "think" section: a
+# resumed run thinks what an uninterrupted one would, and an illegal book move is no
+# candidate. Engines are made on the spot: build/hayanagi
 # processes, /usr/games/gpsusi (no MultiPV, byoyomi only), and small shell scripts that
 # crash in the search, hang, print garbage, take 3 s to say readyok, or crash once.
 . "$(dirname "$0")/lib.sh"
@@ -257,7 +259,7 @@ out=$("$HAYANAGI" book think "$T/bb.db" "$T/k.db" --engine "$SW" --engine "$SW" 
 expect_status "resume with engines" 0 $?
 expect_contains "resume with engines: done before" "$out" "$NT positions needed a search ($done_before done before, $((NT - done_before)) searched now"
 
-# ---- issue 31 item 9: a resumed run gives the uninterrupted run's book ----
+# ---- a resumed run gives the uninterrupted run's book (targets come from IN as given) ----
 "$HAYANAGI" book think "$T/bb.db" "$T/r.db" --nodes 30000 --multipv 2 --quiet > /dev/null 2>&1 &
 pid=$!; wait_journal "$T/r.db.journal" 3 $pid || fail "interrupted: the run ended before 3 positions were journaled"
 kill -INT $pid; wait $pid
@@ -269,7 +271,7 @@ expect_contains "resumed: same targets" "$out" "$NT positions needed a search ($
 expect_contains "resumed: same size" "$out" "$(grep -o 'wrote [^:]*: [0-9]* positions, [0-9]* moves' "$T/u.out" | sed 's/^wrote [^:]*//')"
 diff <(grep -v '^#' "$T/u.db") <(grep -v '^#' "$T/r.db") > /dev/null || fail "resumed book differs from the uninterrupted one"
 
-# ---- issue 31 item 9: an illegal book move is no candidate ----
+# ---- an illegal book move is no candidate (docs/book_making.md, "think") ----
 cat > "$T/ill.db" <<'DB'
 #YANEURAOU-DB2016 1.00
 sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The bundled book: the engine, started as `make run` starts it (no options),
+# The bundled book (book/README.md): the engine, started as `make run` starts it (no options),
 # plays mainstream openings from its book, as strong players do: 7g7f or 2g2f from the
 # start position, 3c3d or 8c8d against either, and the file is DB2016 sorted for the
 # on-the-fly reader. Each position is asked several times (the book picks at random among

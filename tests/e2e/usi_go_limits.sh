@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The engine never leaves a GUI waiting (issue 31 items 10-12, issue 32 item 4):
+# The engine never leaves a GUI waiting (docs/usi.md, "Commands" (go) and "Time management"):
 # - every go, malformed or with zero limits, gets exactly one bestmove without any stop
 #   (a bad field is named in an info string and replaced by its least value);
 # - zero time is the least time: only infinite and ponder wait for stop, and depth 1 is

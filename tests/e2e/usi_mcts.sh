@@ -78,7 +78,7 @@ expect_contains "policybook bestmove" "$out" "bestmove "
 out=$(printf '%s\n' "$M" "position sfen 3sks3/9/4S4/9/1+B7/9/9/9/9 b S2rb4g4n4l18p 1" "go mate 5000" | run)
 expect_contains "checkmate line" "$out" "checkmate 8e5b 4a5b S*4b"
 
-# Zero and malformed limits are the least, not infinity (issue 31 items 10-11): one bestmove
+# Zero and malformed limits are the least, not infinity (docs/usi.md, "Commands", go): one bestmove
 # each, at the end of input, without stop.
 for args in "btime 0 wtime 0" "movetime 0" "nodes 0" "btime abc"; do
     out=$(printf '%s\n' "$M" "setoption name USI_OwnBook value false" isready "position startpos" "go $args" | run)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Release hygiene (issue 31 item 15): the licence, --version and the version in id name,
+# Release hygiene (README.md): the licence, --version and the version in id name,
 # `make install PREFIX=...` giving an engine that finds its book from any directory,
 # `make run` keeping make's own output off the engine's stdout, tests/e2e/lib.sh not
 # counted as a test, and the option defaults the docs state agreeing with the engine's.

@@ -1,5 +1,5 @@
 /* test_book_build.c - book build from the real records in ../shared/refdata, its filters,
- * book merge with its policies and weights, and import-losses (seed 003). */
+ * book merge with its policies and weights, and import-losses (docs/book_making.md). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

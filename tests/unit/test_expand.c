@@ -1,6 +1,6 @@
-/* test_expand.c - `book expand` (seed 003) on tiny books: the walk to the start, the
- * visit counting and choice on a hand-made tree, and one whole round whose choice follows
- * from the PUCT formula by hand. */
+/* test_expand.c - `book expand` (docs/mcts.md, "`hayanagi book expand`") on tiny books:
+ * the walk to the start, the visit counting and choice on a hand-made tree, and one whole
+ * round whose choice follows from the PUCT formula by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

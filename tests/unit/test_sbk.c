@@ -980,7 +980,8 @@ static void test_patch_rejections(void **state) {
     free(bytes);
 }
 
-/* Each source rule of seed 001 section 5 on its own, and the output ply bound. */
+/* Each source rule of the patch writer (docs/formats/sbk.md, "Patch writer") on its own,
+ * and the output ply bound. */
 static SbkError patch_built(const StateSpec *specs, int n, const SbkPatch *p, const char *want, SbkOpenStats *st) {
     size_t len;
     char err[256] = "", path[600];

@@ -21,9 +21,7 @@
  * for the "Unsupported" lines). */
 static int sort_external(const char *in, const char *out, const LoadOptions *lo) {
     ErrorPrinter ep = {"warning: ", 0};
-    Progress pr;
-    pr.out = stderr;
-    pr.quiet = lo->quiet;
+    Progress pr = {.out = stderr, .quiet = lo->quiet};
     ExtSortOptions eo = {.memory = lo->memory,
                          .tmpdir = lo->tmpdir,
                          .keep_comments = lo->keep_comments,

@@ -8,7 +8,7 @@
 
 #include "book/open.h"
 #include "cli/book/io.h"
-#include "cli/book/options.h"
+#include "util/cli_opts.h"
 #include "match/match.h"
 #include "record/reader.h"
 
@@ -64,75 +64,65 @@ static bool read_engine_file(CliEngines *ce, const char *path, const char *verb)
 
 bool cli_engines_option(CliEngines *ce, int c, const char *arg, const char *verb) {
     static const struct option names[] = {CLI_ENGINE_LONGOPTS, {NULL, 0, NULL, 0}};
-    _Static_assert(SEARCHER_MAX_PV == 32, "the --multipv-max message names 32");
-    const char *want = "?";
-    long v;
+    char prog[64];
+    snprintf(prog, sizeof prog, "hayanagi book %s", verb);
+    bool ok = false;
+    long v = 0;
     switch (c) {
     case OPT_ENGINE:
-        if (!*arg || strchr(arg, '\n')) {
-            fprintf(stderr, "hayanagi book %s: --engine: an empty command or one with a newline\n", verb);
-            return false;
-        }
-        return push_cmd(ce, arg, strlen(arg));
-    case OPT_ENGINE_FILE: return read_engine_file(ce, arg, verb);
+        if (!*arg || strchr(arg, '\n'))
+            cli_opts_bad_value(prog, names, c, arg, "a command, not empty, one line");
+        else if (!(ok = push_cmd(ce, arg, strlen(arg))))
+            fprintf(stderr, "%s: out of memory\n", prog);
+        return ok;
+    case OPT_ENGINE_FILE:
+        if (!(ok = read_engine_file(ce, arg, verb)))
+            cli_opts_unknown(prog);
+        return ok;
     case OPT_ENGINE_OPTION: {
         EngineOption *o = realloc(ce->opts, (size_t)(ce->n_opts + 1) * sizeof *o);
         char **st = o ? realloc(ce->opt_storage, (size_t)(ce->n_opts + 1) * sizeof *st) : NULL;
         if (o)
             ce->opts = o;
-        if (!st)
+        if (!st) {
+            fprintf(stderr, "%s: out of memory\n", prog);
             return false;
+        }
         ce->opt_storage = st;
         const char *why;
         if (!engine_option_from_arg(arg, &ce->opts[ce->n_opts], &ce->opt_storage[ce->n_opts], &why)) {
-            fprintf(stderr, "hayanagi book %s: --engine-option '%s': %s\n", verb, arg, why);
+            cli_opts_bad_value(prog, names, c, arg, why);
             return false;
         }
         ce->n_opts++;
         return true;
     }
-    case OPT_ENGINE_TIMEOUT:
-        want = "milliseconds, 1 to 2000000000";
-        if (!cli_parse_int(arg, 1, 2000000000L, &v))
-            break;
-        ce->timeout_ms = v;
-        return true;
-    case OPT_ENGINE_STARTUP:
-        want = "milliseconds, 1 to 2000000000";
-        if (!cli_parse_int(arg, 1, 2000000000L, &v))
-            break;
-        ce->startup_ms = v;
-        return true;
+    case OPT_ENGINE_TIMEOUT: /* milliseconds */
+        if ((ok = cli_opts_int(prog, names, c, arg, 1, 2000000000L, &v)))
+            ce->timeout_ms = v;
+        return ok;
+    case OPT_ENGINE_STARTUP: /* milliseconds */
+        if ((ok = cli_opts_int(prog, names, c, arg, 1, 2000000000L, &v)))
+            ce->startup_ms = v;
+        return ok;
     case OPT_ENGINE_NEWGAME: ce->newgame_each = true; return true;
     case OPT_GO:
-        want = "the arguments of a USI go command, not empty, one line";
-        if (!*arg || strchr(arg, '\n'))
-            break;
+        if (!*arg || strchr(arg, '\n')) {
+            cli_opts_bad_value(prog, names, c, arg, "the arguments of a USI go command, not empty, one line");
+            return false;
+        }
         ce->go_raw = arg;
         return true;
-    case OPT_MULTIPV_MARGIN:
-        want = "centipawns, 1 to 100000";
-        if (!cli_parse_int(arg, 1, 100000, &v))
-            break;
-        ce->multipv_margin = (int)v;
-        return true;
+    case OPT_MULTIPV_MARGIN: /* centipawns */
+        if ((ok = cli_opts_int(prog, names, c, arg, 1, 100000, &v)))
+            ce->multipv_margin = (int)v;
+        return ok;
     case OPT_MULTIPV_MAX:
-        want = "a number of lines, 1 to 32 (SEARCHER_MAX_PV)";
-        if (!cli_parse_int(arg, 1, SEARCHER_MAX_PV, &v))
-            break;
-        ce->multipv_max = (int)v;
-        return true;
-    default: break;
+        if ((ok = cli_opts_int(prog, names, c, arg, 1, SEARCHER_MAX_PV, &v)))
+            ce->multipv_max = (int)v;
+        return ok;
+    default: cli_opts_unknown(prog); return false;
     }
-    /* The option is named (util/cli_opts.h); the caller prints the --help hint. */
-    char prog[64];
-    snprintf(prog, sizeof prog, "hayanagi book %s", verb);
-    const char *name = "?";
-    for (const struct option *o = names; o->name; o++)
-        if (o->val == c)
-            name = o->name;
-    fprintf(stderr, "%s: --%s: bad value '%s' (%s)\n", prog, name, arg, want);
-    return false;
 }
 
 Searcher *cli_engines_pool(CliEngines *ce, bool quiet, const char *verb, bool *none) {

@@ -50,8 +50,10 @@ typedef struct {
     int multipv_margin, multipv_max;
 } CliEngines;
 
-/* Handles option c (one of OPT_ENGINE...) with argument arg; false with a message
- * printed (prefixed by verb) when the argument is bad. */
+/* Handles option c (one of OPT_ENGINE...) with argument arg. false when the argument is
+ * bad (or memory runs out), with the message printed, prefixed by "hayanagi book VERB" and
+ * naming the option, and the --help hint (util/cli_opts.h): the caller exits with
+ * CLI_USAGE_ERROR. */
 bool cli_engines_option(CliEngines *ce, int c, const char *arg, const char *verb);
 
 /* The pool of the --engine commands, or NULL with a message when none was given or it

@@ -1,7 +1,6 @@
 /* expand.c - `hayanagi book expand`: PV-MCTS book expansion (bookgen/expand.h). */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +12,11 @@
 #include "bookgen/minimax.h"
 #include "util/cli_opts.h"
 #include "cli/book/io.h"
-#include "cli/book/options.h"
 #include "cli/book/verbs.h"
 #include "usi/policybook.h"
 #include "mcts/provider_ab.h"
 #include "util/atomic_file.h"
-#include "util/interrupt.h"
+#include "util/long_job.h"
 
 static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const char **paths, int n, int limits,
                long alpha, bool book_policy, bool quiet);
@@ -112,7 +110,7 @@ int book_verb_expand(int argc, char **argv) {
     bool book_policy = true, quiet = false;
     const char *paths[2] = {NULL, NULL};
     int n = 0, limits = 0;
-    long v;
+    long v = 0;
     CliEngines ce;
     memset(&ce, 0, sizeof ce);
     static const struct option longopts[] = {CLI_ENGINE_LONGOPTS,
@@ -142,20 +140,28 @@ int book_verb_expand(int argc, char **argv) {
     while ((c = getopt_long(ac, av, "", longopts, NULL)) != -1) {
         bool ok = true;
         switch (c) {
-        case X_PLAYOUTS: ok = cli_parse_int(optarg, 1, 2000000000L, &v), eo.playouts = (uint64_t)v; break;
-        case X_TOP: ok = cli_parse_int(optarg, 1, 100000000L, &v), eo.top = (size_t)v; break;
-        case X_MINC: ok = cli_parse_int(optarg, 1, 1000, &v), eo.min_candidates = (int)v; break;
-        case X_ROUNDS: ok = cli_parse_int(optarg, 1, 1000000, &v), eo.rounds = (int)v; break;
-        case X_EXTRA: ok = cli_parse_int(optarg, 0, 10000, &v), eo.extra_starts = (int)v; break;
-        case X_DEPTH: ok = cli_parse_int(optarg, 1, 200, &v), eo.think.depth = (int)v, limits++; break;
-        case X_NODES: ok = cli_parse_int(optarg, 1, 2000000000L, &v), eo.think.nodes = (uint64_t)v, limits++; break;
-        case X_MOVETIME: ok = cli_parse_int(optarg, 1, 100000000L, &v), eo.think.movetime = v, limits++; break;
-        case X_THREADS: ok = cli_parse_int(optarg, 1, 128, &v), eo.think.threads = (int)v; break;
-        case X_MTHREADS: ok = cli_parse_int(optarg, 1, 128, &v), eo.mcts.threads = (int)v; break;
-        case X_TREE: ok = cli_parse_int(optarg, 1, 1000000, &v), eo.mcts.tree_mb = (size_t)v; break;
-        case X_HASH: ok = cli_parse_int(optarg, 1, 65536, &v), eo.think.hash_mb = (size_t)v; break;
-        case X_ALPHA: ok = cli_parse_int(optarg, 0, 100, &v), alpha = v; break;
-        case X_TEMP: ok = cli_parse_int(optarg, 1, 100000, &v), ab.temperature_cp = (double)v; break;
+        case X_PLAYOUTS:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 2000000000L, &v), eo.playouts = (uint64_t)v;
+            break;
+        case X_TOP: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000000L, &v), eo.top = (size_t)v; break;
+        case X_MINC: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 1000, &v), eo.min_candidates = (int)v; break;
+        case X_ROUNDS: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 1000000, &v), eo.rounds = (int)v; break;
+        case X_EXTRA: ok = cli_opts_int(av[0], longopts, c, optarg, 0, 10000, &v), eo.extra_starts = (int)v; break;
+        case X_DEPTH:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 200, &v), eo.think.depth = (int)v, limits++;
+            break;
+        case X_NODES:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 2000000000L, &v), eo.think.nodes = (uint64_t)v, limits++;
+            break;
+        case X_MOVETIME:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000000L, &v), eo.think.movetime = v, limits++;
+            break;
+        case X_THREADS: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 128, &v), eo.think.threads = (int)v; break;
+        case X_MTHREADS: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 128, &v), eo.mcts.threads = (int)v; break;
+        case X_TREE: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 1000000, &v), eo.mcts.tree_mb = (size_t)v; break;
+        case X_HASH: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 65536, &v), eo.think.hash_mb = (size_t)v; break;
+        case X_ALPHA: ok = cli_opts_int(av[0], longopts, c, optarg, 0, 100, &v), alpha = v; break;
+        case X_TEMP: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000, &v), ab.temperature_cp = (double)v; break;
         case X_SFEN: eo.root_sfen = optarg; break;
         case X_NOPOLICY: book_policy = false; break;
         case X_QUIET: quiet = true; break;
@@ -164,17 +170,14 @@ int book_verb_expand(int argc, char **argv) {
         default:
             if (c == OPT_GO)
                 limits++;
-            if (!cli_engines_option(&ce, c, optarg, "expand")) { /* it said why */
-                rc = cli_opts_unknown(av[0]);
+            if (!cli_engines_option(&ce, c, optarg, "expand")) { /* it said why, with the hint */
+                rc = CLI_USAGE_ERROR;
                 goto done;
             }
             break;
         }
-        if (!ok) {
-            if (c == '?')
-                rc = cli_opts_unknown(av[0]);
-            else
-                rc = cli_opts_bad_value(av[0], longopts, c, optarg, "out of range or malformed");
+        if (!ok) { /* the bad value is named (util/cli_opts.h); getopt named the unknown option */
+            rc = c == '?' ? cli_opts_unknown(av[0]) : CLI_USAGE_ERROR;
             goto done;
         }
     }
@@ -221,8 +224,11 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
         return 2;
     }
     char state[4096], journal[4096];
-    snprintf(state, sizeof state, "%s.expand-state", out);
-    snprintf(journal, sizeof journal, "%s.expand-journal", out);
+    if (!long_job_side_path(out, ".expand-state", state, sizeof state) ||
+        !long_job_side_path(out, ".expand-journal", journal, sizeof journal)) {
+        fprintf(stderr, "hayanagi book expand: %s: the name is too long for its state and journal\n", out);
+        return 1;
+    }
     int done = rounds_done(state);
     struct stat sb;
     bool resume = done > 0 && stat(out, &sb) == 0;
@@ -249,33 +255,26 @@ static int run(ExpandOptions *po, AbProviderOptions *pab, CliEngines *ce, const 
         return 1;
     }
     eo.think.searcher = pool;
-    Progress think_pr, round_pr;
-    think_pr.out = round_pr.out = stderr;
-    think_pr.quiet = round_pr.quiet = quiet;
+    Progress think_pr = {.out = stderr, .quiet = quiet}, round_pr = {.out = stderr, .quiet = quiet};
     eo.think.progress = &think_pr;
     eo.progress = &round_pr;
-    InterruptScope scope;
-    interrupt_begin(&scope, NULL);
+    LongJob job;
+    long_job_begin(&job);
     eo.stop = interrupt_flag();
-    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
     ExpandStats st;
     char err[4096];
     bool ok = eo.rounds <= 0 || book_expand(b, &eo, &st, err, sizeof err);
-    searcher_destroy(pool);
-    signal(SIGPIPE, old_pipe);
+    searcher_destroy(pool); /* quit every engine before anything else is said */
+    long_job_end(&job);
     if (eo.rounds <= 0)
         memset(&st, 0, sizeof st);
-    interrupt_end(&scope);
     int rc = 0;
     if (!ok) {
         fprintf(stderr, "hayanagi book expand: %s\n", err);
         rc = 1;
     } else if (st.interrupted) {
-        fprintf(stderr,
-                "hayanagi book expand: interrupted after %d rounds; %s and %s keep the work, run the same "
-                "command again to resume\n",
-                done + st.rounds_done, out, journal);
-        rc = 130;
+        rc = long_job_interrupted("hayanagi book expand", "%d rounds; %s and %s keep the work", done + st.rounds_done,
+                                  out, journal);
     } else {
         MinimaxOptions mo = {.converge = false, .flipped = false, .threads = eo.think.threads, .progress = NULL};
         MinimaxStats ms;

@@ -6,7 +6,6 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +19,7 @@
 #include "cli/book/verbs.h"
 #include "match/match.h"
 #include "util/cli_opts.h"
-#include "util/clock.h"
-#include "util/interrupt.h"
+#include "util/long_job.h"
 #include "util/path.h"
 #include "util/progress.h"
 
@@ -189,8 +187,7 @@ typedef struct {
     int score[MAX_OPPONENTS][3];
     char names[MAX_OPPONENTS][RECORD_NAME_MAX];
     bool write_failed;
-    Progress progress;
-    int64_t t0_us;
+    Progress progress; /* this run's games; those in DIR before it as "before" */
 } Play;
 
 static bool book_move(void *ctx, int k, int idx, const Game *g, Move *out) {
@@ -252,18 +249,17 @@ static bool write_game(Play *p, const GameRecord *r) {
     return ok;
 }
 
-static void print_progress(Play *p) {
+/* The progress line's status (util/progress.h): the book so far and this run's score
+ * against each opponent; called under p->lock, or after the games. */
+static void grow_status(void *ctx, char *buf, size_t len) {
+    Play *p = ctx;
     GrowSummary s;
     grow_tree_summary(p->tree, &s);
-    double el = (double)(clock_now_us() - p->t0_us) / 1e6;
-    double eta = p->this_run ? el / (double)p->this_run * (double)(p->goal - p->have) : 0;
-    fprintf(stderr, "grow: %llu/%llu games | book %llu positions, %.2f plies in book per game |",
-            (unsigned long long)p->have, (unsigned long long)p->goal, (unsigned long long)s.nodes,
-            s.games ? (double)s.book_plies / (double)s.games : 0.0);
-    for (int j = 0; j < MAX_OPPONENTS && p->names[j][0]; j++)
-        fprintf(stderr, " vs %s +%d =%d -%d |", p->names[j], p->score[j][0], p->score[j][1], p->score[j][2]);
-    fprintf(stderr, " ETA %.0f s\n", eta);
-    progress_update(&p->progress, p->have);
+    size_t used = (size_t)snprintf(buf, len, "book %llu positions, %.2f plies in book per game",
+                                   (unsigned long long)s.nodes, s.games ? (double)s.book_plies / (double)s.games : 0.0);
+    for (int j = 0; j < MAX_OPPONENTS && p->names[j][0] && used < len; j++)
+        used += (size_t)snprintf(buf + used, len - used, " | vs %s +%d =%d -%d", p->names[j], p->score[j][0],
+                                 p->score[j][1], p->score[j][2]);
 }
 
 /* MatchConfig.on_game: each newly finished game is written to its file, then added to
@@ -312,7 +308,7 @@ static void on_game(void *ctx, const MatchResult *res) {
             p->write_failed = true;
             *interrupt_flag() = 1;
         }
-        print_progress(p);
+        progress_update(&p->progress, p->this_run);
     }
     pthread_mutex_unlock(&p->lock);
 }
@@ -422,7 +418,7 @@ static int play(PlaySetup *ps, Play *p) {
         }
     }
     if (status == 0 && interrupt_requested())
-        status = 130;
+        status = INTERRUPT_EXIT_STATUS;
     return status;
 }
 
@@ -721,14 +717,13 @@ int book_verb_grow(int argc, char **argv) {
         p->seed = (uint64_t)seed;
         p->have = l.added;
         p->goal = (uint64_t)games;
-        p->t0_us = clock_now_us();
-        progress_start(&p->progress, stderr, "book grow: games", p->goal, quiet);
-        progress_update(&p->progress, p->have);
-        signal(SIGPIPE, SIG_IGN);
-        InterruptScope scope;
-        interrupt_begin(&scope, NULL);
+        progress_start(&p->progress, stderr, "grow", p->goal - p->have, quiet);
+        progress_set_rate(&p->progress, "games", p->have);
+        progress_set_status(&p->progress, grow_status, p);
+        LongJob job;
+        long_job_begin(&job);
         status = play(ps, p);
-        interrupt_end(&scope);
+        long_job_end(&job);
         progress_finish(&p->progress);
         if (made_dir && p->this_run == 0)
             rmdir(dir); /* a run that played nothing leaves no trace */

@@ -73,9 +73,7 @@ int book_verb_minimax(int argc, char **argv) {
         return rc;
     if (!cli_check_output("minimax", paths[1]))
         return 2;
-    Progress pr;
-    pr.out = stderr;
-    pr.quiet = quiet;
+    Progress pr = {.out = stderr, .quiet = quiet};
     mo.progress = &pr;
     MinimaxStats ms = {0};
     char err[512];

@@ -184,14 +184,6 @@ int cli_positional_error(const FlagVerb *v, char **av) {
     return CLI_USAGE_ERROR;
 }
 
-bool cli_parse_int(const char *s, long lo, long hi, long *out) {
-    long long v;
-    if (!parse_integer(s, lo, hi, &v))
-        return false;
-    *out = (long)v;
-    return true;
-}
-
 bool cli_fits_memory(char *const *paths, int n, uint64_t memory) {
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {

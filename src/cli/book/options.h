@@ -1,7 +1,8 @@
 /* options.h - what the book verbs share to parse their command lines: the READ OPTIONS and
  * --from/--to of info, lookup, sort, check and convert (one table of their options and help
- * texts, FLAG_VERBS in options.c), and cli_parse_int() for the numeric options of the others.
- * A helper of src/cli/book/: includes no verb. */
+ * texts, FLAG_VERBS in options.c). The numeric options of the other verbs go through
+ * cli_opts_int() (util/cli_opts.h), which names the option in its message. A helper of src/cli/book/: includes no verb.
+ */
 #ifndef HAYANAGI_CLI_BOOK_OPTIONS_H
 #define HAYANAGI_CLI_BOOK_OPTIONS_H
 
@@ -73,10 +74,5 @@ const FlagVerb *cli_flag_verb(const char *verb);
 /* The usage error of a verb whose positional arguments are wrong: its usage on stderr, av
  * freed; returns CLI_USAGE_ERROR. */
 int cli_positional_error(const FlagVerb *v, char **av);
-
-/* Parses a whole decimal integer in [lo, hi] into *out; false for anything else, with
- * nothing printed: every caller then names the option with cli_opts_bad_value()
- * (util/cli_opts.h), as cli_opts_int() does. */
-bool cli_parse_int(const char *s, long lo, long hi, long *out);
 
 #endif

@@ -1,7 +1,6 @@
 /* think.c - `hayanagi book think` (bookgen/think.h): search the short positions
  * and leaves of a book with the in-process search or a pool of external USI engines. */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +11,11 @@
 #include "cli/book/engines.h"
 #include "util/cli_opts.h"
 #include "cli/book/io.h"
-#include "cli/book/options.h"
 #include "cli/book/verbs.h"
 #include "match/openings.h"
 #include "shogi/game.h"
 #include "util/atomic_file.h"
-#include "util/interrupt.h"
+#include "util/long_job.h"
 
 /* The start positions of `think --startmoves`: keys and plies, grown one at a time. */
 typedef struct {
@@ -187,7 +185,7 @@ int book_verb_think(int argc, char **argv) {
     size_t n_rethink = 0;
     bool quiet = false;
     int limits = 0, rc = 0;
-    long v;
+    long v = 0;
     Starts starts = {0};
     Searcher *pool = NULL;
     OptionsText otext = {0};
@@ -226,31 +224,41 @@ int book_verb_think(int argc, char **argv) {
             goto done;
         }
         switch (c) {
-        case OPT_DEPTH: ok = cli_parse_int(optarg, 1, 200, &v), to.depth = (int)v, limits++; break;
-        case OPT_NODES: ok = cli_parse_int(optarg, 1, 2000000000L, &v), to.nodes = (uint64_t)v, limits++; break;
-        case OPT_MOVETIME: ok = cli_parse_int(optarg, 1, 100000000L, &v), to.movetime = v, limits++; break;
+        case OPT_DEPTH: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 200, &v), to.depth = (int)v, limits++; break;
+        case OPT_NODES:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 2000000000L, &v), to.nodes = (uint64_t)v, limits++;
+            break;
+        case OPT_MOVETIME:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000000L, &v), to.movetime = v, limits++;
+            break;
         case OPT_GO:
             limits++;
-            if (!cli_engines_option(&ce, c, optarg, "think")) { /* it said why */
-                rc = cli_opts_unknown(av[0]);
+            if (!cli_engines_option(&ce, c, optarg, "think")) { /* it said why, with the hint */
+                rc = CLI_USAGE_ERROR;
                 goto done;
             }
             break;
-        case OPT_MULTIPV: ok = cli_parse_int(optarg, 1, SEARCHER_MAX_PV, &v), to.multipv = (int)v; break;
-        case OPT_THREADS: ok = cli_parse_int(optarg, 1, 128, &v), to.threads = (int)v; break;
-        case OPT_HASH: ok = cli_parse_int(optarg, 1, 65536, &v), to.hash_mb = (size_t)v; break;
-        case OPT_MAXPOS: ok = cli_parse_int(optarg, 1, 2000000000L, &v), to.max_positions = (uint64_t)v; break;
-        case OPT_MAXPLY: ok = cli_parse_int(optarg, 1, 100000, &v), to.max_ply = (int)v; break;
+        case OPT_MULTIPV:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, SEARCHER_MAX_PV, &v), to.multipv = (int)v;
+            break;
+        case OPT_THREADS: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 128, &v), to.threads = (int)v; break;
+        case OPT_HASH: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 65536, &v), to.hash_mb = (size_t)v; break;
+        case OPT_MAXPOS:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 2000000000L, &v), to.max_positions = (uint64_t)v;
+            break;
+        case OPT_MAXPLY: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000, &v), to.max_ply = (int)v; break;
         case OPT_FRONTIER:
-            ok = !strcmp(optarg, "leaves") || !strcmp(optarg, "eval-window");
+            if (!(ok = !strcmp(optarg, "leaves") || !strcmp(optarg, "eval-window")))
+                cli_opts_bad_value(av[0], longopts, c, optarg, "leaves or eval-window");
             to.frontier = !strcmp(optarg, "eval-window") ? THINK_FRONTIER_EVAL_WINDOW : THINK_FRONTIER_LEAVES;
             break;
         case OPT_EVALDIFF:
-            ok = cli_parse_int(optarg, 0, 100000, &v), to.eval_diff = (int)v, eval_diff_set = true;
+            ok = cli_opts_int(av[0], longopts, c, optarg, 0, 100000, &v), to.eval_diff = (int)v, eval_diff_set = true;
             break;
         case OPT_FSIDE:
-            ok = !strcmp(optarg, "root") || !strcmp(optarg, "black") || !strcmp(optarg, "white") ||
-                 !strcmp(optarg, "both");
+            if (!(ok = !strcmp(optarg, "root") || !strcmp(optarg, "black") || !strcmp(optarg, "white") ||
+                       !strcmp(optarg, "both")))
+                cli_opts_bad_value(av[0], longopts, c, optarg, "root, black, white or both");
             to.frontier_side = !strcmp(optarg, "black")   ? THINK_SIDE_BLACK
                                : !strcmp(optarg, "white") ? THINK_SIDE_WHITE
                                : !strcmp(optarg, "both")  ? THINK_SIDE_BOTH
@@ -259,8 +267,9 @@ int book_verb_think(int argc, char **argv) {
         case OPT_RETHINK: {
             ThinkRethink *r = realloc(rethink, (n_rethink + 1) * sizeof *r);
             if (!r) {
-                ok = false;
-                break;
+                fprintf(stderr, "hayanagi book think: out of memory\n");
+                rc = 1;
+                goto done;
             }
             rethink = r;
             if (!think_rethink_parse(optarg, &rethink[n_rethink], serr, sizeof serr)) {
@@ -285,17 +294,14 @@ int book_verb_think(int argc, char **argv) {
         case OPT_HELP: usage(stdout); goto done;
         case '?': ok = false; break;
         default:
-            if (!cli_engines_option(&ce, c, optarg, "think")) { /* it said why */
-                rc = cli_opts_unknown(av[0]);
+            if (!cli_engines_option(&ce, c, optarg, "think")) { /* it said why, with the hint */
+                rc = CLI_USAGE_ERROR;
                 goto done;
             }
             break;
         }
-        if (!ok) {
-            if (c == '?')
-                rc = cli_opts_unknown(av[0]);
-            else
-                rc = cli_opts_bad_value(av[0], longopts, c, optarg, "out of range or malformed");
+        if (!ok) { /* the bad value is named (util/cli_opts.h); getopt named the unknown option */
+            rc = c == '?' ? cli_opts_unknown(av[0]) : CLI_USAGE_ERROR;
             goto done;
         }
     }
@@ -352,7 +358,12 @@ int book_verb_think(int argc, char **argv) {
     }
     to.searcher = pool;
     char journal[4096];
-    snprintf(journal, sizeof journal, "%s%s", journal_opt ? journal_opt : outp, journal_opt ? "" : ".journal");
+    if (!long_job_side_path(journal_opt ? journal_opt : outp, journal_opt ? "" : ".journal", journal, sizeof journal)) {
+        fprintf(stderr, "hayanagi book think: %s: the name is too long for its journal\n", outp);
+        book_free(b);
+        rc = 1;
+        goto done;
+    }
     to.journal = journal;
     to.input_name = in;
     if (!options_join(&otext)) {
@@ -362,31 +373,24 @@ int book_verb_think(int argc, char **argv) {
     }
     to.journal_options = otext.text;
     to.keep_journal = &held;
-    Progress pr;
-    pr.out = stderr;
-    pr.quiet = quiet;
+    Progress pr = {.out = stderr, .quiet = quiet};
     to.progress = &pr;
-    InterruptScope scope;
-    interrupt_begin(&scope, NULL);
+    LongJob job;
+    long_job_begin(&job);
     to.stop = interrupt_flag();
-    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
     ThinkStats ts;
     BookWriteReport wr;
     char err[4096];
     bool ok = book_think(b, &to, &ts, err, sizeof err);
     searcher_destroy(pool); /* quit every engine before anything else is said */
     pool = NULL;
-    interrupt_end(&scope);
-    signal(SIGPIPE, old_pipe);
+    long_job_end(&job);
     if (!ok) {
         fprintf(stderr, "hayanagi book think: %s\n", err);
         rc = 1;
     } else if (ts.interrupted) {
-        fprintf(stderr,
-                "hayanagi book think: interrupted after %llu positions; %s keeps them, run the same "
-                "command again to resume\n",
-                (unsigned long long)(ts.resumed + ts.searched), journal);
-        rc = 130;
+        rc = long_job_interrupted("hayanagi book think", "%llu positions; %s keeps them",
+                                  (unsigned long long)(ts.resumed + ts.searched), journal);
     } else if (cli_write_book(outp, NULL, b, &(BookWriteOptions){.write_comments = true, .log = stderr, .quiet = quiet},
                               &wr)) {
         unlink(journal); /* still locked: no other run on OUT starts from it meanwhile */

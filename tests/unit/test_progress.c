@@ -1,0 +1,201 @@
+/* test_progress.c - the progress line (util/progress.h): the plain lines of a file or a
+ * pipe, the rate line with "before" and a caller's status, the time left, the bar on a
+ * terminal (a pseudo-terminal here), quiet, and the silence of a short job without a
+ * status. Rates and
+ * times are read as numbers, never compared with the clock. */
+#define _XOPEN_SOURCE 700 /* posix_openpt and friends */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util/progress.h"
+
+/* What f holds from its start. */
+static void contents(FILE *f, char *buf, size_t len) {
+    fflush(f);
+    rewind(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+}
+
+static void engines(void *ctx, char *buf, size_t len) { snprintf(buf, len, "%s", (const char *)ctx); }
+
+/* Checks that s starts at a number ("2.31" or "0") and returns the text after it. */
+static const char *after_number(const char *s) {
+    char *end;
+    (void)strtod(s, &end);
+    assert_true(end > s);
+    return end;
+}
+
+static void test_plain_rate_line(void **state) {
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    Progress p = {.out = f, .quiet = false}; /* as a caller hands it to a job (progress.h) */
+    progress_start(&p, p.out, "thinking", 4, p.quiet);
+    assert_false(p.tty);
+    progress_set_rate(&p, "pos", 6);
+    progress_set_status(&p, engines, "engines #1 2 #2 1 (1 restart)");
+    progress_update(&p, 3); /* within 5 s of the start: nothing drawn yet */
+    char buf[512];
+    contents(f, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    /* a job with a status always draws its last line, however short */
+    progress_finish(&p);
+    contents(f, buf, sizeof buf);
+    const char *head = "thinking 3/4 (6 before), ";
+    assert_memory_equal(buf, head, strlen(head));
+    /* the last line has no time left */
+    assert_string_equal(after_number(buf + strlen(head)), " pos/s | engines #1 2 #2 1 (1 restart)\n");
+    fclose(f);
+}
+
+/* A line before the end, a second or more into the job, says the time left. */
+static void test_time_left(void **state) {
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    Progress p;
+    progress_start(&p, f, "thinking", 4, false);
+    progress_set_rate(&p, "pos", 0);
+    p.start_ms -= 2000; /* as if the job had run for two seconds */
+    p.last_ms -= 6000;  /* and drawn its last line six seconds ago */
+    progress_update(&p, 3);
+    char buf[256];
+    contents(f, buf, sizeof buf);
+    const char *head = "thinking 3/4, ";
+    assert_memory_equal(buf, head, strlen(head));
+    const char *rest = after_number(buf + strlen(head));
+    assert_memory_equal(rest, " pos/s eta ", 11);
+    rest = after_number(rest + 11);
+    assert_string_equal(rest, "s\n");
+    /* the default line has the same time left */
+    rewind(f);
+    assert_int_equal(ftruncate(fileno(f), 0), 0);
+    progress_start(&p, f, "reading book", 8, false);
+    p.start_ms -= 2000;
+    p.last_ms -= 6000;
+    progress_update(&p, 2);
+    contents(f, buf, sizeof buf);
+    head = "reading book: 2/8 (25.0%) ";
+    assert_memory_equal(buf, head, strlen(head));
+    rest = after_number(buf + strlen(head));
+    assert_memory_equal(rest, "s eta ", 6);
+    assert_string_equal(after_number(rest + 6), "s\n");
+    fclose(f);
+}
+
+static void test_rate_without_total_or_status(void **state) {
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    Progress p;
+    progress_start(&p, f, "games", 0, false);
+    progress_set_rate(&p, "game", 0);
+    progress_set_status(&p, engines, ""); /* an empty status adds no separator */
+    progress_update(&p, 5);
+    progress_finish(&p);
+    char buf[256];
+    contents(f, buf, sizeof buf);
+    const char *head = "games 5, "; /* no total: no ETA; nothing before: no "(0 before)" */
+    assert_memory_equal(buf, head, strlen(head));
+    assert_string_equal(after_number(buf + strlen(head)), " game/s\n");
+    fclose(f);
+}
+
+static void test_short_job_without_status_is_silent(void **state) {
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    Progress p;
+    progress_start(&p, f, "reading book", 10, false);
+    for (uint64_t i = 0; i <= 10; i++)
+        progress_update(&p, i);
+    progress_finish(&p);
+    char buf[64];
+    contents(f, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    /* quiet draws nothing, status or not */
+    progress_start(&p, f, "thinking", 3, true);
+    progress_set_rate(&p, "pos", 1);
+    progress_set_status(&p, engines, "engines #1 3");
+    progress_update(&p, 3);
+    progress_finish(&p);
+    contents(f, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    fclose(f);
+}
+
+/* A terminal: the bar, \r before and the erase-to-end after each redraw, one \n at the end. */
+static void test_terminal_bar(void **state) {
+    (void)state;
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) || unlockpt(master)) {
+        if (master >= 0)
+            close(master);
+        skip(); /* no pseudo-terminals in this sandbox */
+    }
+    int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+    assert_true(slave >= 0);
+    FILE *f = fdopen(slave, "w");
+    assert_non_null(f);
+    Progress p;
+    progress_start(&p, f, "thinking", 4, false);
+    assert_true(p.tty);
+    progress_set_rate(&p, "pos", 0);
+    progress_set_status(&p, engines, "engines #1 4");
+    progress_update(&p, 2);
+    progress_finish(&p);
+    fclose(f);
+    char buf[512];
+    ssize_t n = read(master, buf, sizeof buf - 1);
+    close(master);
+    assert_true(n > 0);
+    buf[n] = '\0';
+    /* the terminal turns \n into \r\n */
+    const char *head = "\rthinking [###############...............] 2/4, ";
+    assert_memory_equal(buf, head, strlen(head));
+    const char *tail = " | engines #1 4\x1b[K\r\n";
+    assert_true(strlen(buf) > strlen(tail));
+    assert_string_equal(buf + strlen(buf) - strlen(tail), tail);
+    assert_non_null(strstr(buf, " pos/s | engines #1 4"));
+}
+
+/* The last line without a rate: count, share and time, no time left. */
+static void test_plain_line_unchanged(void **state) {
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    Progress p;
+    progress_start(&p, f, "reading book", 8, false);
+    p.start_ms -= 2000; /* as if the job had run for two seconds */
+    progress_update(&p, 2);
+    progress_finish(&p);
+    char buf[256];
+    contents(f, buf, sizeof buf);
+    const char *head = "reading book: 2/8 (25.0%) ";
+    assert_memory_equal(buf, head, strlen(head));
+    assert_string_equal(after_number(buf + strlen(head)), "s\n");
+    fclose(f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plain_rate_line),
+        cmocka_unit_test(test_time_left),
+        cmocka_unit_test(test_rate_without_total_or_status),
+        cmocka_unit_test(test_short_job_without_status_is_silent),
+        cmocka_unit_test(test_terminal_bar),
+        cmocka_unit_test(test_plain_line_unchanged),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
