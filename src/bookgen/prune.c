@@ -7,6 +7,19 @@
 #include "shogi/movegen.h"
 #include "util/error.h"
 
+const BookKey *prune_roots(const PruneOptions *opt, BookKey *start, size_t *n) {
+    if (opt->roots) {
+        *n = opt->n_roots;
+        return opt->roots;
+    }
+    Position pos;
+    StateInfo s;
+    position_set_startpos(&pos, &s);
+    book_key_from_position(&pos, start);
+    *n = 1;
+    return start;
+}
+
 int prune_keep_moves(BookMoveList *list, int min_share, uint64_t *rare) {
     uint64_t total = 0;
     int kept = 0;
@@ -80,14 +93,8 @@ Book *book_prune(const Book *in, const PruneOptions *opt, PruneStats *stats, cha
     for (size_t i = 0; ok && i < n; i++)
         dist[i] = -1;
     BookKey start;
-    {
-        Position pos;
-        StateInfo s;
-        position_set_startpos(&pos, &s);
-        book_key_from_position(&pos, &start);
-    }
-    const BookKey *roots = opt->roots ? opt->roots : &start;
-    size_t n_roots = opt->roots ? opt->n_roots : 1;
+    size_t n_roots;
+    const BookKey *roots = prune_roots(opt, &start, &n_roots);
     for (size_t r = 0; ok && r < n_roots; r++) {
         uint32_t id;
         if (book_find(in, &roots[r], &id) && dist[id] < 0) {

@@ -63,6 +63,10 @@ bool book_prune_file(const char *in, const char *out, const PruneOptions *opt, c
  * counted in *rare. Returns the new list->n. */
 int prune_keep_moves(BookMoveList *list, int min_share, uint64_t *rare);
 
+/* The walk's starting positions: opt->roots when given (*n set to their count), else the
+ * start position, whose key is written to *start and returned (*n = 1). */
+const BookKey *prune_roots(const PruneOptions *opt, BookKey *start, size_t *n);
+
 /* Calls fn with the key of each position the walk follows from pos: after each kept move
  * that is legal there, then, with through_legal, after every legal move (legal is
  * MAX_MOVES of scratch). Stops and returns false when fn does. */

@@ -258,14 +258,8 @@ bool book_prune_file(const char *in, const char *out, const PruneOptions *opt, c
     if (ok && !ply)
         ok = error_set(err, err_len, "out of memory");
     BookKey start;
-    {
-        Position pos;
-        StateInfo s;
-        position_set_startpos(&pos, &s);
-        book_key_from_position(&pos, &start);
-    }
-    const BookKey *roots = opt->roots ? opt->roots : &start;
-    size_t n_roots = opt->roots ? opt->n_roots : 1;
+    size_t n_roots;
+    const BookKey *roots = prune_roots(opt, &start, &n_roots);
     for (size_t i = 0; ok && i < n_roots; i++)
         ok = extsort_add_position(ply, &roots[i], 0, err, err_len);
     ok = ok && extsort_finish(ply, err, err_len);
