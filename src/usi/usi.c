@@ -42,6 +42,8 @@ typedef struct {
     MctsSearch *mcts;        /* UseMCTS: go searches with it */
     int64_t pending_hash_mb; /* Hash set during a search: resized when it has ended (0 = none) */
     UsiMctsProviders mcts_providers;
+    bool book_pending;   /* go ponder found a book move: it is the bestmove at ponderhit or stop */
+    BookChoice pending;  /* that move (valid while book_pending) */
 } UsiEngine;
 
 /* Both searchers answer stop, ponderhit and wait; only the one that runs reacts. */
@@ -225,10 +227,33 @@ static void choose_overlay(UsiEngine *e) {
     }
 }
 
-/* Plays from the book when it can. Returns true when bestmove has been written. */
+/* The book's answer for the position: its info lines, then bestmove. */
+static void write_book_answer(UsiEngine *e, const BookChoice *c) {
+    char m[USI_MOVE_MAX];
+    usi_write(e, "info string %s hit %s score %d depth %d count %llu", c->from_overlay ? "rival overlay" : "book",
+              move_to_usi(c->move, m), c->entry.score, c->entry.depth, (unsigned long long)c->entry.count);
+    /* The closing info line every bestmove gets, through the one formatter: nothing was
+     * searched, the book's move (and its reply, when the book has one) is the PV. */
+    Move pv[2] = {c->move, c->ponder};
+    SearchInfo in = search_info_empty();
+    in.seldepth = 0;
+    in.score_kind = INFO_SCORE_CP;
+    in.score = c->entry.score;
+    in.nps = in.time_ms = 0;
+    in.hashfull = 0;
+    in.pv = pv;
+    in.pv_length = c->ponder ? 2 : 1;
+    on_info(e, &in);
+    write_bestmove(e, c->move, c->ponder);
+}
+
+/* Answers from the book when it can. A plain go gets the book's bestmove at once (true).
+ * A go ponder on a book position holds the book's move (true, nothing written): USI wants
+ * no bestmove before ponderhit or stop, and at ponderhit the book move is the answer, as
+ * it would have been had the opponent's move come with a plain go (answer_pending_book()).
+ * False: search. */
 static bool try_book(UsiEngine *e, const SearchLimits *lim) {
-    if (!options_bool(&e->options, OPTION_USI_OwnBook) || lim->ponder || lim->infinite || lim->mate ||
-        lim->searchmoves_count)
+    if (!options_bool(&e->options, OPTION_USI_OwnBook) || lim->infinite || lim->mate || lim->searchmoves_count)
         return false;
     flush_book_message(e);
     BookSelectOptions bo;
@@ -237,23 +262,23 @@ static bool try_book(UsiEngine *e, const SearchLimits *lim) {
     char reason[256];
     if (engine_book_select(e->book, &e->game.pos, &bo, &e->book_rng, &c, reason, sizeof reason) != BOOK_SELECT_HIT)
         return false;
-    char m[USI_MOVE_MAX];
-    usi_write(e, "info string %s hit %s score %d depth %d count %llu", c.from_overlay ? "rival overlay" : "book",
-              move_to_usi(c.move, m), c.entry.score, c.entry.depth, (unsigned long long)c.entry.count);
-    /* The closing info line every bestmove gets, through the one formatter: nothing was
-     * searched, the book's move (and its reply, when the book has one) is the PV. */
-    Move pv[2] = {c.move, c.ponder};
-    SearchInfo in = search_info_empty();
-    in.seldepth = 0;
-    in.score_kind = INFO_SCORE_CP;
-    in.score = c.entry.score;
-    in.nps = in.time_ms = 0;
-    in.hashfull = 0;
-    in.pv = pv;
-    in.pv_length = c.ponder ? 2 : 1;
-    on_info(e, &in);
-    write_bestmove(e, c.move, c.ponder);
+    if (lim->ponder) {
+        e->pending = c;
+        e->book_pending = true;
+        return true;
+    }
+    write_book_answer(e, &c);
     return true;
+}
+
+/* The bestmove a go ponder answered from the book owes (at ponderhit, stop, or a new go
+ * or quit without either); nothing when suppress is set (gameover: no bestmove is owed). */
+static void answer_pending_book(UsiEngine *e, bool suppress) {
+    if (!e->book_pending)
+        return;
+    e->book_pending = false;
+    if (!suppress)
+        write_book_answer(e, &e->pending);
 }
 
 enum { GO_TOKENS_MAX = 1024 };
@@ -355,6 +380,7 @@ static void cmd_go(UsiEngine *e, char *args) {
     memset(&lim, 0, sizeof lim);
     lim.received_ms = search_now_ms();
     parse_go(e, args, &lim);
+    answer_pending_book(e, false);
     engine_stop(e);
     engine_wait(e);
     apply_pending_hash(e);
@@ -523,16 +549,20 @@ int usi_main(FILE *in, FILE *out) {
         } else if (strcmp(cmd, "go") == 0) {
             cmd_go(e, args);
         } else if (strcmp(cmd, "stop") == 0) {
+            answer_pending_book(e, false);
             engine_stop(e);
         } else if (strcmp(cmd, "ponderhit") == 0) {
+            answer_pending_book(e, false);
             engine_ponderhit(e);
         } else if (strcmp(cmd, "gameover") == 0) {
+            answer_pending_book(e, true);
             atomic_store(&e->suppress_bestmove, true);
             engine_stop(e);
             engine_wait(e);
             apply_pending_hash(e);
             search_clear(e->search); /* now, not at usinewgame, where the next clock may run */
         } else if (strcmp(cmd, "quit") == 0) {
+            answer_pending_book(e, false);
             engine_stop(e);
             break;
         } else if (strcmp(cmd, "perft") == 0) {
@@ -566,6 +596,7 @@ int usi_main(FILE *in, FILE *out) {
     }
     /* quit stops a running search (which still gives its answer). At the end of input a
      * bounded search is allowed to finish, so `echo "go depth 8" | hayanagi` works. */
+    answer_pending_book(e, false);
     if (e->unbounded)
         engine_stop(e);
     engine_wait(e);

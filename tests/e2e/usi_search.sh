@@ -36,6 +36,24 @@ out=$( { printf '%s\n' "setoption name USI_OwnBook value false" isready "positio
          "go ponder btime 0 wtime 0 byoyomi 5000"; sleep 0.3; echo "gameover lose"; sleep 0.3; echo quit; } | run)
 expect_not_contains "no bestmove after gameover" "$out" "bestmove"
 
+# go ponder on a book position: the book's move is held until ponderhit and is the
+# answer then (the shipped book plays 2g2f after 7g7f 3c3d; a search would not wait for
+# the book), one bestmove after stop, none after gameover.
+out=$( { printf '%s\n' "setoption name USI_Ponder value true" isready \
+         "position startpos moves 7g7f 3c3d" "go ponder btime 0 wtime 0 byoyomi 300"; sleep 0.5
+         echo "info-check"; sleep 0.2; echo ponderhit; sleep 0.5; } | run)
+before=$(echo "$out" | sed -n '1,/unknown command .info-check./p')
+expect_not_contains "ponder on a book position: no bestmove before ponderhit" "$before" "bestmove"
+after=$(echo "$out" | sed -n '/unknown command .info-check./,$p')
+expect_contains "ponderhit on a book position: the book's move" "$after" "info string book hit 2g2f"
+[ "$(echo "$after" | grep -c '^bestmove 2g2f')" = 1 ] || fail "ponderhit on a book position: bestmove 2g2f once"
+out=$( { printf '%s\n' "setoption name USI_Ponder value true" isready "position startpos moves 7g7f 3c3d" \
+         "go ponder btime 0 wtime 0 byoyomi 5000"; sleep 0.3; echo stop; sleep 0.3; echo quit; } | run)
+[ "$(echo "$out" | grep -c '^bestmove ')" = 1 ] || fail "ponder on a book position + stop: one bestmove"
+out=$( { printf '%s\n' isready "position startpos moves 7g7f 3c3d" "go ponder btime 0 wtime 0 byoyomi 5000"
+         sleep 0.3; echo "gameover win"; sleep 0.3; echo quit; } | run)
+expect_not_contains "ponder on a book position + gameover: no bestmove" "$out" "bestmove"
+
 # go mate: a known mate in 3, and a position without one.
 out=$(printf '%s\n' "position sfen 3sks3/9/4S4/9/1+B7/9/9/9/9 b S2rb4g4n4l18p 1" "go mate 5000" | run)
 expect_contains "checkmate line" "$out" "checkmate 8e5b 4a5b S*4b"
