@@ -42,8 +42,8 @@ typedef struct {
     MctsSearch *mcts;        /* UseMCTS: go searches with it */
     int64_t pending_hash_mb; /* Hash set during a search: resized when it has ended (0 = none) */
     UsiMctsProviders mcts_providers;
-    bool book_pending;   /* go ponder found a book move: it is the bestmove at ponderhit or stop */
-    BookChoice pending;  /* that move (valid while book_pending) */
+    bool book_pending;  /* go ponder found a book move: it is the bestmove at ponderhit or stop */
+    BookChoice pending; /* that move (valid while book_pending) */
 } UsiEngine;
 
 /* Both searchers answer stop, ponderhit and wait; only the one that runs reacts. */
