@@ -28,3 +28,15 @@ gps_conf_restore() {
         rm -f "$gps_conf_saved"
     fi
 }
+# writing_output PID OUT: true while PID has OUT's temporary file open
+# (util/atomic_file.h): the unnamed one ("DIR/#INODE (deleted)" to the kernel) or, on a
+# filesystem without unnamed files, OUT.tmp.PID.N. How a test knows that a verb is
+# writing its output (one readlink for all of PID's descriptors: the poll stays quick).
+writing_output() {
+    local dir base="${2##*/}" t
+    dir=$(cd "$(dirname "$2")" && pwd -P) || return 1
+    while IFS= read -r t; do
+        case $t in "$dir/#"*" (deleted)" | "$dir/$base.tmp."*) return 0 ;; esac
+    done < <(readlink /proc/"$1"/fd/* 2>/dev/null)
+    return 1
+}
