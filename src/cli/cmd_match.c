@@ -40,7 +40,8 @@ static void usage(FILE *f) {
                "  --max-moves N         draw after move N (default 320; 0: no limit)\n"
                "  --grace MS            allowance over the clock before a time loss (default 50)\n"
                "  --move-timeout MS     nodes mode: longest wait for a bestmove (default 60000)\n"
-               "  --log FILE            log the USI dialogue of every engine (appended)\n"
+               "  --log FILE            log the USI dialogue of every engine (appended; - for stderr,\n"
+               "                        and then the game lines are plain lines, not one redrawn line)\n"
                "  --engine-stderr       let the engines write to our stderr (default: /dev/null)\n"
                "EnteringKingRule for judging `bestmove win` is taken from --option EnteringKingRule=...\n"
                "(default CSARule27).\n");
@@ -459,7 +460,8 @@ int cmd_match(int argc, char **argv) {
     cfg.openings = openings.n > 0 ? &openings : NULL;
     cfg.inherit_stderr = engine_stderr;
     cfg.out = stdout;
-    cfg.tty = isatty(STDOUT_FILENO);
+    /* a log on the terminal (--log - with stderr there) would land in the redrawn line */
+    cfg.tty = isatty(STDOUT_FILENO) && !(log_path && strcmp(log_path, "-") == 0 && isatty(STDERR_FILENO));
     pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
     EngineLog log = {log_file, &log_lock};
     cfg.log = log_file ? &log : NULL;

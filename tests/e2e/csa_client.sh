@@ -132,6 +132,15 @@ out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --engine "$fake" 2>&1)
 expect_status "login refused" 1 $?
 server_status "login refused"
 expect_contains "login refused" "$out" "login refused: LOGIN:incorrect"
+# --log - is the standard error (util/log_file.h), never a file named "-"
+start_server login-refused
+mkdir "$tmp/logdash"
+hay=$(realpath "$HAYANAGI")
+out=$(cd "$tmp/logdash" && "$hay" csa "${common[@]}" --port "$port" --engine "$fake" --log - 2>&1 > /dev/null)
+expect_status "login refused, --log -" 1 $?
+server_status "login refused, --log -"
+expect_contains "--log -: the dialogue on stderr" "$out" "> LOGIN hayanagi-test"
+[ -e "$tmp/logdash/-" ] && fail "csa --log - made a file named -"
 
 # 8. A draw by repetition, as the server declares it
 start_server draw
