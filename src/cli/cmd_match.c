@@ -157,13 +157,16 @@ typedef struct {
     const char *path;
     const MatchResume *resumed; /* --resume: the games read back, or NULL */
     bool warned;
+    bool clear_line; /* the runner's redrawn game line is on the terminal stderr goes to */
 } RecordSink;
 
 static void record_after_game(void *ctx, const MatchResult *res) {
     RecordSink *s = ctx;
     char err[512];
     if (record_changed(res, s->resumed) && !write_record(s->path, res, s->resumed, err, sizeof err) && !s->warned) {
-        fprintf(stderr, "hayanagi match: writing %s: %s (retried after every game and at the end)\n", s->path, err);
+        /* on its own line, not at the end of the last game's redrawn one */
+        fprintf(stderr, "%shayanagi match: writing %s: %s (retried after every game and at the end)\n",
+                s->clear_line ? "\r\033[K" : "", s->path, err);
         s->warned = true;
     }
 }
@@ -466,7 +469,7 @@ int cmd_match(int argc, char **argv) {
     EngineLog log = {log_file, &log_lock};
     cfg.log = log_file ? &log : NULL;
     cfg.stop_flag = interrupt_flag(); /* the runner finishes no new game and writes what it has */
-    RecordSink sink = {out_path, resumed.games ? &resumed : NULL, false};
+    RecordSink sink = {out_path, resumed.games ? &resumed : NULL, false, cfg.tty && isatty(STDERR_FILENO)};
     cfg.resumed = resumed.games ? resumed.done : NULL;
     if (out_path) {
         cfg.on_game = record_after_game;

@@ -223,4 +223,22 @@ if command -v script > /dev/null; then
     expect_not_contains "match --log - on a terminal: no redrawn line" "$(cat "$T/logdash/tty.out")" "[1/1 done]"
 fi
 [ -e "$T/logdash/-" ] && fail "match --log - on a terminal made a file named -"
+# On a terminal a warning during the match (here: the record cannot be rewritten, its path
+# turned into a directory after the first game) is a line of its own, not the end of the
+# redrawn game line. The screen's lines are the output cut at \r and \n.
+if command -v script > /dev/null; then
+    mkdir "$T/warnline"
+    (cd "$T/warnline" && script -qec "'$H' match --engine '$H' --engine '$H' --games 4 --nodes 3000 --max-moves 40 \
+        --out rec.csa" /dev/null > tty.out 2>&1) &
+    pid=$!
+    for _ in $(seq 1 1500); do [ -f "$T/warnline/rec.csa" ] && break; sleep 0.02; done
+    rm -f "$T/warnline/rec.csa"
+    mkdir "$T/warnline/rec.csa"
+    wait $pid
+    tr '\r' '\n' < "$T/warnline/tty.out" > "$T/warnline/lines"
+    grep -q "writing rec.csa: .*retried after every game" "$T/warnline/lines" ||
+        fail "match on a terminal: no warning about the record: $(head -c 600 "$T/warnline/tty.out")"
+    grep "writing rec.csa" "$T/warnline/lines" | grep -q "done\]" &&
+        fail "match on a terminal: the warning shares the game line: $(grep "writing rec.csa" "$T/warnline/lines" | head -1)"
+fi
 finish
