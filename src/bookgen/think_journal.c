@@ -483,8 +483,9 @@ ThinkJournal *think_journal_open(const char *path, const ThinkJournalId *id, Boo
         struct flock q = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
         if ((e == EACCES || e == EAGAIN) && fcntl(fd, F_GETLK, &q) == 0 && q.l_type != F_UNLCK)
             snprintf(err, err_len,
-                     "%s is in use by another `book think` on the same output (pid %ld); wait for it to finish, "
-                     "or stop it and run again",
+                     "the journal %s is in use by another `book think` (pid %ld): two runs cannot share one "
+                     "journal. Wait for that run to finish, or stop it and run this one again (the journal "
+                     "then resumes its work); a run that writes another book needs its own --journal FILE",
                      path, (long)q.l_pid);
         else
             snprintf(err, err_len, "%s: cannot lock the journal: %s", path, strerror(e));

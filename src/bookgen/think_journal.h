@@ -24,8 +24,9 @@
  * before); a bad one is reported as journal:line with the reason and dropped.
  *
  * Locking: the journal is held with an exclusive fcntl() write lock from
- * think_journal_open() to think_journal_close(), so a second run on the same OUT is
- * refused naming the process that holds it, before it changes anything. */
+ * think_journal_open() to think_journal_close(), so a second run on the same journal (the
+ * same OUT, or the same --journal) is refused, naming the journal, the process that holds
+ * it and what to do, before it changes anything. */
 #ifndef HAYANAGI_BOOKGEN_THINK_JOURNAL_H
 #define HAYANAGI_BOOKGEN_THINK_JOURNAL_H
 

@@ -43,7 +43,7 @@ static void usage(FILE *f) {
                "  --resign SCORE         resign when our score is at or below -SCORE (default 0: never,\n"
                "                         the engine resigns itself)\n"
                "  --keepalive S          an empty line after S seconds of silence (default 30; 0: off)\n"
-               "  --log FILE             log the server and engine dialogue (appended)\n"
+               "  --log FILE             log the server and engine dialogue (appended; - for stderr)\n"
                "  --rival-books DIR      RivalBookDir for the engine (opponent overlay books; created\n"
                "                         when missing, given to the engine as an absolute path)\n"
                "  --learn                after each game, update the opponent's overlay in DIR from\n"

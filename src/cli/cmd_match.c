@@ -40,7 +40,8 @@ static void usage(FILE *f) {
                "  --max-moves N         draw after move N (default 320; 0: no limit)\n"
                "  --grace MS            allowance over the clock before a time loss (default 50)\n"
                "  --move-timeout MS     nodes mode: longest wait for a bestmove (default 60000)\n"
-               "  --log FILE            log the USI dialogue of every engine (appended)\n"
+               "  --log FILE            log the USI dialogue of every engine (appended; - for stderr,\n"
+               "                        and then the game lines are plain lines, not one redrawn line)\n"
                "  --engine-stderr       let the engines write to our stderr (default: /dev/null)\n"
                "EnteringKingRule for judging `bestmove win` is taken from --option EnteringKingRule=...\n"
                "(default CSARule27).\n");
@@ -156,13 +157,16 @@ typedef struct {
     const char *path;
     const MatchResume *resumed; /* --resume: the games read back, or NULL */
     bool warned;
+    bool clear_line; /* the runner's redrawn game line is on the terminal stderr goes to */
 } RecordSink;
 
 static void record_after_game(void *ctx, const MatchResult *res) {
     RecordSink *s = ctx;
     char err[512];
     if (record_changed(res, s->resumed) && !write_record(s->path, res, s->resumed, err, sizeof err) && !s->warned) {
-        fprintf(stderr, "hayanagi match: writing %s: %s (retried after every game and at the end)\n", s->path, err);
+        /* on its own line, not at the end of the last game's redrawn one */
+        fprintf(stderr, "%shayanagi match: writing %s: %s (retried after every game and at the end)\n",
+                s->clear_line ? "\r\033[K" : "", s->path, err);
         s->warned = true;
     }
 }
@@ -459,12 +463,13 @@ int cmd_match(int argc, char **argv) {
     cfg.openings = openings.n > 0 ? &openings : NULL;
     cfg.inherit_stderr = engine_stderr;
     cfg.out = stdout;
-    cfg.tty = isatty(STDOUT_FILENO);
+    /* a log on the terminal (--log - with stderr there) would land in the redrawn line */
+    cfg.tty = isatty(STDOUT_FILENO) && !(log_path && strcmp(log_path, "-") == 0 && isatty(STDERR_FILENO));
     pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
     EngineLog log = {log_file, &log_lock};
     cfg.log = log_file ? &log : NULL;
     cfg.stop_flag = interrupt_flag(); /* the runner finishes no new game and writes what it has */
-    RecordSink sink = {out_path, resumed.games ? &resumed : NULL, false};
+    RecordSink sink = {out_path, resumed.games ? &resumed : NULL, false, cfg.tty && isatty(STDERR_FILENO)};
     cfg.resumed = resumed.games ? resumed.done : NULL;
     if (out_path) {
         cfg.on_game = record_after_game;

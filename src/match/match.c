@@ -96,9 +96,14 @@ static void missing_option(void *ctx, const char *name) {
         return;
     const MatchConfig *cfg = w->sh->cfg;
     const EngineProc *e = &w->eng[m->k];
+    char line[512];
+    snprintf(line, sizeof line, "warning: engine %d (%s) has no option '%s'; not sent", m->k + 1,
+             e->name[0] ? e->name : cfg->engines[m->k].cmd, name);
     pthread_mutex_lock(&w->sh->lock);
-    fprintf(cfg->out, "warning: engine %d (%s) has no option '%s'; not sent\n", m->k + 1,
-            e->name[0] ? e->name : cfg->engines[m->k].cmd, name);
+    if (cfg->print_line)
+        cfg->print_line(cfg->print_line_ctx, line);
+    else
+        fprintf(cfg->out, "%s\n", line);
     pthread_mutex_unlock(&w->sh->lock);
 }
 
@@ -518,7 +523,9 @@ static void record_finished(Shared *sh, int idx, const GameRecord *rec, const Ga
     snprintf(line, sizeof line, "game %d/%d: %s (black) - %s (white): %s by %s after %d moves | %s: +%d =%d -%d",
              idx + 1, cfg->games, rec->black, rec->white, what, end_word(rec->end), rec->n_moves, res->names[0],
              res->wins, res->draws, res->losses);
-    if (cfg->tty)
+    if (cfg->print_line)
+        cfg->print_line(cfg->print_line_ctx, line); /* e.g. above the caller's bar */
+    else if (cfg->tty)
         fprintf(cfg->out, "\r\033[K[%d/%d done] %s", res->played, cfg->games, line);
     else
         fprintf(cfg->out, "%s\n", line);
@@ -659,7 +666,7 @@ bool match_run(const MatchConfig *cfg, MatchResult *res, char *err, size_t err_l
         worker_main(&workers[0]);
         for (int i = 1; i < launched; i++)
             pthread_join(workers[i].thread, NULL);
-        if (cfg->tty && res->played > 0)
+        if (cfg->tty && !cfg->print_line && res->played > 0)
             fprintf(cfg->out, "\n");
         if (sh.fatal) {
             error_set(err, err_len, "%s", sh.fatal_msg);

@@ -67,6 +67,11 @@ typedef struct {
     bool inherit_stderr; /* engines' stderr to ours instead of /dev/null */
     FILE *out;           /* progress lines, warnings and the summary */
     bool tty;            /* out is a terminal: one self-updating progress line */
+    /* When set, each game's line and the runner's warnings (text without the newline) go
+     * to print_line instead of out, the runner's lock held, and tty is not used: book grow
+     * prints them above its progress bar (util/progress.h, progress_line()). */
+    void (*print_line)(void *ctx, const char *line);
+    void *print_line_ctx;
     const EngineLog *log;
     const volatile sig_atomic_t *stop_flag; /* raised (SIGINT): finish nothing new, abort games */
     /* When set, called after every finished game, before its progress line, with the

@@ -1,4 +1,5 @@
 /* atomic_file.c - see atomic_file.h. */
+#define _GNU_SOURCE /* O_TMPFILE and linkat's AT_EMPTY_PATH (Linux) */
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/interrupt.h"
@@ -32,6 +33,7 @@ static void release(AtomicFile *af) {
     free(af->tmp_path);
     af->name = af->path = af->tmp_path = NULL;
     af->f = NULL;
+    af->unnamed = false;
 }
 
 /* The file a write to path lands on: path itself, or the end of its chain of symbolic
@@ -126,6 +128,69 @@ static void copy_attributes(int fd, const struct stat *old) {
     }
 }
 
+/* The directory holding path: a malloc'ed copy ("." when path has none), or NULL when
+ * memory runs out. */
+static char *dir_of(const char *path) {
+    char *dir = dup_string(path);
+    if (!dir)
+        return NULL;
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+        slash[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    else
+        strcpy(dir, ".");
+    return dir;
+}
+
+/* An unnamed temporary file in dir (O_TMPFILE, Linux 3.11 on): it gets a name only at the
+ * commit, so a process killed while writing (SIGKILL, a crash) leaves nothing behind.
+ * Returns the descriptor, or -1 with errno; -1 with EOPNOTSUPP, EISDIR or EINVAL means
+ * this filesystem or kernel has no unnamed files (NFS, FAT, older overlayfs and FUSE;
+ * EISDIR from a kernel that predates the flag) and the caller takes a named one. The
+ * commit links it through /proc/self/fd, so without /proc it is refused the same way.
+ * The mode is open's 0644 less the umask, as for the named file. */
+static int open_unnamed(const char *dir) {
+#ifdef O_TMPFILE
+    int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    char proc[64];
+    struct stat st;
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    if (lstat(proc, &st) != 0) {
+        close(fd);
+        errno = EOPNOTSUPP;
+        return -1;
+    }
+    return fd;
+#else
+    (void)dir;
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}
+
+/* The filesystem refuses unnamed files (open_unnamed()): take a named one instead. */
+static bool no_unnamed_files(int e) { return e == EOPNOTSUPP || e == EISDIR || e == EINVAL; }
+
+/* Fills af->f from fd (a new temporary file), giving it the replaced file's attributes
+ * when there is one. Returns false (fd closed, af untouched otherwise) when memory runs
+ * out. */
+static bool adopt_temporary(AtomicFile *af, int fd, bool exists, const struct stat *st) {
+    if (exists)
+        copy_attributes(fd, st);
+    af->f = fdopen(fd, "w");
+    if (!af->f) {
+        close(fd);
+        return false;
+    }
+    /* Large buffer: book writers emit many short lines. */
+    setvbuf(af->f, NULL, _IOFBF, 1 << 20);
+    return true;
+}
+
 bool atomic_file_streams(const char *path) {
     if (strcmp(path, "-") == 0)
         return true;
@@ -172,6 +237,29 @@ bool atomic_file_open(AtomicFile *af, const char *path, char *err, size_t err_le
         release(af);
         return error_set(err, err_len, "%s: out of memory", path);
     }
+    char *dir = dir_of(af->path);
+    if (!dir) {
+        release(af);
+        return error_set(err, err_len, "%s: out of memory", path);
+    }
+    int ufd = open_unnamed(dir);
+    int ue = errno;
+    free(dir);
+    if (ufd >= 0) {
+        af->unnamed = true;
+        af->tmp_path[0] = '\0'; /* the name comes at the commit */
+        /* No file to list, but the handlers that say an output was written (interrupt.h) */
+        interrupt_install_handlers();
+        if (!adopt_temporary(af, ufd, exists, &st)) {
+            release(af);
+            return error_set(err, err_len, "%s: out of memory", path);
+        }
+        return true;
+    }
+    if (!no_unnamed_files(ue)) {
+        release(af);
+        return error_set(err, err_len, "%s: cannot create a temporary file: %s", path, strerror(ue));
+    }
     /* O_EXCL with a counter: never clobber another writer's temporary file. */
     for (unsigned attempt = 0; attempt < 100; attempt++) {
         snprintf(af->tmp_path, n, "%s.tmp.%ld.%u", af->path, (long)getpid(), attempt);
@@ -189,17 +277,11 @@ bool atomic_file_open(AtomicFile *af, const char *path, char *err, size_t err_le
             release(af);
             return error_set(err, err_len, "%s: cannot create a temporary file: %s", path, strerror(e));
         }
-        if (exists)
-            copy_attributes(fd, &st);
-        af->f = fdopen(fd, "w");
-        if (!af->f) {
-            close(fd);
+        if (!adopt_temporary(af, fd, exists, &st)) {
             unlink(af->tmp_path);
             release(af);
             return error_set(err, err_len, "%s: out of memory", path);
         }
-        /* Large buffer: book writers emit many short lines. */
-        setvbuf(af->f, NULL, _IOFBF, 1 << 20);
         return true;
     }
     release(af);
@@ -207,16 +289,9 @@ bool atomic_file_open(AtomicFile *af, const char *path, char *err, size_t err_le
 }
 
 static void sync_directory(const char *path) {
-    char *dir = dup_string(path);
+    char *dir = dir_of(path);
     if (!dir)
         return;
-    char *slash = strrchr(dir, '/');
-    if (slash == dir)
-        slash[1] = '\0';
-    else if (slash)
-        *slash = '\0';
-    else
-        strcpy(dir, ".");
     int fd = open(dir, O_RDONLY);
     if (fd >= 0) {
         fsync(fd); /* best effort: some filesystems refuse fsync on directories */
@@ -238,6 +313,30 @@ static bool commit_stream(AtomicFile *af, char *err, size_t err_len) {
     return !reason[0];
 }
 
+/* Gives the unnamed temporary file (af->f) its name, "<target>.tmp.<pid>.<n>" beside the
+ * target, for the rename that follows (a rename needs a name; linkat cannot replace).
+ * Through /proc/self/fd, or AT_EMPTY_PATH where that is allowed. Returns false with errno
+ * when neither links it. */
+static bool link_unnamed(AtomicFile *af, size_t cap) {
+    int fd = fileno(af->f);
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    for (unsigned attempt = 0; attempt < 100; attempt++) {
+        snprintf(af->tmp_path, cap, "%s.tmp.%ld.%u", af->path, (long)getpid(), attempt);
+        if (linkat(AT_FDCWD, proc, AT_FDCWD, af->tmp_path, AT_SYMLINK_FOLLOW) == 0)
+            return true;
+        int e = errno;
+        if (e != EEXIST && linkat(fd, "", AT_FDCWD, af->tmp_path, AT_EMPTY_PATH) == 0)
+            return true;
+        if (e != EEXIST) {
+            errno = e;
+            return false;
+        }
+    }
+    errno = EEXIST;
+    return false;
+}
+
 bool atomic_file_commit(AtomicFile *af, char *err, size_t err_len) {
     if (!af->tmp_path)
         return commit_stream(af, err, err_len);
@@ -250,15 +349,26 @@ bool atomic_file_commit(AtomicFile *af, char *err, size_t err_len) {
         snprintf(reason, sizeof reason, "fsync failed: %s", strerror(errno));
         ok = false;
     }
+    /* Signals wait across the naming, the rename and the bookkeeping: one that comes now
+     * finds either the temporary file listed or unnamed and the target untouched, or the
+     * target noted as written. An unnamed file has a name only from the link to the rename
+     * (or the unlink of a failure), the one moment a SIGKILL could leave it behind. */
+    sigset_t old;
+    interrupt_block(&old);
+    bool named = !af->unnamed;
+    if (ok && af->unnamed) {
+        if (link_unnamed(af, strlen(af->path) + 64))
+            named = true;
+        else {
+            snprintf(reason, sizeof reason, "cannot name the temporary file: %s", strerror(errno));
+            ok = false;
+        }
+    }
     if (fclose(af->f) != 0 && ok) {
         snprintf(reason, sizeof reason, "close failed: %s", strerror(errno));
         ok = false;
     }
     af->f = NULL;
-    /* Signals wait across the rename and the bookkeeping: one that comes now finds either
-     * the temporary file listed and the target untouched, or the target noted as written. */
-    sigset_t old;
-    interrupt_block(&old);
     if (ok && rename(af->tmp_path, af->path) != 0) {
         snprintf(reason, sizeof reason, "rename failed: %s", strerror(errno));
         ok = false;
@@ -267,14 +377,14 @@ bool atomic_file_commit(AtomicFile *af, char *err, size_t err_len) {
         interrupt_untrack_file(af->tmp_path);
         af->listed = false;
         interrupt_note_written(af->name);
+    } else if (named) {
+        unlink(af->tmp_path);
     }
     interrupt_unblock(&old);
-    if (!ok) {
-        unlink(af->tmp_path);
+    if (!ok)
         error_set(err, err_len, "%s: %s", af->name, reason);
-    } else {
+    else
         sync_directory(af->path);
-    }
     release(af);
     return ok;
 }
@@ -282,7 +392,7 @@ bool atomic_file_commit(AtomicFile *af, char *err, size_t err_len) {
 void atomic_file_abort(AtomicFile *af) {
     if (af->f)
         fclose(af->f);
-    if (af->tmp_path)
+    if (af->tmp_path && !af->unnamed) /* an unnamed one is gone with its descriptor */
         unlink(af->tmp_path);
     release(af);
 }

@@ -3,8 +3,8 @@
  * rule of docs/book_making.md, "Output files"):
  *
  *   nothing, or a regular file  replaced atomically: a temporary file in the same directory,
- *                               fsync'ed and renamed over the target, then the directory
- *                               fsync'ed. The replaced file's mode is kept, and its owner
+ *                               fsync'ed, given a name and renamed over the target at once,
+ *                               then the directory fsync'ed. The replaced file's mode is kept, and its owner
  *                               and group when we may set them (as root); a new file is
  *                               created 0644 (less the umask).
  *   a symbolic link             followed to the file it names (a chain of links, relative
@@ -18,15 +18,21 @@
  *
  * In the replace cases, until atomic_file_commit() succeeds the target is untouched, so an
  * error, a crash or a Ctrl-C during a long write never leaves a half-written output. The
- * temporary name is "<target>.tmp.<pid>.<n>"; atomic_file_abort() (or a failed commit)
- * removes it. A stream cannot be taken back: what was written before an error has been
- * read already.
+ * temporary file has no name while it is written (Linux's O_TMPFILE): however the process
+ * ends, SIGKILL and crashes included, nothing is left. The commit links it as
+ * "<target>.tmp.<pid>.<n>" and renames that over the target straight away; only a SIGKILL
+ * in that instant leaves the name. Where the filesystem has no unnamed files (NFS, FAT,
+ * older overlayfs and FUSE; ext4, xfs, btrfs and tmpfs have them) or /proc is missing,
+ * the temporary file is created under that name from the start, as before: after SIGKILL
+ * it stays. atomic_file_abort() (or a failed commit) removes it. A stream cannot be taken
+ * back: what was written before an error has been read already.
  *
- * Signals. Every open temporary file is listed with util/interrupt.h
- * (interrupt_track_file()), whose handler removes the listed files when a signal ends the
- * process; so a Ctrl-C at any moment leaves the target as it was and no temporary file
- * behind. The commit holds SIGINT, SIGTERM and SIGHUP across the rename: a signal comes
- * either before it (nothing replaced) or after it, when the target is noted as written
+ * Signals. A named temporary file is listed with util/interrupt.h (interrupt_track_file()),
+ * whose handler removes the listed files when a signal ends the process; an unnamed one
+ * needs no listing, and the same handlers are installed (interrupt_install_handlers()). So
+ * a Ctrl-C at any moment leaves the target as it was and no temporary file behind. The
+ * commit holds SIGINT, SIGTERM and SIGHUP across the naming and the rename: a signal comes
+ * either before them (nothing replaced) or after, when the target is noted as written
  * (interrupt_note_written()) and a signal that then ends the process says so. */
 #ifndef HAYANAGI_UTIL_ATOMIC_FILE_H
 #define HAYANAGI_UTIL_ATOMIC_FILE_H
@@ -41,6 +47,8 @@ typedef struct {
     char *path;     /* the file replaced: name, or the end of its symbolic links (owned) */
     char *tmp_path; /* temporary path (owned); NULL when streaming */
     bool listed;    /* tmp_path is listed for removal on a signal (util/interrupt.h) */
+    bool unnamed;   /* the temporary file has no name (O_TMPFILE): tmp_path is the name the
+                       commit links it under */
 } AtomicFile;
 
 /* Opens path for writing by the rule above. Returns true and fills *af (the caller owns

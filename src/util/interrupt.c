@@ -103,6 +103,12 @@ bool interrupt_track_file(const char *path) {
     return listed;
 }
 
+void interrupt_install_handlers(void) {
+    pthread_mutex_lock(&tracked.lock);
+    install_fatal_handlers();
+    pthread_mutex_unlock(&tracked.lock);
+}
+
 void interrupt_untrack_file(const char *path) {
     pthread_mutex_lock(&tracked.lock);
     for (int i = 0; i < TRACK_SLOTS; i++)

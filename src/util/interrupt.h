@@ -60,6 +60,12 @@ volatile sig_atomic_t *interrupt_flag(void);
  * Thread-safe. */
 bool interrupt_track_file(const char *path);
 
+/* Installs the handler where the default would kill, as interrupt_track_file() does, but
+ * lists nothing: for a writer whose temporary file has no name yet (util/atomic_file.h
+ * with O_TMPFILE), so that SIGINT, SIGTERM and SIGHUP end the process as they would with a
+ * listed file, and say which outputs were written. Thread-safe. */
+void interrupt_install_handlers(void);
+
 /* Notes path (copied; at most 4095 bytes; the newest 4 are kept) as an output written
  * and complete, named on stderr if a signal later ends the process. Thread-safe. */
 void interrupt_note_written(const char *path);

@@ -3,6 +3,7 @@
 
 #include "util/clock.h"
 
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -100,7 +101,22 @@ static void draw(Progress *p, double t, bool final) {
         fputs("\x1b[K", p->out);
     if (!p->tty || final)
         fputc('\n', p->out);
+    p->drawn = p->tty && !final;
     fflush(p->out);
+}
+
+void progress_line(Progress *p, const char *fmt, ...) {
+    FILE *out = p->out ? p->out : stderr;
+    if (p->drawn)
+        fputs("\r\x1b[K", out); /* the bar's line, cleared for the message */
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(out, fmt, ap);
+    va_end(ap);
+    fputc('\n', out);
+    if (p->drawn)
+        draw(p, clock_now_ms(), false);
+    fflush(out);
 }
 
 void progress_update(Progress *p, uint64_t done) {

@@ -29,7 +29,8 @@
 #include <stdio.h>
 
 /* Writes the caller's status text (NUL-terminated, at most len - 1 bytes; "" for none)
- * into buf. Called from progress_update() and progress_finish(), in their thread. */
+ * into buf. Called from progress_update(), progress_line() and progress_finish(), in their
+ * thread. */
 typedef void (*ProgressStatusFn)(void *ctx, char *buf, size_t len);
 
 typedef struct {
@@ -39,6 +40,7 @@ typedef struct {
     uint64_t done;
     bool tty;   /* out is a terminal: draw a bar with \r */
     bool quiet; /* draw nothing at all */
+    bool drawn; /* tty: the bar is on out's last line, not ended by a newline */
     double start_ms, last_ms;
     int last_permille;
     char unit[16];           /* progress_set_rate: "pos" shows "2.31 pos/s"; "" = no rate */
@@ -64,6 +66,15 @@ void progress_set_status(Progress *p, ProgressStatusFn fn, void *ctx);
 /* Records that done units of total are finished; redraws at most every 100 ms on a TTY and
  * every 5 s otherwise, so calling it in a tight loop is cheap. */
 void progress_update(Progress *p, uint64_t done);
+
+/* Prints one line (fmt as printf's; the newline is added) on p->out above the bar: on a
+ * terminal with the bar drawn, the bar's line is cleared, the line printed and the bar
+ * drawn again below it; otherwise (a file or a pipe, no bar drawn yet, after
+ * progress_finish) just the line. Printed when quiet too: a message, not progress. The
+ * one way to print while a bar is up (book grow's game lines, handed over by the match
+ * runner's MatchConfig.print_line), so that no line of the terminal holds both. Call it
+ * under the lock progress_update() is called under. */
+void progress_line(Progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Prints the final state and ends the bar's line. A job without a status that ended
  * within a second without drawing anything stays silent. */

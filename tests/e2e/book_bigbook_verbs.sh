@@ -112,9 +112,9 @@ fi
 
 # kill_during NAME SIGNAL OUT REF DELAY COMMAND...: the signal after DELAY seconds; OUT
 # keeps its old bytes, or (the run got past its rename) holds REF, the uninterrupted
-# output; no scratch file in $T/tmp or next to OUT. After SIGKILL the output's own
-# temporary file (OUT.tmp.PID.N, util/atomic_file.h) may stay, as for every verb: it is
-# removed here; the scratch files have no name and cannot stay.
+# output; no scratch file in $T/tmp or next to OUT, and no OUT.tmp.* even after SIGKILL:
+# the output's temporary file has no name while it is written (util/atomic_file.h), as
+# the scratch files have none.
 kill_during() {
     local name=$1 sig=$2 out=$3 ref=$4 delay=$5 pid st
     shift 5
@@ -131,7 +131,6 @@ kill_during() {
     else
         [ "$st" != 0 ] || fail "$name $sig after ${delay}s: exit status 0 and the output not written"
     fi
-    if [ "$sig" = KILL ]; then rm -f "$out".tmp.*; fi
     ls "$out".tmp.* "$(dirname "$out")"/.hayanagi-sort-* "$T"/tmp/* >/dev/null 2>&1 &&
         fail "$name $sig after ${delay}s: a temporary file was left behind: $(ls -A "$T/tmp" "$out".tmp.* 2>/dev/null)"
 }

@@ -104,13 +104,13 @@ head -c 5000 /dev/urandom > "$T/garbage.db"
 [ "$st" = 0 ] || [ "$st" = 1 ] || fail "garbage: exit status $st"
 
 # Ctrl-C during a long write leaves the previous output untouched and no temporary file:
-# the interrupt is sent once the temporary file exists, i.e. while the writer runs.
+# the interrupt is sent once the temporary file is open, i.e. while the writer runs.
 if [ -z "${HAYANAGI_SANITIZED:-}" ]; then
     "$HAYANAGI" book gen-synthetic 200000 "$T/src.db" >/dev/null 2>&1 || fail "gen-synthetic"
     echo "previous content" > "$T/big.db"
     "$HAYANAGI" book convert "$T/src.db" "$T/big.db" >/dev/null 2>&1 &
     pid=$!
-    for _ in $(seq 1 400); do ls "$T"/big.db.tmp.* >/dev/null 2>&1 && break; sleep 0.01; done
+    for _ in $(seq 1 400); do writing_output $pid "$T/big.db" && break; sleep 0.01; done
     kill -INT $pid 2>/dev/null
     wait $pid 2>/dev/null
     [ "$(cat "$T/big.db")" = "previous content" ] || fail "Ctrl-C: the target was changed"

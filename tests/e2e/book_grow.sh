@@ -5,7 +5,8 @@
 # game; K = 1 grows the book; a crashing opponent and a missing IN leave OUT and DIR as
 # they were; foreign and broken records in DIR are skipped and named, a match-style file
 # of several games counts each game; --nodes-jitter budgets are in the records, within
-# bounds and replayed by the same seed; --widen makes the player leave the listed moves.
+# bounds and replayed by the same seed; --widen makes the player leave the listed moves;
+# on a terminal the game lines never share the progress bar's line.
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
 pids=""
@@ -189,6 +190,20 @@ expect_contains "report disagreement 2g2f" "$out" "     70  0.529  0.378    -300
 [ "$(cat "$T/dis.txt")" = "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" ] || fail "report --disagreements file: $(cat "$T/dis.txt")"
 out=$("$HAYANAGI" book report "$T/sc.db" --records book/records/s28-book4.csa --min-games 3 --margin 0.16 2>&1)
 expect_contains "report margin 0.16" "$out" "disagreements    0 book move(s)"
+# On a terminal (script(1) gives one) the game lines are printed above the progress bar
+# (util/progress.h, progress_line()): no line of the screen holds both the bar and a game.
+# The screen's lines are the output cut at \r and \n (a \r starts the line over).
+if command -v script > /dev/null; then
+    script -qec "'$HAYANAGI' book grow '$T/in.db' '$T/tty.db' --records '$T/ttyrec' --games 4 --opponent '$HAYANAGI' \
+        --nodes 300 --max-moves 60" /dev/null > "$T/tty.out" 2>&1
+    expect_status "grow on a terminal" 0 $?
+    tr '\r' '\n' < "$T/tty.out" > "$T/tty.lines"
+    [ "$(grep -c 'game [0-9]/4: ' "$T/tty.lines")" = 4 ] ||
+        fail "grow on a terminal: 4 game lines expected: $(grep -c 'game [0-9]/4: ' "$T/tty.lines")"
+    grep -q '^grow \[' "$T/tty.lines" || fail "grow on a terminal: no progress bar drawn"
+    grep 'game [0-9]/4: ' "$T/tty.lines" | grep -q 'grow \[' &&
+        fail "grow on a terminal: a game line shares the bar's line: $(grep 'game [0-9]/4: ' "$T/tty.lines" | grep 'grow \[' | head -1)"
+fi
 out=$("$HAYANAGI" book grow --help 2>&1); expect_status "grow help" 0 $?
 expect_contains "grow help" "$out" "usage: hayanagi book grow IN OUT"
 finish

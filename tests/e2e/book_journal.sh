@@ -3,7 +3,8 @@
 # (a cut entry or a cut last line is dropped and its position searched again, so the
 # resumed book is the uninterrupted one byte for byte), a journal of another input or
 # other options is refused, bad lines are reported as journal:line and never reach OUT,
-# and a second run on the same OUT is refused while the first holds the journal.
+# and a second run on the same OUT, or on another OUT with the same --journal, is refused
+# while the first holds the journal, with a message naming the journal.
 . "$(dirname "$0")/lib.sh"
 R=../shared/refdata
 T=$(mktemp -d /tmp/hayanagi_book_journal.XXXXXX)
@@ -184,8 +185,25 @@ pid=$!
 wait_entries "$T/two.db.journal" 0 $pid || fail "two runs: the first never wrote its journal"
 out=$(think "$T/two.db" 2>&1)
 expect_status "second run" 1 $?
-expect_contains "second run: says who" "$out" "is in use by another \`book think\` on the same output (pid $pid)"
+expect_contains "second run: says who" "$out" \
+    "the journal $T/two.db.journal is in use by another \`book think\` (pid $pid): two runs cannot share one journal"
+expect_contains "second run: says what to do" "$out" "Wait for that run to finish, or stop it and run this one again"
 wait $pid; expect_status "first run" 0 $?
 cmp -s "$T/two.db" "$T/u.db" || fail "two runs: the first run's book is not the uninterrupted one"
 [ -e "$T/two.db.journal" ] && fail "two runs: journal left behind"
+
+# two runs on two OUTs sharing one --journal: the second is refused, naming the journal
+# (not "the same output", which it is not) and --journal, and writes nothing
+"$HAYANAGI" book think "$Y" "$T/three.db" "${ARGS[@]}" --journal "$T/shared.journal" > "$T/three.out" 2>&1 &
+pid=$!
+wait_entries "$T/shared.journal" 0 $pid || fail "shared --journal: the first run never wrote its journal"
+out=$(think "$T/four.db" --journal "$T/shared.journal" 2>&1)
+expect_status "shared --journal: second run" 1 $?
+expect_contains "shared --journal: names the journal" "$out" \
+    "the journal $T/shared.journal is in use by another \`book think\` (pid $pid)"
+expect_contains "shared --journal: says what to do" "$out" "needs its own --journal FILE"
+expect_not_contains "shared --journal: not the same output" "$out" "same output"
+[ -e "$T/four.db" ] && fail "shared --journal: the refused run wrote its OUT"
+wait $pid; expect_status "shared --journal: first run" 0 $?
+cmp -s "$T/three.db" "$T/u.db" || fail "shared --journal: the first run's book is not the uninterrupted one"
 finish

@@ -202,4 +202,43 @@ cp "$REC" "$T/--moves.csa"
     expect_contains "records -- --moves.csa read the file" "$out" "--moves.csa:"
     exit "$failures"
 ) || failures=$((failures + $?))
+
+# --log - is the standard error (util/log_file.h), never a file named "-": the dialogue
+# goes to stderr, the game lines to stdout. On a terminal the game lines are then plain
+# lines, not the one redrawn line the log would land in (docs/match.md).
+mkdir "$T/logdash"
+(cd "$T/logdash" && "$H" match --engine "$H" --engine "$H" --games 1 --nodes 50 --max-moves 6 --log - \
+    > out 2> err)
+expect_status "match --log -" 0 $?
+[ -e "$T/logdash/-" ] && fail "match --log - made a file named -"
+expect_contains "match --log -: the dialogue on stderr" "$(cat "$T/logdash/err")" " e1 > usi"
+expect_not_contains "match --log -: no dialogue on stdout" "$(cat "$T/logdash/out")" " e1 > usi"
+expect_contains "match --log -: the game on stdout" "$(cat "$T/logdash/out")" "game 1/1:"
+if command -v script > /dev/null; then
+    (cd "$T/logdash" && script -qec "'$H' match --engine '$H' --engine '$H' --games 1 --nodes 50 --max-moves 6 \
+        --log -" /dev/null > tty.out 2>&1)
+    expect_status "match --log - on a terminal" 0 $?
+    expect_contains "match --log - on a terminal: the dialogue" "$(cat "$T/logdash/tty.out")" " e1 > usi"
+    grep -q "^game 1/1:" "$T/logdash/tty.out" || fail "match --log - on a terminal: the game line is not a line of its own"
+    expect_not_contains "match --log - on a terminal: no redrawn line" "$(cat "$T/logdash/tty.out")" "[1/1 done]"
+fi
+[ -e "$T/logdash/-" ] && fail "match --log - on a terminal made a file named -"
+# On a terminal a warning during the match (here: the record cannot be rewritten, its path
+# turned into a directory after the first game) is a line of its own, not the end of the
+# redrawn game line. The screen's lines are the output cut at \r and \n.
+if command -v script > /dev/null; then
+    mkdir "$T/warnline"
+    (cd "$T/warnline" && script -qec "'$H' match --engine '$H' --engine '$H' --games 4 --nodes 3000 --max-moves 40 \
+        --out rec.csa" /dev/null > tty.out 2>&1) &
+    pid=$!
+    for _ in $(seq 1 1500); do [ -f "$T/warnline/rec.csa" ] && break; sleep 0.02; done
+    rm -f "$T/warnline/rec.csa"
+    mkdir "$T/warnline/rec.csa"
+    wait $pid
+    tr '\r' '\n' < "$T/warnline/tty.out" > "$T/warnline/lines"
+    grep -q "writing rec.csa: .*retried after every game" "$T/warnline/lines" ||
+        fail "match on a terminal: no warning about the record: $(head -c 600 "$T/warnline/tty.out")"
+    grep "writing rec.csa" "$T/warnline/lines" | grep -q "done\]" &&
+        fail "match on a terminal: the warning shares the game line: $(grep "writing rec.csa" "$T/warnline/lines" | head -1)"
+fi
 finish

@@ -6,41 +6,7 @@
 # mid-game, a slow one, a bad Game_Summary, a refused login, a draw, an illegal relay,
 # an entering-king declaration, the resignation threshold, the password's sources.
 . "$(dirname "$0")/lib.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
-# the system's python3 first: a version manager's shim may take seconds to start
-py=/usr/bin/python3
-[ -x "$py" ] || py=$(command -v python3)
-if [ -z "$py" ]; then
-    echo "skipped: python3 is missing"
-    exit 0
-fi
-tmp=$(mktemp -d)
-server_pid=""
-cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-# start_server SCENARIO [PASSWORD]: runs the server in the background (expecting PASSWORD,
-# default pw, in the LOGIN), sets $port
-start_server() {
-    rm -f "$tmp/port"
-    "$py" "$here/csa/server.py" "$1" "$tmp/port" "${2:-pw}" 2> "$tmp/server.err" &
-    server_pid=$!
-    for _ in $(seq 1 100); do
-        [ -s "$tmp/port" ] && break
-        sleep 0.05
-    done
-    port=$(cat "$tmp/port" 2> /dev/null)
-}
-# server_status NAME: waits for the server and checks it was satisfied
-server_status() {
-    local rc=0
-    wait "$server_pid" || rc=$?
-    server_pid=""
-    [ "$rc" = 0 ] || fail "$1: the server was not satisfied: $(cat "$tmp/server.err")"
-}
+csa_setup
 fake="$py $here/csa/fake_engine.py"
 common=(--host 127.0.0.1 --id hayanagi-test --password pw --game hay-1-0 --keepalive 0)
 
@@ -132,6 +98,15 @@ out=$("$HAYANAGI" csa "${common[@]}" --port "$port" --engine "$fake" 2>&1)
 expect_status "login refused" 1 $?
 server_status "login refused"
 expect_contains "login refused" "$out" "login refused: LOGIN:incorrect"
+# --log - is the standard error (util/log_file.h), never a file named "-"
+start_server login-refused
+mkdir "$tmp/logdash"
+hay=$(realpath "$HAYANAGI")
+out=$(cd "$tmp/logdash" && "$hay" csa "${common[@]}" --port "$port" --engine "$fake" --log - 2>&1 > /dev/null)
+expect_status "login refused, --log -" 1 $?
+server_status "login refused, --log -"
+expect_contains "--log -: the dialogue on stderr" "$out" "> LOGIN hayanagi-test"
+[ -e "$tmp/logdash/-" ] && fail "csa --log - made a file named -"
 
 # 8. A draw by repetition, as the server declares it
 start_server draw

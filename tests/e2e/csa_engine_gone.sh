@@ -5,20 +5,7 @@
 # the session normally (util/long_job.h: SIGPIPE is ignored for the run). It
 # used to die of SIGPIPE, silently, with status 141.
 . "$(dirname "$0")/lib.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
-py=/usr/bin/python3
-[ -x "$py" ] || py=$(command -v python3)
-if [ -z "$py" ]; then
-    echo "skipped: python3 is missing"
-    exit 0
-fi
-tmp=$(mktemp -d)
-server_pid=""
-cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+csa_setup
 
 cat > "$tmp/gone.sh" <<'SH'
 #!/bin/sh
@@ -30,19 +17,11 @@ while read -r l; do
     esac
 done
 SH
-"$py" "$here/csa/server.py" resign "$tmp/port" 2> "$tmp/server.err" &
-server_pid=$!
-for _ in $(seq 1 100); do
-    [ -s "$tmp/port" ] && break
-    sleep 0.05
-done
-out=$("$HAYANAGI" csa --host 127.0.0.1 --port "$(cat "$tmp/port")" --id hayanagi-test --password pw \
+start_server resign
+out=$("$HAYANAGI" csa --host 127.0.0.1 --port "$port" --id hayanagi-test --password pw \
     --game hay-1-0 --keepalive 0 --engine "sh $tmp/gone.sh" 2>&1)
 expect_status "engine gone" 0 $?
-rc=0
-wait "$server_pid" || rc=$?
-server_pid=""
-[ "$rc" = 0 ] || fail "engine gone: the server got no %TORYO: $(cat "$tmp/server.err")"
+server_status "engine gone (the server waits for %TORYO)"
 # which write fails first depends on when the engine reads usinewgame: position and go (then
 # "the engine is gone"), or the stop after the clock ran out ("did not answer stop in time")
 case "$out" in

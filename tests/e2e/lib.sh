@@ -28,3 +28,62 @@ gps_conf_restore() {
         rm -f "$gps_conf_saved"
     fi
 }
+# writing_output PID OUT: true while PID has OUT's temporary file open
+# (util/atomic_file.h): the unnamed one ("DIR/#INODE (deleted)" to the kernel) or, on a
+# filesystem without unnamed files, OUT.tmp.PID.N. How a test knows that a verb is
+# writing its output (one readlink for all of PID's descriptors: the poll stays quick).
+writing_output() {
+    local dir base="${2##*/}" t
+    dir=$(cd "$(dirname "$2")" && pwd -P) || return 1
+    while IFS= read -r t; do
+        case $t in "$dir/#"*" (deleted)" | "$dir/$base.tmp."*) return 0 ;; esac
+    done < <(readlink /proc/"$1"/fd/* 2>/dev/null)
+    return 1
+}
+# csa_setup: what the CSA client's scripts (csa_*.sh) share, called once at their start:
+# python3 for the scripted servers of tests/csa/ in $py (without it the script says
+# "skipped" and passes), $here (tests/), and the scratch directory $tmp, removed at exit
+# with any server still running. Then csa_server / start_server and server_status.
+csa_setup() {
+    here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    # the system's python3 first: a version manager's shim may take seconds to start
+    py=/usr/bin/python3
+    [ -x "$py" ] || py=$(command -v python3)
+    if [ -z "$py" ]; then
+        echo "skipped: python3 is missing"
+        exit 0
+    fi
+    tmp=$(mktemp -d)
+    server_pid=""
+    trap csa_cleanup EXIT
+}
+csa_cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null
+    rm -rf "$tmp"
+}
+# csa_server SCRIPT ARGS...: runs tests/csa/SCRIPT with ARGS in the background (loopback
+# only; it stops itself), its stderr in $tmp/server.err; waits until it has written its
+# port into $tmp/port (pass "$tmp/port" among ARGS where SCRIPT expects its port file);
+# sets $server_pid and $port
+csa_server() {
+    local script=$1
+    shift
+    rm -f "$tmp/port"
+    "$py" "$here/csa/$script" "$@" 2> "$tmp/server.err" &
+    server_pid=$!
+    for _ in $(seq 1 100); do
+        [ -s "$tmp/port" ] && break
+        sleep 0.05
+    done
+    port=$(cat "$tmp/port" 2> /dev/null)
+}
+# start_server SCENARIO [PASSWORD]: tests/csa/server.py playing SCENARIO, expecting
+# PASSWORD (default pw) in the LOGIN
+start_server() { csa_server server.py "$1" "$tmp/port" "${2:-pw}"; }
+# server_status NAME: waits for the server and checks it was satisfied
+server_status() {
+    local rc=0
+    wait "$server_pid" || rc=$?
+    server_pid=""
+    [ "$rc" = 0 ] || fail "$1: the server was not satisfied: $(cat "$tmp/server.err")"
+}

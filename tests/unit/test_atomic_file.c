@@ -1,11 +1,14 @@
 /* test_atomic_file.c - util/atomic_file.h: what sits at the output path decides how it is
  * written. A regular file is replaced keeping its mode; a symlink stays a symlink and its
  * target is replaced; a FIFO, a character device and "-" are streamed into; directories
- * and sockets are refused. Each case is checked on the filesystem with lstat/readlink, not
- * through the module. */
+ * and sockets are refused; the temporary file has no name while it is written, so SIGKILL
+ * leaves nothing. Each case is checked on the filesystem with lstat/readlink, not through
+ * the module. */
+#define _GNU_SOURCE /* O_TMPFILE, to ask whether the test's filesystem has unnamed files */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +292,87 @@ static void test_abort_leaves_the_target(void **state) {
     assert_int_equal(entries(t->dir), 1);
 }
 
+/* Whether dir's filesystem has unnamed files (O_TMPFILE); where it has none the module
+ * names its temporary file from the start and the two tests below do not apply. */
+static bool has_unnamed_files(const char *dir) {
+#ifdef O_TMPFILE
+    int fd = open(dir, O_TMPFILE | O_WRONLY, 0600);
+    if (fd >= 0)
+        close(fd);
+    return fd >= 0;
+#else
+    (void)dir;
+    return false;
+#endif
+}
+
+/* While the output is written the directory holds nothing new: the temporary file has no
+ * name until the commit (the header, "O_TMPFILE"). */
+static void test_nothing_named_while_writing(void **state) {
+    Tmp *t = *state;
+    if (!has_unnamed_files(t->dir))
+        skip();
+    char p[512], err[512];
+    path_in(t, "out.db", p, sizeof p);
+    put(p, "old\n");
+    AtomicFile af;
+    assert_true(atomic_file_open(&af, p, err, sizeof err));
+    fputs("new\n", af.f);
+    assert_int_equal(fflush(af.f), 0);
+    assert_int_equal(entries(t->dir), 1);
+    assert_true(atomic_file_commit(&af, err, sizeof err));
+    assert_int_equal(entries(t->dir), 1);
+    char *s = slurp(p);
+    assert_string_equal(s, "new\n");
+    free(s);
+}
+
+/* SIGKILL in the middle of a write (no handler can run) leaves the old output and no
+ * temporary file: the child writes, flushes and kills itself before committing. */
+static void test_sigkill_while_writing_leaves_nothing(void **state) {
+    Tmp *t = *state;
+    if (!has_unnamed_files(t->dir))
+        skip();
+    char p[512];
+    path_in(t, "out.db", p, sizeof p);
+    put(p, "old\n");
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char err[512];
+        AtomicFile af;
+        if (!atomic_file_open(&af, p, err, sizeof err))
+            _exit(3);
+        for (int i = 0; i < 100000; i++)
+            fputs("half a book\n", af.f);
+        fflush(af.f);
+        raise(SIGKILL);
+        _exit(4);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    char *s = slurp(p);
+    assert_string_equal(s, "old\n");
+    free(s);
+    assert_int_equal(entries(t->dir), 1);
+}
+
+/* A new file is 0644 less the umask, whichever kind of temporary file wrote it. */
+static void test_new_file_mode_follows_the_umask(void **state) {
+    Tmp *t = *state;
+    char p[512], err[512];
+    path_in(t, "fresh.db", p, sizeof p);
+    mode_t old = umask(027);
+    bool ok = write_text(p, "x\n", err, sizeof err);
+    umask(old);
+    assert_true(ok);
+    struct stat st;
+    assert_int_equal(lstat(p, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+}
+
 /* A signal that ends the process once the output has been renamed into place says so on
  * stderr (util/interrupt.h): the child commits, then takes SIGINT. */
 static void test_signal_after_commit_says_written(void **state) {
@@ -367,6 +451,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_abort_leaves_the_target, setup, teardown),
         cmocka_unit_test_setup_teardown(test_signal_after_commit_says_written, setup, teardown),
         cmocka_unit_test_setup_teardown(test_streams_says_which, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nothing_named_while_writing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sigkill_while_writing_leaves_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_new_file_mode_follows_the_umask, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,12 +1,13 @@
 /* test_progress.c - the progress line (util/progress.h): the plain lines of a file or a
  * pipe, the rate line with "before" and a caller's status, the time left, the bar on a
- * terminal (a pseudo-terminal here), quiet, and the silence of a short job without a
- * status. Rates and
+ * terminal (a pseudo-terminal here), quiet, the silence of a short job without a status,
+ * and a message printed above the bar (progress_line). Rates and
  * times are read as numbers, never compared with the clock. */
 #define _XOPEN_SOURCE 700 /* posix_openpt and friends */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -188,6 +189,67 @@ static void test_plain_line_unchanged(void **state) {
     fclose(f);
 }
 
+/* progress_line() on a terminal (a file that the Progress takes for one): the bar's line
+ * is cleared, the message printed on a line of its own, the bar drawn again below it; no
+ * line of the screen (the text cut at \r and \n) holds both. */
+static void test_line_above_the_bar(void **state) {
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    Progress p;
+    progress_start(&p, f, "grow", 4, false);
+    p.tty = true;      /* as if f were a terminal */
+    p.last_ms -= 1000; /* the next update draws */
+    progress_update(&p, 1);
+    progress_line(&p, "game %d/%d: %s", 1, 4, "a draw");
+    progress_finish(&p);
+    char buf[1024];
+    contents(f, buf, sizeof buf);
+    assert_memory_equal(buf, "\rgrow [#######", 14);
+    assert_non_null(strstr(buf, "\r\x1b[Kgame 1/4: a draw\n\rgrow [#######"));
+    assert_int_equal(buf[strlen(buf) - 1], '\n');
+    int games = 0;
+    for (char *line = strtok(buf, "\r\n"); line; line = strtok(NULL, "\r\n")) {
+        bool game = strstr(line, "game 1/4") != NULL;
+        games += game;
+        assert_false(game && strstr(line, "grow ["));
+    }
+    assert_int_equal(games, 1);
+    fclose(f);
+}
+
+/* Without a bar on the screen (a file or a pipe, nothing drawn yet, quiet, after the
+ * end) the message is just a line. */
+static void test_line_without_a_bar(void **state) {
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    Progress p;
+    progress_start(&p, f, "grow", 4, false);
+    progress_line(&p, "first");
+    p.start_ms -= 2000;
+    p.last_ms -= 6000;
+    progress_update(&p, 2); /* a plain line, ended */
+    progress_line(&p, "second");
+    char buf[512];
+    contents(f, buf, sizeof buf);
+    assert_memory_equal(buf, "first\ngrow: 2/4 (50.0%) ", 24);
+    assert_non_null(strstr(buf, "\nsecond\n"));
+    assert_null(strchr(buf, '\r'));
+    fclose(f);
+
+    f = tmpfile();
+    progress_start(&p, f, "grow", 4, true);
+    p.tty = true; /* quiet draws nothing, even on a terminal */
+    p.last_ms -= 1000;
+    progress_update(&p, 1);
+    progress_line(&p, "said anyway");
+    progress_finish(&p);
+    contents(f, buf, sizeof buf);
+    assert_string_equal(buf, "said anyway\n");
+    fclose(f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_rate_line),
@@ -196,6 +258,8 @@ int main(void) {
         cmocka_unit_test(test_short_job_without_status_is_silent),
         cmocka_unit_test(test_terminal_bar),
         cmocka_unit_test(test_plain_line_unchanged),
+        cmocka_unit_test(test_line_above_the_bar),
+        cmocka_unit_test(test_line_without_a_bar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -235,7 +235,8 @@ static RecordResult result_of(GameOutcome o) {
     return o == OUTCOME_BLACK_WINS ? REC_BLACK_WIN : o == OUTCOME_WHITE_WINS ? REC_WHITE_WIN : REC_DRAW;
 }
 
-/* Writes one game to its own file; false (reason on stderr) when it could not be. */
+/* Writes one game to its own file; false (reason on stderr, above the bar) when it could
+ * not be. */
 static bool write_game(Play *p, const GameRecord *r) {
     GameRecord copy = *r; /* shallow: only the event changes */
     snprintf(copy.event, sizeof copy.event, "hayanagi book grow, game %llu", (unsigned long long)p->have + 1);
@@ -243,7 +244,7 @@ static bool write_game(Play *p, const GameRecord *r) {
     snprintf(path, sizeof path, "%s/grow-%06d.csa", p->dir, p->next_file);
     bool ok = csa_write_games_file(path, &copy, NULL, 1, err, sizeof err);
     if (!ok)
-        fprintf(stderr, "%s: writing %s: %s; stopping\n", PROG, path, err);
+        progress_line(&p->progress, "%s: writing %s: %s; stopping", PROG, path, err);
     else
         p->next_file++;
     return ok;
@@ -260,6 +261,15 @@ static void grow_status(void *ctx, char *buf, size_t len) {
     for (int j = 0; j < MAX_OPPONENTS && p->names[j][0] && used < len; j++)
         used += (size_t)snprintf(buf + used, len - used, " | vs %s +%d =%d -%d", p->names[j], p->score[j][0],
                                  p->score[j][1], p->score[j][2]);
+}
+
+/* MatchConfig.print_line: the runner's game lines and warnings, above the bar (the
+ * runner's lock held; p->lock for the status the redrawn bar shows). */
+static void print_line(void *ctx, const char *line) {
+    Play *p = ctx;
+    pthread_mutex_lock(&p->lock);
+    progress_line(&p->progress, "%s", line);
+    pthread_mutex_unlock(&p->lock);
 }
 
 /* MatchConfig.on_game: each newly finished game is written to its file, then added to
@@ -285,7 +295,8 @@ static void on_game(void *ctx, const MatchResult *res) {
         /* a crash, or a hang (no answer even to stop: the runner killed it), says nothing
          * about the opening; a slow move on the clock is a real loss and stays */
         if (r->end == END_CRASH || (r->end == END_TIME && strstr(r->detail, "no answer to stop"))) {
-            fprintf(stderr, "%s: game dropped (an engine crashed or hung; it was restarted): %s\n", PROG, r->detail);
+            progress_line(&p->progress, "%s: game dropped (an engine crashed or hung; it was restarted): %s", PROG,
+                          r->detail);
             p->dropped++;
             continue;
         }
@@ -304,7 +315,7 @@ static void on_game(void *ctx, const MatchResult *res) {
         p->score[p->opponent][w]++;
         if (grow_tree_add_game(p->tree, r->root_sfen, r->moves, r->n_moves, result_of(r->outcome), r->black,
                                r->white) == GROW_OOM) {
-            fprintf(stderr, "%s: out of memory\n", PROG);
+            progress_line(&p->progress, "%s: out of memory", PROG);
             p->write_failed = true;
             *interrupt_flag() = 1;
         }
@@ -363,6 +374,8 @@ static int play(PlaySetup *ps, Play *p) {
             cfg.openings = ps->startmoves.n > 0 ? &ps->startmoves : NULL;
             cfg.inherit_stderr = ps->engine_stderr;
             cfg.out = stderr;
+            cfg.print_line = print_line; /* the game lines go above the bar */
+            cfg.print_line_ctx = p;
             cfg.stop_flag = interrupt_flag();
             cfg.on_game = on_game;
             cfg.on_game_ctx = p;
