@@ -200,6 +200,26 @@ BookSelectResult engine_book_select(EngineBook *b, Position *pos, const BookSele
     return r;
 }
 
+int engine_book_demoted(EngineBook *b, Position *pos, const BookSelectOptions *opt, Move16 *out, int max) {
+    BookMoveList *list = malloc(sizeof *list); /* 24 KiB: not on the USI thread's stack */
+    if (!list)
+        return 0;
+    int n = 0;
+    pthread_mutex_lock(&b->lock);
+    if (b->overlay.prober) {
+        BookSource over = book_prober_source(b->overlay.prober);
+        bool flipped = false;
+        char err[256];
+        if (book_probe(&over, pos, opt, list, &flipped, err, sizeof err) > 0)
+            for (int i = 0; i < list->n && n < max; i++)
+                if (book_move_demoted(&list->moves[i]))
+                    out[n++] = list->moves[i].move;
+    }
+    pthread_mutex_unlock(&b->lock);
+    free(list);
+    return n;
+}
+
 bool engine_book_set_overlay(EngineBook *b, const char *path, char *msg, size_t msg_len) {
     Loaded fresh = {0};
     bool ok = false;

@@ -40,6 +40,12 @@ bool engine_book_take_message(EngineBook *b, char *out, size_t out_len);
 BookSelectResult engine_book_select(EngineBook *b, Position *pos, const BookSelectOptions *opt, uint64_t *rng,
                                     BookChoice *out, char *reason, size_t reason_len);
 
+/* The moves the overlay (when one is set) demotes at pos (book/select.h,
+ * BOOK_SCORE_DEMOTED: "this move lost against this opponent"), those legal in pos, into
+ * out[0..max) as 16-bit moves. Returns how many: 0 without an overlay or when it does not
+ * list pos. The engine keeps its search off them when the book has no move to play. */
+int engine_book_demoted(EngineBook *b, Position *pos, const BookSelectOptions *opt, Move16 *out, int max);
+
 /* Makes the book at path (NULL: none) the opponent overlay (book/select.h, "Opponent
  * overlays") for the lookups that follow, read now and held in memory (an overlay is
  * small); the file is read again on every call, so one rewritten between games is seen.

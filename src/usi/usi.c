@@ -375,6 +375,38 @@ static void parse_go(UsiEngine *e, char *args, SearchLimits *lim) {
     }
 }
 
+/* When the book has no move to play here but the opponent's overlay demotes some (moves
+ * that lost to this opponent, bookgen/rival.h), the search looks at the other legal moves
+ * only: without this the search finds the demoted move again and the same line is walked
+ * into twice. Nothing changes when the GUI gave searchmoves, or every legal move is
+ * demoted. */
+static void keep_search_off_demoted(UsiEngine *e, SearchLimits *lim) {
+    if (!options_bool(&e->options, OPTION_USI_OwnBook) || lim->searchmoves_count || lim->mate)
+        return;
+    BookSelectOptions bo;
+    book_options_from(e, &bo);
+    Move16 demoted[MAX_MOVES];
+    int nd = engine_book_demoted(e->book, &e->game.pos, &bo, demoted, MAX_MOVES);
+    if (nd == 0)
+        return;
+    ExtMove legal[MAX_MOVES];
+    int n = generate_moves(&e->game.pos, GEN_LEGAL, legal), k = 0;
+    for (int i = 0; i < n; i++) {
+        Move16 m = move_to_move16(legal[i].move);
+        bool out = false;
+        for (int j = 0; j < nd && !out; j++)
+            out = demoted[j] == m;
+        if (!out)
+            lim->searchmoves[k++] = m;
+    }
+    if (k == 0 || k == n)
+        return;
+    lim->searchmoves_count = k;
+    char mv[USI_MOVE_MAX];
+    usi_write(e, "info string rival overlay: %d demoted move(s) left out of the search (first %s)", nd,
+              move_to_usi(position_legal_move_from16(&e->game.pos, demoted[0]), mv));
+}
+
 static void cmd_go(UsiEngine *e, char *args) {
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
@@ -388,6 +420,7 @@ static void cmd_go(UsiEngine *e, char *args) {
     e->ponder_enabled = options_bool(&e->options, OPTION_USI_Ponder); /* the copy the bestmove writer reads */
     if (try_book(e, &lim))
         return;
+    keep_search_off_demoted(e, &lim);
     SearchOptions opt;
     search_options_from(e, &opt);
     atomic_store(&e->suppress_bestmove, false);

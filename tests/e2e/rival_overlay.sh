@@ -117,4 +117,22 @@ cmp -s "$T/before.db" "$T/rivals/gpsusi.db" || fail "missing record: the overlay
 out=$("$HAYANAGI" book rival-learn --overlay "$T/rivals/broken.db" --player x --quiet "$T/lost.csa" 2>&1)
 expect_status "broken overlay" 1 $?
 [ "$(cat "$T/rivals/broken.db")" = "not a book" ] || fail "broken overlay: rewritten"
+
+# A demoted move is kept out of the search too: where the overlay lists only moves that
+# lost (score -32000) and the book has nothing to play, the engine searches the other
+# legal moves (without this it finds the demoted move again and walks into the same line).
+SFEN2="lnsgkgsnl/1r5b1/p1ppppppp/1p7/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL b - 3" # 2g2f 8c8d: not in main.db
+# search OPPONENT: the engine's output for go depth 5 there, against OPPONENT
+search() {
+    printf 'usi\nsetoption name BookDir value %s\nsetoption name BookFile value main.db\nsetoption name Threads value 1\nsetoption name RivalBookDir value %s\nsetoption name USI_Opponent value %s\nisready\nusinewgame\nposition startpos moves 2g2f 8c8d\ngo depth 5\nisready\nquit\n' \
+        "$T" "$T/rivals" "$1" | "$HAYANAGI" 2>&1
+}
+first=$(bestmove "$(search nobody)" | awk '{print $2}')
+[ -n "$first" ] || fail "search without an overlay: no bestmove"
+printf '#YANEURAOU-DB2016 1.00\nsfen %s\n%s none -32000 none 0\n' "$SFEN2" "$first" > "$T/rivals/demoter.db"
+out=$(search demoter)
+expect_contains "demoted: left out" "$out" "info string rival overlay: 1 demoted move(s) left out of the search (first $first)"
+again=$(bestmove "$out" | awk '{print $2}')
+[ -n "$again" ] && [ "$again" != "$first" ] || fail "the demoted move $first was played again ($again)"
+expect_not_contains "demoted: against another name, searched as before" "$(search nobody)" "left out of the search"
 finish
