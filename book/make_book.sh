@@ -73,7 +73,18 @@ if [ -f "$GPS_CONF" ] && [ -w "$GPS_CONF" ]; then
     trap 'cp "$W/gpsusi.conf.saved" "$GPS_CONF"' EXIT
 fi
 : > "$LOG"
-step() { echo "\$ $*" >> "$LOG"; "$@" 2>&1 | grep -v '^\(reading\|writing\|thinking\|minimax\)' | tee -a "$LOG"; }
+# step CMD...: runs CMD, its output (less progress lines) to the terminal and the log; a
+# failing step stops the script with its exit status (a pipeline's status is tee's, so the
+# command's own is passed through a file)
+step() {
+    echo "\$ $*" >> "$LOG"
+    { "$@" 2>&1; echo $? > "$W/step.status"; } | grep -v '^\(reading\|writing\|thinking\|minimax\)' | tee -a "$LOG"
+    status=$(cat "$W/step.status")
+    if [ "$status" != 0 ]; then
+        echo "make_book.sh: step failed (exit $status): $*" | tee -a "$LOG" >&2
+        exit "$status"
+    fi
+}
 # shellcheck disable=SC2086
 sha256sum "$JOSEKI" $RECORDS $GROW_RECORDS | sort -k2 -u >> "$LOG"
 "$GPSUSI" --version 2>/dev/null | head -1 >> "$LOG" || true
