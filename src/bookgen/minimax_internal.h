@@ -24,6 +24,27 @@ typedef struct {
     uint16_t depth;
 } VD;
 
+enum { MINIMAX_VALUE_MAX = 32000, MINIMAX_VALUE_INF = 32767 };
+
+/* x better than y for the side to move (minimax.h: of equal scores the shorter path wins
+ * when the score is >= 0, the longer when it is < 0; a perpetual-check move never). A
+ * strict order: the best of several values does not depend on their order. */
+static inline bool vd_better(VD x, VD y) {
+    if (x.value != y.value)
+        return x.value > y.value;
+    if (x.depth == MINIMAX_DEPTH_PERPETUAL_CHECK)
+        return false;
+    if (y.depth == MINIMAX_DEPTH_PERPETUAL_CHECK)
+        return true;
+    return x.value >= 0 ? x.depth < y.depth : x.depth > y.depth;
+}
+
+/* A node's value for its parent from its best move: negated, one ply deeper. */
+static inline VD for_parent(VD v) {
+    VD r = {(int16_t)-v.value, (uint16_t)(v.depth + 1 > MINIMAX_DEPTH_MAX ? MINIMAX_DEPTH_MAX : v.depth + 1)};
+    return r;
+}
+
 /* 8 bytes. */
 typedef struct {
     uint32_t next; /* child node, NO_NEXT for a leaf */

@@ -1,0 +1,883 @@
+/* minimax_sweep.c - book minimax of a sorted DB2016 file whose graph does not fit in
+ * memory (minimax.h, book_minimax_sweep()): the steps of minimax.h on sorted files.
+ *
+ * A position is numbered by its ordinal in the file (its node id in the other paths).
+ * Every join below is a merge of two streams sorted on the same field, each sorted by
+ * util/record_sort.h, so the memory is a few sort buffers whatever the book's size.
+ *   1. keys: each position's Zobrist key and 32 bits of its PackedSfen hash (the identity
+ *      minimax_file.c uses; two book positions agreeing on both are refused) with its
+ *      ordinal, sorted by key; the keys also go into a child filter (minimax_internal.h).
+ *   2. children: each position's edges are found by minimax_node_edges(), the code of the
+ *      other paths, with a lookup that writes every child key it is asked for (with the
+ *      parent and the question's number) and answers "not in the book"; the questions,
+ *      sorted by key and joined with the keys, become the hits, sorted by (parent,
+ *      question).
+ *   3. edges: minimax_node_edges() again, its lookup now answered from the hits in the
+ *      order it asks, builds each position's real edge list (duplicates and leaf moves as
+ *      in memory): inner edges (child, parent, question) sorted by child; the positions
+ *      whose moves all leave the book are settled at once (their values sorted by
+ *      ordinal), the others written with their count of inner edges and the best of their
+ *      leaf moves.
+ *   4. sweeps (step 1): the open edges joined with the values settled in the last sweep
+ *      give resolved values, sorted by parent and merged into the open positions; one
+ *      whose edges are all resolved is settled with the best of them, negated, one ply
+ *      deeper. A settled value is the negamax of the acyclic part below it, whatever the
+ *      order it is found in (vd_better() is a strict order), so this is step 1's result.
+ *      The sweeps are as many as the longest path to a leaf among the settled positions,
+ *      and each reads only the edges still open.
+ *   5. core (steps 2-4): the positions never settled (cycles and what leads to them) and
+ *      the edges between them are loaded as a graph, each position's settled and leaf
+ *      moves folded into one edge to a settled node holding their best (the best of a
+ *      list does not depend on its order), its inner edges in their order; then
+ *      minimax_propagate(), the in-memory code, over it. Settled positions are never on a
+ *      perpetual-check loop (nothing below them comes back), so they need no other role.
+ *   6. writing: every inner edge joined with its child's final value (and whether it is a
+ *      perpetual-check loop position in check), sorted by (parent, question); each entry
+ *      of the file, read once more, gets its edges from minimax_node_edges() answered from
+ *      that stream, and minimax_node_result() and the DB2016 writer as in
+ *      minimax_file.c: the same bytes.
+ * Exactness: the same as the in-memory path whenever its perpetual-check pruning (step 2)
+ * ends before its 256 rounds, which a chain of checks two plies apart over more than 256
+ * book positions would need. The core must fit in half of the memory; else the run fails
+ * and says so. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "book/db2016.h"
+#include "bookgen/minimax.h"
+#include "bookgen/minimax_internal.h"
+#include "shogi/packed_sfen.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/record_sort.h"
+#include "util/temp_file.h"
+
+/* ---- records ---- */
+
+typedef struct {
+    uint64_t zob;
+    uint32_t chk, ord;
+} KeyRec;
+
+typedef struct {
+    uint64_t zob;
+    uint32_t chk, parent, q, pad;
+} AskRec;
+
+typedef struct {
+    uint32_t parent, q, child;
+} HitRec;
+
+typedef struct {
+    uint32_t child, parent, q;
+} EdgeRec;
+
+typedef struct {
+    uint32_t ord, remaining;
+    VD best;
+    uint32_t checked;
+} OpenRec;
+
+typedef struct {
+    uint32_t ord;
+    VD vd;
+} ValRec;
+
+typedef struct {
+    uint32_t ord;
+    VD vd;
+    uint32_t loop_checked;
+} FinRec;
+
+typedef struct {
+    uint32_t parent, q;
+    VD vd;
+    uint32_t loop_checked;
+} OutRec;
+
+#define CMP(a, b)                                                                                                      \
+    if ((a) != (b))                                                                                                    \
+    return (a) < (b) ? -1 : 1
+
+static int cmp_key(const void *a, const void *b) {
+    const KeyRec *x = a, *y = b;
+    CMP(x->zob, y->zob);
+    CMP(x->chk, y->chk);
+    CMP(x->ord, y->ord);
+    return 0;
+}
+
+static int cmp_ask(const void *a, const void *b) {
+    const AskRec *x = a, *y = b;
+    CMP(x->zob, y->zob);
+    CMP(x->chk, y->chk);
+    CMP(x->parent, y->parent);
+    CMP(x->q, y->q);
+    return 0;
+}
+
+static int cmp_hit(const void *a, const void *b) {
+    const HitRec *x = a, *y = b;
+    CMP(x->parent, y->parent);
+    CMP(x->q, y->q);
+    return 0;
+}
+
+static int cmp_edge(const void *a, const void *b) {
+    const EdgeRec *x = a, *y = b;
+    CMP(x->child, y->child);
+    CMP(x->parent, y->parent);
+    CMP(x->q, y->q);
+    return 0;
+}
+
+static int cmp_val(const void *a, const void *b) {
+    const ValRec *x = a, *y = b;
+    CMP(x->ord, y->ord);
+    CMP(x->vd.value, y->vd.value);
+    CMP(x->vd.depth, y->vd.depth);
+    return 0;
+}
+
+static int cmp_fin(const void *a, const void *b) {
+    const FinRec *x = a, *y = b;
+    CMP(x->ord, y->ord);
+    return 0;
+}
+
+static int cmp_out(const void *a, const void *b) {
+    const OutRec *x = a, *y = b;
+    CMP(x->parent, y->parent);
+    CMP(x->q, y->q);
+    return 0;
+}
+
+/* ---- plain record files (written once, then read from the start) ---- */
+
+typedef struct {
+    TempFile t;
+    size_t size;
+    uint64_t n;
+} RecFile;
+
+static bool rf_create(RecFile *r, size_t size, const char *tmpdir, const char *near, char *err, size_t err_len) {
+    r->size = size;
+    r->n = 0;
+    return temp_file_create(&r->t, tmpdir, near, err, err_len);
+}
+
+static bool rf_put(RecFile *r, const void *rec, char *err, size_t err_len) {
+    if (fwrite(rec, r->size, 1, r->t.f) != 1)
+        return error_set(err, err_len, "cannot write to the scratch file %s", r->t.path);
+    r->n++;
+    return true;
+}
+
+static bool rf_rewind(RecFile *r, char *err, size_t err_len) {
+    if (fflush(r->t.f) != 0 || ferror(r->t.f) || fseek(r->t.f, 0, SEEK_SET) != 0)
+        return error_set(err, err_len, "cannot write to the scratch file %s", r->t.path);
+    return true;
+}
+
+/* 1 with the next record in rec, 0 at the end, -1 (reason in err). */
+static int rf_get(RecFile *r, void *rec, char *err, size_t err_len) {
+    if (fread(rec, r->size, 1, r->t.f) == 1)
+        return 1;
+    if (ferror(r->t.f)) {
+        error_set(err, err_len, "cannot read the scratch file %s", r->t.path);
+        return -1;
+    }
+    return 0;
+}
+
+static void rf_close(RecFile *r) { temp_file_remove(&r->t); }
+
+/* ---- the run ---- */
+
+typedef struct {
+    const MinimaxOptions *opt;
+    uint64_t memory;
+    const char *tmpdir, *out;
+    char *err;
+    size_t err_len;
+    bool failed; /* err is set by a callback */
+    size_t n;    /* the current entry's ordinal */
+    size_t total;
+    ChildFilters filters;
+    /* one node's edges */
+    EdgeSink sink;
+    Node *mini; /* 1 + MAX_MOVES: the node, then the children of its edges (writing) */
+    ExtMove *gen;
+    BookMoveList *list, *res;
+    uint32_t q;           /* questions asked for this node */
+    uint32_t *child_of;   /* by question (edges) */
+    uint32_t nmini;       /* children set in mini (writing) */
+    RecordSort *sort_in;  /* the stream a pass writes into */
+    RecordSort *sort_out; /* the stream a pass reads from */
+    const void *cur;      /* its current record, NULL at its end */
+    RecFile settled, open;
+    uint64_t edges_inner;
+    FILE *f; /* writing */
+    uint64_t written_positions, written_moves;
+    MinimaxStats *stats;
+} Sweep;
+
+static bool sweep_fail(Sweep *s, const char *what) {
+    if (!s->failed)
+        error_set(s->err, s->err_len, "position %zu: %s", s->n, what);
+    s->failed = true;
+    return false;
+}
+
+static bool advance(Sweep *s) {
+    char e[256];
+    int k = record_sort_next(s->sort_out, &s->cur, e, sizeof e);
+    if (k < 0)
+        return sweep_fail(s, e);
+    if (k == 0)
+        s->cur = NULL;
+    return true;
+}
+
+static RecordSort *open_sort(Sweep *s, size_t size, RecordCompare cmp) {
+    RecordSortOptions o = {.size = size, .cmp = cmp, .memory = s->memory / 4, .tmpdir = s->tmpdir, .near = s->out};
+    RecordSort *rs = record_sort_open(&o);
+    if (!rs)
+        error_set(s->err, s->err_len, "out of memory");
+    return rs;
+}
+
+static bool entry_position(Sweep *s, const Position *parsed, Position *pos, StateInfo *st) {
+    char why[128];
+    if (!position_from_parts(pos, st, parsed->board, parsed->hand, parsed->side, 1, why, sizeof why))
+        return sweep_fail(s, why);
+    return true;
+}
+
+static void tick(Sweep *s) {
+    s->n++;
+    if (s->opt->progress && (s->n & 4095) == 0)
+        progress_update(s->opt->progress, s->n);
+}
+
+/* pass 1: the keys */
+static bool key_entry(void *ctx, Book *entry, const Position *parsed) {
+    Sweep *s = ctx;
+    Position pos;
+    StateInfo st;
+    BookKey k;
+    if (!entry_position(s, parsed, &pos, &st))
+        return false;
+    book_position_key(entry, 0, &k);
+    KeyRec r = {.zob = position_key(&pos), .chk = (uint32_t)book_key_hash(&k), .ord = (uint32_t)s->n};
+    filter_add(&s->filters, FILTER_BOOK, r.zob);
+    char e[256];
+    if (!record_sort_add(s->sort_in, &r, e, sizeof e))
+        return sweep_fail(s, e);
+    tick(s);
+    return true;
+}
+
+/* pass 2: every child key asked for, answered "not in the book" */
+static bool ask_find(const void *ctx, const BookKey *key, const Key *zob, uint32_t *id) {
+    Sweep *s = (Sweep *)ctx;
+    (void)id;
+    AskRec r = {.zob = *zob, .chk = (uint32_t)book_key_hash(key), .parent = (uint32_t)s->n, .q = s->q++};
+    char e[256];
+    if (!record_sort_add(s->sort_in, &r, e, sizeof e))
+        sweep_fail(s, e);
+    return false;
+}
+
+static bool node_edges(Sweep *s, Book *entry, const Position *parsed) {
+    Position pos;
+    StateInfo st;
+    if (!entry_position(s, parsed, &pos, &st))
+        return false;
+    book_position_moves(entry, 0, s->list);
+    s->q = 0;
+    s->nmini = 0;
+    s->sink.ne = 0;
+    if (!minimax_node_edges(&s->sink, 0, &pos, s->list, s->gen))
+        return sweep_fail(s, "out of memory");
+    return !s->failed;
+}
+
+static bool ask_entry(void *ctx, Book *entry, const Position *parsed) {
+    Sweep *s = ctx;
+    if (!node_edges(s, entry, parsed))
+        return false;
+    tick(s);
+    return true;
+}
+
+/* pass 3: the lookups answered from the hits, in the order they are asked */
+static bool hit_find(const void *ctx, const BookKey *key, const Key *zob, uint32_t *id) {
+    Sweep *s = (Sweep *)ctx;
+    (void)key;
+    (void)zob;
+    uint32_t q = s->q++;
+    const HitRec *h = s->cur;
+    if (!h || h->parent != s->n || h->q != q)
+        return false;
+    s->child_of[q] = h->child;
+    *id = q + 1;
+    advance(s);
+    return true;
+}
+
+static bool edge_entry(void *ctx, Book *entry, const Position *parsed) {
+    Sweep *s = ctx;
+    if (s->n >= s->total)
+        return sweep_fail(s, "the input changed while it was read");
+    if (!node_edges(s, entry, parsed))
+        return false;
+    VD best = {-MINIMAX_VALUE_INF, MINIMAX_DEPTH_MAX};
+    uint32_t inner = 0;
+    char e[256];
+    for (size_t i = 0; i < s->sink.ne; i++) {
+        const Edge *ed = &s->sink.edges[i];
+        if (ed->next == NO_NEXT) {
+            VD v = {ed->leaf, 0};
+            if (vd_better(v, best))
+                best = v;
+            continue;
+        }
+        EdgeRec r = {.child = s->child_of[ed->next - 1], .parent = (uint32_t)s->n, .q = ed->next - 1};
+        if (!record_sort_add(s->sort_in, &r, e, sizeof e))
+            return sweep_fail(s, e);
+        inner++;
+    }
+    s->edges_inner += inner;
+    bool ok;
+    if (!inner) {
+        ValRec v = {(uint32_t)s->n, for_parent(best)};
+        ok = rf_put(&s->settled, &v, e, sizeof e);
+    } else {
+        OpenRec o = {(uint32_t)s->n, inner, best, s->mini[0].checked};
+        ok = rf_put(&s->open, &o, e, sizeof e);
+    }
+    if (!ok)
+        return sweep_fail(s, e);
+    tick(s);
+    return true;
+}
+
+/* pass 4: the children's final values */
+static bool out_find(const void *ctx, const BookKey *key, const Key *zob, uint32_t *id) {
+    Sweep *s = (Sweep *)ctx;
+    (void)key;
+    (void)zob;
+    uint32_t q = s->q++;
+    const OutRec *o = s->cur;
+    if (!o || o->parent != s->n || o->q != q)
+        return false;
+    Node *c = &s->mini[++s->nmini];
+    *c = (Node){.vd = o->vd, .settled = true, .loop = o->loop_checked != 0, .checked = o->loop_checked != 0};
+    *id = s->nmini;
+    advance(s);
+    return true;
+}
+
+static bool write_entry(void *ctx, Book *entry, const Position *parsed) {
+    Sweep *s = ctx;
+    if (s->n >= s->total)
+        return sweep_fail(s, "the input changed while it was read");
+    if (!node_edges(s, entry, parsed))
+        return false;
+    Graph g = {s->mini, s->sink.edges};
+    int m = minimax_node_result(&g, 0, s->list, s->res);
+    char sfen[SFEN_MAX];
+    position_to_sfen(parsed, sfen, false);
+    if (!book_set_moves(entry, 0, s->res->moves, m))
+        return sweep_fail(s, "out of memory");
+    if (!db2016_write_entry(s->f, entry, 0, sfen, true, false, s->list))
+        return sweep_fail(s, "corrupt key");
+    if (m > 0) {
+        s->written_positions++;
+        s->written_moves += (uint64_t)m;
+    }
+    tick(s);
+    return true;
+}
+
+static void print_entry_error(void *ctx, const char *file, uint64_t line, const char *reason) {
+    (void)ctx;
+    fprintf(stderr, "warning: %s:%llu: %s\n", file, (unsigned long long)line, reason);
+}
+
+static void progress_begin(Sweep *s, const char *label, uint64_t total) {
+    if (s->opt->progress)
+        progress_start(s->opt->progress, s->opt->progress->out, label, total, s->opt->progress->quiet);
+}
+
+static void progress_end(Sweep *s) {
+    if (s->opt->progress)
+        progress_finish(s->opt->progress);
+}
+
+/* One read of the input through fn. */
+static bool read_pass(Sweep *s, const char *in, Db2016EntryFn fn, const char *label, bool report, Db2016Stats *st) {
+    Db2016ReadOptions ro = {.keep_comments = fn == write_entry,
+                            .positions_only = fn == key_entry,
+                            .on_error = report ? print_entry_error : NULL};
+    progress_begin(s, label, s->total);
+    s->n = 0;
+    s->failed = false;
+    char rerr[512];
+    bool ok = db2016_read_entries(in, fn, s, &ro, st, rerr, sizeof rerr);
+    progress_end(s);
+    if (!ok && !s->failed)
+        error_set(s->err, s->err_len, "%s", rerr);
+    if (ok && s->total && s->n != s->total)
+        ok = error_set(s->err, s->err_len, "%s changed while it was read", in);
+    return ok;
+}
+
+/* Finishes s->sort_in and makes it the stream read (s->sort_out, s->cur). */
+static bool start_reading(Sweep *s) {
+    record_sort_close(s->sort_out);
+    s->sort_out = s->sort_in;
+    s->sort_in = NULL;
+    s->cur = NULL;
+    return record_sort_finish(s->sort_out, s->err, s->err_len) && advance(s);
+}
+
+/* The keys joined with the questions into the hits (s->sort_in: keys, sorted; the
+ * questions in asks). */
+static bool join_hits(Sweep *s, RecordSort *keys, RecordSort *asks) {
+    if (!record_sort_finish(keys, s->err, s->err_len) || !record_sort_finish(asks, s->err, s->err_len))
+        return false;
+    s->sort_in = open_sort(s, sizeof(HitRec), cmp_hit);
+    if (!s->sort_in)
+        return false;
+    const void *kp, *ap;
+    KeyRec k, prev = {0};
+    int kr = record_sort_next(keys, &kp, s->err, s->err_len), ar;
+    bool have_prev = false;
+    if (kr > 0)
+        k = *(const KeyRec *)kp;
+    progress_begin(s, "minimax: join", record_sort_count(asks));
+    uint64_t i = 0;
+    while (kr >= 0 && (ar = record_sort_next(asks, &ap, s->err, s->err_len)) == 1) {
+        const AskRec *a = ap;
+        while (kr == 1 && (k.zob < a->zob || (k.zob == a->zob && k.chk < a->chk))) {
+            if (have_prev && prev.zob == k.zob && prev.chk == k.chk) {
+                progress_end(s);
+                return error_set(s->err, s->err_len, "two positions share a 64-bit key and its check");
+            }
+            prev = k;
+            have_prev = true;
+            kr = record_sort_next(keys, &kp, s->err, s->err_len);
+            if (kr == 1)
+                k = *(const KeyRec *)kp;
+        }
+        if (kr == 1 && k.zob == a->zob && k.chk == a->chk) {
+            HitRec h = {a->parent, a->q, k.ord};
+            if (!record_sort_add(s->sort_in, &h, s->err, s->err_len))
+                return false;
+        }
+        if ((++i & 65535) == 0 && s->opt->progress)
+            progress_update(s->opt->progress, i);
+    }
+    progress_end(s);
+    if (kr < 0 || ar < 0)
+        return false;
+    /* the rest of the keys, for the collision check */
+    while (kr == 1) {
+        if (have_prev && prev.zob == k.zob && prev.chk == k.chk)
+            return error_set(s->err, s->err_len, "two positions share a 64-bit key and its check");
+        prev = k;
+        have_prev = true;
+        kr = record_sort_next(keys, &kp, s->err, s->err_len);
+        if (kr == 1)
+            k = *(const KeyRec *)kp;
+    }
+    return kr == 0;
+}
+
+/* Copies the finished sort into a plain file. */
+static bool sort_to_file(Sweep *s, RecordSort *rs, RecFile *f) {
+    const void *r;
+    int k;
+    if (!record_sort_finish(rs, s->err, s->err_len))
+        return false;
+    while ((k = record_sort_next(rs, &r, s->err, s->err_len)) == 1)
+        if (!rf_put(f, r, s->err, s->err_len))
+            return false;
+    return k == 0 && rf_rewind(f, s->err, s->err_len);
+}
+
+/* One sweep: edges (by child) joined with vals (by ordinal) into the next edges and the
+ * resolved values; those merged into open into the next open and next vals; every value
+ * of vals also to fin. */
+static bool sweep(Sweep *s, RecFile *edges, RecFile *vals, RecFile *open, RecFile *edges2, RecFile *vals2,
+                  RecFile *open2, RecordSort *fin, int number) {
+    char label[48];
+    snprintf(label, sizeof label, "minimax: sweep %d", number);
+    progress_begin(s, label, edges->n);
+    RecordSort *res = open_sort(s, sizeof(ValRec), cmp_val);
+    if (!res)
+        return false;
+    bool ok = rf_rewind(edges, s->err, s->err_len) && rf_rewind(vals, s->err, s->err_len) &&
+              rf_rewind(open, s->err, s->err_len);
+    EdgeRec e;
+    ValRec v;
+    int vr = ok ? rf_get(vals, &v, s->err, s->err_len) : -1, er = 0;
+    if (vr == 1) {
+        FinRec fr = {v.ord, v.vd, 0};
+        ok = record_sort_add(fin, &fr, s->err, s->err_len);
+    }
+    uint64_t i = 0;
+    while (ok && vr >= 0 && (er = rf_get(edges, &e, s->err, s->err_len)) == 1) {
+        while (ok && vr == 1 && v.ord < e.child) {
+            vr = rf_get(vals, &v, s->err, s->err_len);
+            if (vr == 1) {
+                FinRec fr = {v.ord, v.vd, 0};
+                ok = record_sort_add(fin, &fr, s->err, s->err_len);
+            }
+        }
+        if (vr == 1 && v.ord == e.child) {
+            ValRec r = {e.parent, v.vd};
+            ok = ok && record_sort_add(res, &r, s->err, s->err_len);
+        } else
+            ok = ok && rf_put(edges2, &e, s->err, s->err_len);
+        if ((++i & 65535) == 0 && s->opt->progress)
+            progress_update(s->opt->progress, i);
+    }
+    while (ok && vr == 1) {
+        vr = rf_get(vals, &v, s->err, s->err_len);
+        if (vr == 1) {
+            FinRec fr = {v.ord, v.vd, 0};
+            ok = record_sort_add(fin, &fr, s->err, s->err_len);
+        }
+    }
+    ok = ok && vr == 0 && er == 0 && record_sort_finish(res, s->err, s->err_len);
+    /* the resolved values into the open positions */
+    const void *rp;
+    int rr = ok ? record_sort_next(res, &rp, s->err, s->err_len) : -1, orr = 0;
+    OpenRec o;
+    while (ok && rr >= 0 && (orr = rf_get(open, &o, s->err, s->err_len)) == 1) {
+        while (rr == 1 && ((const ValRec *)rp)->ord == o.ord) {
+            VD c = ((const ValRec *)rp)->vd;
+            if (vd_better(c, o.best))
+                o.best = c;
+            o.remaining--;
+            rr = record_sort_next(res, &rp, s->err, s->err_len);
+        }
+        if (o.remaining == 0) {
+            ValRec nv = {o.ord, for_parent(o.best)};
+            ok = rf_put(vals2, &nv, s->err, s->err_len);
+        } else
+            ok = rf_put(open2, &o, s->err, s->err_len);
+    }
+    ok = ok && rr == 0 && orr == 0;
+    record_sort_close(res);
+    progress_end(s);
+    return ok;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint32_t core_id(const uint32_t *ords, size_t k, uint32_t ord) {
+    const uint32_t *p = bsearch(&ord, ords, k, sizeof *ords, cmp_u32);
+    return p ? (uint32_t)(p - ords) : NO_NEXT;
+}
+
+typedef struct {
+    uint32_t id, q, child;
+} CoreEdge;
+
+static int cmp_core_edge(const void *a, const void *b) {
+    const CoreEdge *x = a, *y = b;
+    CMP(x->id, y->id);
+    CMP(x->q, y->q);
+    return 0;
+}
+
+/* Steps 2-4 over the positions never settled (open) and the edges between them (edges);
+ * their final values into fin. */
+static bool core(Sweep *s, RecFile *open, RecFile *edges, RecordSort *fin) {
+    size_t k = (size_t)open->n, ne = (size_t)edges->n;
+    uint64_t need = (uint64_t)k * (4 + 2 * sizeof(Node) + sizeof(Edge) + 4 + 4 + 8) +
+                    (uint64_t)ne * (sizeof(CoreEdge) + sizeof(Edge) + 4);
+    if (need > s->memory / 2)
+        return error_set(s->err, s->err_len,
+                         "the positions on cycles (%zu, with %zu moves between them) need about %llu MiB, more than "
+                         "half of --memory: raise --memory",
+                         k, ne, (unsigned long long)(need >> 20) + 1);
+    s->stats->settled = s->total - k;
+    if (!k)
+        return true;
+    uint32_t *ords = malloc(k * sizeof *ords);
+    VD *best = malloc(k * sizeof *best);
+    CoreEdge *ce = malloc((ne ? ne : 1) * sizeof *ce);
+    Graph g = {calloc(2 * k, sizeof(Node)), malloc((ne + k) * sizeof(Edge))};
+    bool ok = ords && best && ce && g.nodes && g.edges && rf_rewind(open, s->err, s->err_len) &&
+              rf_rewind(edges, s->err, s->err_len);
+    if (!ords || !best || !ce || !g.nodes || !g.edges)
+        error_set(s->err, s->err_len, "out of memory");
+    OpenRec o;
+    for (size_t i = 0; ok && i < k; i++) {
+        ok = rf_get(open, &o, s->err, s->err_len) == 1;
+        if (ok) {
+            ords[i] = o.ord;
+            best[i] = o.best;
+            g.nodes[i].checked = o.checked != 0;
+        }
+    }
+    EdgeRec e;
+    for (size_t i = 0; ok && i < ne; i++) {
+        ok = rf_get(edges, &e, s->err, s->err_len) == 1;
+        if (ok) {
+            ce[i] = (CoreEdge){core_id(ords, k, e.parent), e.q, core_id(ords, k, e.child)};
+            if (ce[i].id == NO_NEXT || ce[i].child == NO_NEXT)
+                ok = error_set(s->err, s->err_len, "an open edge between settled positions (a bug)");
+        }
+    }
+    if (ok) {
+        qsort(ce, ne, sizeof *ce, cmp_core_edge);
+        size_t m = 0, j = 0;
+        uint32_t npseudo = 0;
+        for (uint32_t id = 0; id < k; id++) {
+            Node *nd = &g.nodes[id];
+            nd->first = (uint32_t)m;
+            for (; j < ne && ce[j].id == id; j++)
+                g.edges[m++] = (Edge){.next = ce[j].child, .leaf = 0, .move = 0};
+            if (best[id].value != -MINIMAX_VALUE_INF) {
+                /* the settled and leaf moves, folded into one settled child */
+                uint32_t pid = (uint32_t)k + npseudo++;
+                g.nodes[pid] = (Node){.vd = best[id], .settled = true, .built = true};
+                g.edges[m++] = (Edge){.next = pid, .leaf = 0, .move = 0};
+            }
+            nd->n = (uint16_t)(m - nd->first);
+            nd->built = true;
+        }
+        MinimaxStats st = {0};
+        ok = minimax_propagate(&g, k + npseudo, &st);
+        if (!ok)
+            error_set(s->err, s->err_len, "out of memory");
+        s->stats->check_loop = st.check_loop;
+        s->stats->rounds = st.rounds;
+        for (uint32_t id = 0; ok && id < k; id++) {
+            FinRec fr = {ords[id], g.nodes[id].vd, g.nodes[id].loop && g.nodes[id].checked};
+            ok = record_sort_add(fin, &fr, s->err, s->err_len);
+        }
+    }
+    free(ords);
+    free(best);
+    free(ce);
+    free(g.nodes);
+    free(g.edges);
+    return ok;
+}
+
+/* Every inner edge (all, by child) with its child's final value, into s->sort_in. */
+static bool join_final(Sweep *s, RecFile *all, RecordSort *fin) {
+    if (!record_sort_finish(fin, s->err, s->err_len) || !rf_rewind(all, s->err, s->err_len))
+        return false;
+    s->sort_in = open_sort(s, sizeof(OutRec), cmp_out);
+    if (!s->sort_in)
+        return false;
+    const void *fp;
+    int fr = record_sort_next(fin, &fp, s->err, s->err_len), er;
+    EdgeRec e;
+    progress_begin(s, "minimax: values", all->n);
+    uint64_t i = 0;
+    bool ok = fr >= 0;
+    while (ok && (er = rf_get(all, &e, s->err, s->err_len)) == 1) {
+        while (fr == 1 && ((const FinRec *)fp)->ord < e.child)
+            fr = record_sort_next(fin, &fp, s->err, s->err_len);
+        if (fr != 1 || ((const FinRec *)fp)->ord != e.child) {
+            ok = fr >= 0 && error_set(s->err, s->err_len, "position %u has no value (a bug)", e.child);
+            break;
+        }
+        const FinRec *f = fp;
+        OutRec o = {e.parent, e.q, f->vd, f->loop_checked};
+        ok = record_sort_add(s->sort_in, &o, s->err, s->err_len);
+        if ((++i & 65535) == 0 && s->opt->progress)
+            progress_update(s->opt->progress, i);
+    }
+    progress_end(s);
+    return ok && er == 0;
+}
+
+int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *opt, uint64_t memory, const char *tmpdir,
+                       MinimaxStats *stats, uint64_t *sweeps, char *err, size_t err_len) {
+    MinimaxOptions none = {0};
+    MinimaxStats dummy;
+    uint64_t sw = 0;
+    if (!opt)
+        opt = &none;
+    if (!stats)
+        stats = &dummy;
+    if (!sweeps)
+        sweeps = &sw;
+    memset(stats, 0, sizeof *stats);
+    *sweeps = 0;
+    if (opt->flipped) {
+        error_set(err, err_len, "--flipped is not supported out of core");
+        return 0;
+    }
+    if (memory < 4 * RECORD_SORT_MEMORY_MIN)
+        memory = 4 * RECORD_SORT_MEMORY_MIN;
+    Sweep s = {
+        .opt = opt, .memory = memory, .tmpdir = tmpdir, .out = out, .err = err, .err_len = err_len, .stats = stats};
+    RecFile edges0, e[2], v[2], o[2];
+    memset(&edges0, 0, sizeof edges0);
+    memset(e, 0, sizeof e);
+    memset(v, 0, sizeof v);
+    memset(o, 0, sizeof o);
+    RecordSort *keys = NULL, *fin = NULL;
+    int rc = -1;
+    Db2016Stats st;
+    /* the child filter: an eighth of the memory at most, 16 bits a position at most (the
+     * positions guessed from the file's size) */
+    struct stat sb;
+    uint64_t guess = stat(in, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size / 64 : 1024;
+    if (guess > memory / 32)
+        guess = memory / 32;
+    s.mini = calloc(1 + MAX_MOVES, sizeof *s.mini);
+    s.gen = malloc(sizeof(ExtMove) * MAX_MOVES);
+    s.list = malloc(sizeof *s.list);
+    s.res = malloc(sizeof *s.res);
+    s.child_of = malloc(sizeof *s.child_of * (MAX_MOVES + 1));
+    if (!s.mini || !s.gen || !s.list || !s.res || !s.child_of || !minimax_filter_init(&s.filters, guess, 1)) {
+        error_set(err, err_len, "out of memory");
+        goto out;
+    }
+    s.sink = (EdgeSink){.opt = opt, .filters = &s.filters, .find = ask_find, .find_ctx = &s, .nodes = s.mini};
+    /* 1. keys */
+    if (!(s.sort_in = open_sort(&s, sizeof(KeyRec), cmp_key)) ||
+        !read_pass(&s, in, key_entry, "minimax: keys", false, &st))
+        goto out;
+    if (!st.sorted || st.duplicate_positions) {
+        error_set(err, err_len, "%s is not sorted: sort it first (book sort --memory SIZE IN SORTED)", in);
+        goto out;
+    }
+    s.total = s.n;
+    stats->positions = s.total;
+    if (s.total >= NO_NEXT / 2) {
+        error_set(err, err_len, "too many positions (%zu)", s.total);
+        goto out;
+    }
+    keys = s.sort_in;
+    s.sort_in = NULL;
+    /* 2. the children asked for */
+    if (!(s.sort_in = open_sort(&s, sizeof(AskRec), cmp_ask)) ||
+        !read_pass(&s, in, ask_entry, "minimax: children", true, &st))
+        goto out;
+    {
+        RecordSort *asks = s.sort_in;
+        s.sort_in = NULL;
+        bool ok = join_hits(&s, keys, asks);
+        record_sort_close(asks);
+        record_sort_close(keys);
+        keys = NULL;
+        if (!ok)
+            goto out;
+    }
+    /* 3. the edges */
+    if (!start_reading(&s) || !(s.sort_in = open_sort(&s, sizeof(EdgeRec), cmp_edge)) ||
+        !rf_create(&v[0], sizeof(ValRec), tmpdir, out, err, err_len) ||
+        !rf_create(&o[0], sizeof(OpenRec), tmpdir, out, err, err_len))
+        goto out;
+    s.settled = v[0];
+    s.open = o[0];
+    s.sink.find = hit_find;
+    s.sink.converged = 0;
+    bool ok = read_pass(&s, in, edge_entry, "minimax: edges", false, &st);
+    v[0] = s.settled;
+    o[0] = s.open;
+    s.settled = (RecFile){0};
+    s.open = (RecFile){0};
+    stats->converged_moves = s.sink.converged;
+    record_sort_close(s.sort_out);
+    s.sort_out = NULL;
+    if (!ok || !rf_create(&edges0, sizeof(EdgeRec), tmpdir, out, err, err_len) || !sort_to_file(&s, s.sort_in, &edges0))
+        goto out;
+    record_sort_close(s.sort_in);
+    s.sort_in = NULL;
+    /* 4. sweeps: e[c], v[c], o[c] are the current files (e[0] is edges0 at first) */
+    if (!(fin = open_sort(&s, sizeof(FinRec), cmp_fin)))
+        goto out;
+    {
+        RecFile *ce = &edges0, *cv = &v[0], *co = &o[0];
+        int c = 0;
+        while (cv->n > 0) {
+            int nx = 1 - c;
+            if (!rf_create(&e[nx], sizeof(EdgeRec), tmpdir, out, err, err_len) ||
+                !rf_create(&v[nx], sizeof(ValRec), tmpdir, out, err, err_len) ||
+                !rf_create(&o[nx], sizeof(OpenRec), tmpdir, out, err, err_len) ||
+                !sweep(&s, ce, cv, co, &e[nx], &v[nx], &o[nx], fin, (int)*sweeps + 1))
+                goto out;
+            ++*sweeps;
+            if (ce != &edges0)
+                rf_close(ce);
+            rf_close(cv);
+            rf_close(co);
+            c = nx;
+            ce = &e[c];
+            cv = &v[c];
+            co = &o[c];
+            if (!rf_rewind(ce, err, err_len) || !rf_rewind(cv, err, err_len) || !rf_rewind(co, err, err_len))
+                goto out;
+        }
+        /* 5. the core */
+        if (!core(&s, co, ce, fin))
+            goto out;
+        if (ce != &edges0)
+            rf_close(ce);
+        rf_close(cv);
+        rf_close(co);
+    }
+    /* 6. writing */
+    if (!join_final(&s, &edges0, fin))
+        goto out;
+    record_sort_close(fin);
+    fin = NULL;
+    rf_close(&edges0);
+    if (!start_reading(&s))
+        goto out;
+    s.sink.find = out_find;
+    AtomicFile af;
+    if (!atomic_file_open(&af, out, err, err_len))
+        goto out;
+    fputs(DB2016_HEADER "\n", af.f);
+    s.f = af.f;
+    if (!read_pass(&s, in, write_entry, "minimax: writing", false, &st)) {
+        atomic_file_abort(&af);
+        goto out;
+    }
+    if (!atomic_file_commit(&af, err, err_len))
+        goto out;
+    stats->written_positions = s.written_positions;
+    stats->written_moves = s.written_moves;
+    rc = 1;
+out:
+    record_sort_close(keys);
+    record_sort_close(fin);
+    record_sort_close(s.sort_in);
+    record_sort_close(s.sort_out);
+    rf_close(&edges0);
+    for (int i = 0; i < 2; i++) {
+        rf_close(&e[i]);
+        rf_close(&v[i]);
+        rf_close(&o[i]);
+    }
+    rf_close(&s.settled);
+    rf_close(&s.open);
+    free(s.filters.words);
+    free(s.sink.edges);
+    free(s.mini);
+    free(s.gen);
+    free(s.list);
+    free(s.res);
+    free(s.child_of);
+    return rc;
+}
