@@ -51,6 +51,7 @@
 #include "shogi/packed_sfen.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/interrupt.h"
 #include "util/record_sort.h"
 #include "util/temp_file.h"
 
@@ -256,10 +257,28 @@ static bool entry_position(Sweep *s, const Position *parsed, Position *pos, Stat
     return true;
 }
 
-static void tick(Sweep *s) {
+/* After each entry of a pass: the progress, and a stop on Ctrl-C (interrupt.h; the
+ * caller's scope). */
+static bool tick(Sweep *s) {
     s->n++;
-    if (s->opt->progress && (s->n & 4095) == 0)
-        progress_update(s->opt->progress, s->n);
+    if ((s->n & 4095) == 0) {
+        if (s->opt->progress)
+            progress_update(s->opt->progress, s->n);
+        if (interrupt_requested())
+            return sweep_fail(s, "interrupted");
+    }
+    return true;
+}
+
+/* The same for the i-th record of a join or a sweep. */
+static bool tick_records(Sweep *s, uint64_t i) {
+    if ((i & 65535) == 0) {
+        if (s->opt->progress)
+            progress_update(s->opt->progress, i);
+        if (interrupt_requested())
+            return error_set(s->err, s->err_len, "interrupted");
+    }
+    return true;
 }
 
 /* pass 1: the keys */
@@ -276,8 +295,7 @@ static bool key_entry(void *ctx, Book *entry, const Position *parsed) {
     char e[256];
     if (!record_sort_add(s->sort_in, &r, e, sizeof e))
         return sweep_fail(s, e);
-    tick(s);
-    return true;
+    return tick(s);
 }
 
 /* pass 2: every child key asked for, answered "not in the book" */
@@ -309,8 +327,7 @@ static bool ask_entry(void *ctx, Book *entry, const Position *parsed) {
     Sweep *s = ctx;
     if (!node_edges(s, entry, parsed))
         return false;
-    tick(s);
-    return true;
+    return tick(s);
 }
 
 /* pass 3: the lookups answered from the hits, in the order they are asked */
@@ -361,8 +378,7 @@ static bool edge_entry(void *ctx, Book *entry, const Position *parsed) {
     }
     if (!ok)
         return sweep_fail(s, e);
-    tick(s);
-    return true;
+    return tick(s);
 }
 
 /* pass 4: the children's final values */
@@ -399,8 +415,7 @@ static bool write_entry(void *ctx, Book *entry, const Position *parsed) {
         s->written_positions++;
         s->written_moves += (uint64_t)m;
     }
-    tick(s);
-    return true;
+    return tick(s);
 }
 
 static void print_entry_error(void *ctx, const char *file, uint64_t line, const char *reason) {
@@ -479,8 +494,10 @@ static bool join_hits(Sweep *s, RecordSort *keys, RecordSort *asks) {
             if (!record_sort_add(s->sort_in, &h, s->err, s->err_len))
                 return false;
         }
-        if ((++i & 65535) == 0 && s->opt->progress)
-            progress_update(s->opt->progress, i);
+        if (!tick_records(s, ++i)) {
+            progress_end(s);
+            return false;
+        }
     }
     progress_end(s);
     if (kr < 0 || ar < 0)
@@ -544,8 +561,7 @@ static bool sweep(Sweep *s, RecFile *edges, RecFile *vals, RecFile *open, RecFil
             ok = ok && record_sort_add(res, &r, s->err, s->err_len);
         } else
             ok = ok && rf_put(edges2, &e, s->err, s->err_len);
-        if ((++i & 65535) == 0 && s->opt->progress)
-            progress_update(s->opt->progress, i);
+        ok = ok && tick_records(s, ++i);
     }
     while (ok && vr == 1) {
         vr = rf_get(vals, &v, s->err, s->err_len);
@@ -589,77 +605,81 @@ static uint32_t core_id(const uint32_t *ords, size_t k, uint32_t ord) {
     return p ? (uint32_t)(p - ords) : NO_NEXT;
 }
 
-typedef struct {
-    uint32_t id, q, child;
-} CoreEdge;
-
-static int cmp_core_edge(const void *a, const void *b) {
-    const CoreEdge *x = a, *y = b;
-    CMP(x->id, y->id);
-    CMP(x->q, y->q);
-    return 0;
-}
-
-/* Steps 2-4 over the positions never settled (open) and the edges between them (edges);
- * their final values into fin. */
+/* Steps 2-4 over the positions never settled (open, by ordinal) and the edges between
+ * them (edges, by child); their final values into fin. Node id i < k is the i-th open
+ * position, node k + i the settled child holding the best of its settled and leaf moves
+ * (settled, so steps 3-4 leave it alone, whether it is used or not). An edge is placed
+ * under its parent with its question number in the unused move field, then each node's
+ * edges are put in question order, which is the order minimax_node_edges() made them in. */
 static bool core(Sweep *s, RecFile *open, RecFile *edges, RecordSort *fin) {
     size_t k = (size_t)open->n, ne = (size_t)edges->n;
-    uint64_t need = (uint64_t)k * (4 + 2 * sizeof(Node) + sizeof(Edge) + 4 + 4 + 8) +
-                    (uint64_t)ne * (sizeof(CoreEdge) + sizeof(Edge) + 4);
-    if (need > s->memory / 2)
+    /* ords, the nodes, the folded edge, and what minimax_propagate() takes: its open list
+     * and its loop candidates */
+    uint64_t need = (uint64_t)k * (4 + 2 * sizeof(Node) + sizeof(Edge) + 4 + 8) + (uint64_t)ne * sizeof(Edge);
+    if (need > s->memory / 4 * 3)
         return error_set(s->err, s->err_len,
-                         "the positions on cycles (%zu, with %zu moves between them) need about %llu MiB, more than "
-                         "half of --memory: raise --memory",
-                         k, ne, (unsigned long long)(need >> 20) + 1);
+                         "the positions on or above cycles (%zu, with %zu moves between them) need about %llu KiB, "
+                         "more than three quarters of --memory: raise --memory",
+                         k, ne, (unsigned long long)(need >> 10) + 1);
     s->stats->settled = s->total - k;
     if (!k)
         return true;
     uint32_t *ords = malloc(k * sizeof *ords);
-    VD *best = malloc(k * sizeof *best);
-    CoreEdge *ce = malloc((ne ? ne : 1) * sizeof *ce);
     Graph g = {calloc(2 * k, sizeof(Node)), malloc((ne + k) * sizeof(Edge))};
-    bool ok = ords && best && ce && g.nodes && g.edges && rf_rewind(open, s->err, s->err_len) &&
-              rf_rewind(edges, s->err, s->err_len);
-    if (!ords || !best || !ce || !g.nodes || !g.edges)
+    bool ok = ords && g.nodes && g.edges;
+    if (!ok)
         error_set(s->err, s->err_len, "out of memory");
+    ok = ok && rf_rewind(open, s->err, s->err_len);
     OpenRec o;
     for (size_t i = 0; ok && i < k; i++) {
         ok = rf_get(open, &o, s->err, s->err_len) == 1;
-        if (ok) {
-            ords[i] = o.ord;
-            best[i] = o.best;
-            g.nodes[i].checked = o.checked != 0;
+        if (!ok)
+            break;
+        ords[i] = o.ord;
+        g.nodes[i].checked = o.checked != 0;
+        g.nodes[k + i] = (Node){.vd = o.best, .settled = true, .built = true};
+        g.nodes[i].n = o.best.value != -MINIMAX_VALUE_INF; /* the folded edge, counted below */
+    }
+    /* count each node's edges, then place them */
+    EdgeRec e;
+    for (int round = 0; ok && round < 2; round++) {
+        ok = rf_rewind(edges, s->err, s->err_len);
+        if (round == 1) {
+            uint32_t first = 0;
+            for (size_t i = 0; i < k; i++) {
+                g.nodes[i].first = first;
+                first += g.nodes[i].n;
+                g.nodes[i].n = 0;
+            }
+        }
+        for (size_t i = 0; ok && i < ne; i++) {
+            ok = rf_get(edges, &e, s->err, s->err_len) == 1;
+            uint32_t p = ok ? core_id(ords, k, e.parent) : NO_NEXT, c = ok ? core_id(ords, k, e.child) : NO_NEXT;
+            if (ok && (p == NO_NEXT || c == NO_NEXT))
+                ok = error_set(s->err, s->err_len, "an open move between settled positions (a bug)");
+            if (!ok)
+                break;
+            if (round == 1)
+                g.edges[g.nodes[p].first + g.nodes[p].n] = (Edge){.next = c, .leaf = 0, .move = (Move16)e.q};
+            g.nodes[p].n++;
         }
     }
-    EdgeRec e;
-    for (size_t i = 0; ok && i < ne; i++) {
-        ok = rf_get(edges, &e, s->err, s->err_len) == 1;
-        if (ok) {
-            ce[i] = (CoreEdge){core_id(ords, k, e.parent), e.q, core_id(ords, k, e.child)};
-            if (ce[i].id == NO_NEXT || ce[i].child == NO_NEXT)
-                ok = error_set(s->err, s->err_len, "an open edge between settled positions (a bug)");
-        }
+    for (size_t i = 0; ok && i < k; i++) {
+        Node *nd = &g.nodes[i];
+        Edge *ed = &g.edges[nd->first];
+        for (uint32_t a = 1; a < nd->n; a++) /* a few edges a node: insertion */
+            for (uint32_t b = a; b > 0 && ed[b - 1].move > ed[b].move; b--) {
+                Edge t = ed[b];
+                ed[b] = ed[b - 1];
+                ed[b - 1] = t;
+            }
+        if (g.nodes[k + i].vd.value != -MINIMAX_VALUE_INF)
+            ed[nd->n++] = (Edge){.next = (uint32_t)(k + i), .leaf = 0, .move = 0};
+        nd->built = true;
     }
     if (ok) {
-        qsort(ce, ne, sizeof *ce, cmp_core_edge);
-        size_t m = 0, j = 0;
-        uint32_t npseudo = 0;
-        for (uint32_t id = 0; id < k; id++) {
-            Node *nd = &g.nodes[id];
-            nd->first = (uint32_t)m;
-            for (; j < ne && ce[j].id == id; j++)
-                g.edges[m++] = (Edge){.next = ce[j].child, .leaf = 0, .move = 0};
-            if (best[id].value != -MINIMAX_VALUE_INF) {
-                /* the settled and leaf moves, folded into one settled child */
-                uint32_t pid = (uint32_t)k + npseudo++;
-                g.nodes[pid] = (Node){.vd = best[id], .settled = true, .built = true};
-                g.edges[m++] = (Edge){.next = pid, .leaf = 0, .move = 0};
-            }
-            nd->n = (uint16_t)(m - nd->first);
-            nd->built = true;
-        }
         MinimaxStats st = {0};
-        ok = minimax_propagate(&g, k + npseudo, &st);
+        ok = minimax_propagate(&g, 2 * k, &st);
         if (!ok)
             error_set(s->err, s->err_len, "out of memory");
         s->stats->check_loop = st.check_loop;
@@ -670,8 +690,6 @@ static bool core(Sweep *s, RecFile *open, RecFile *edges, RecordSort *fin) {
         }
     }
     free(ords);
-    free(best);
-    free(ce);
     free(g.nodes);
     free(g.edges);
     return ok;
@@ -699,9 +717,7 @@ static bool join_final(Sweep *s, RecFile *all, RecordSort *fin) {
         }
         const FinRec *f = fp;
         OutRec o = {e.parent, e.q, f->vd, f->loop_checked};
-        ok = record_sort_add(s->sort_in, &o, s->err, s->err_len);
-        if ((++i & 65535) == 0 && s->opt->progress)
-            progress_update(s->opt->progress, i);
+        ok = record_sort_add(s->sort_in, &o, s->err, s->err_len) && tick_records(s, ++i);
     }
     progress_end(s);
     return ok && er == 0;
@@ -804,7 +820,11 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
     record_sort_close(s.sort_in);
     s.sort_in = NULL;
     /* 4. sweeps: e[c], v[c], o[c] are the current files (e[0] is edges0 at first) */
-    if (!(fin = open_sort(&s, sizeof(FinRec), cmp_fin)))
+    /* the final values: an eighth of the memory (the core takes three quarters) */
+    s.memory /= 2;
+    fin = open_sort(&s, sizeof(FinRec), cmp_fin);
+    s.memory = memory;
+    if (!fin)
         goto out;
     {
         RecFile *ce = &edges0, *cv = &v[0], *co = &o[0];

@@ -14,6 +14,7 @@
 #include "match/match.h"
 #include "record/reader.h"
 #include "util/atomic_file.h"
+#include "util/interrupt.h"
 #include "util/parse.h"
 #include "util/progress.h"
 
@@ -36,9 +37,15 @@ static int minimax_out_of_core(const char *inp, const char *outp, MinimaxOptions
     MinimaxStats ms;
     uint64_t sweeps;
     char err[512];
-    if (book_minimax_sweep(inp, outp, mo, memory, tmpdir, &ms, &sweeps, err, sizeof err) <= 0) {
+    /* Ctrl-C stops the passes at the next entry or record: nothing is kept (the scratch
+     * files have no name), the old OUT stays */
+    InterruptScope scope;
+    interrupt_begin(&scope, NULL);
+    int done = book_minimax_sweep(inp, outp, mo, memory, tmpdir, &ms, &sweeps, err, sizeof err);
+    interrupt_end(&scope);
+    if (done <= 0) {
         cli_say_not_written("hayanagi book minimax", err, outp);
-        return 1;
+        return interrupt_requested() ? INTERRUPT_EXIT_STATUS : 1;
     }
     BookWriteReport wr = {.positions = ms.written_positions, .moves = ms.written_moves};
     fprintf(cli_say_wrote(outp, &wr),
