@@ -46,7 +46,8 @@ RecordSort *record_sort_open(const RecordSortOptions *opt) {
 }
 
 static bool write_run(RecordSort *rs, char *err, size_t err_len) {
-    qsort(rs->buf, rs->n, rs->opt.size, rs->opt.cmp);
+    if (rs->n)
+        qsort(rs->buf, rs->n, rs->opt.size, rs->opt.cmp);
     if (!rs->tf.f && !temp_file_create(&rs->tf, rs->opt.tmpdir, rs->opt.near, err, err_len))
         return false;
     if (rs->nruns == rs->runs_cap) {
@@ -142,7 +143,8 @@ static int refill(RecordSort *rs, size_t r, size_t bufrecs, char *err, size_t er
 bool record_sort_finish(RecordSort *rs, char *err, size_t err_len) {
     rs->finished = true;
     if (!rs->nruns) {
-        qsort(rs->buf, rs->n, rs->opt.size, rs->opt.cmp);
+        if (rs->n)
+            qsort(rs->buf, rs->n, rs->opt.size, rs->opt.cmp);
         return true;
     }
     if (rs->n && !write_run(rs, err, err_len))

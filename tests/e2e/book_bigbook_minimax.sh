@@ -64,10 +64,12 @@ expect_contains "minimax --memory --flipped" "$out" "--flipped is not supported 
 out=$("$HAYANAGI" book minimax --memory $mem --in-memory "$T/in.db" "$T/never.db" 2>&1)
 expect_status "minimax --memory --in-memory" 2 $?
 expect_contains "minimax --memory --in-memory" "$out" "exclude each other"
-"$HAYANAGI" book convert --quiet "$T/in.db" "$T/in.sbk" >/dev/null || fail "convert to sbk"
-out=$("$HAYANAGI" book minimax --memory $mem "$T/in.sbk" "$T/never.db" 2>&1)
-expect_status "minimax --memory of an SBK" 2 $?
-expect_contains "minimax --memory of an SBK" "$out" "--memory: $T/in.sbk is ShogiGUI/ShogiHome SBK"
+if [ -z "${HAYANAGI_SANITIZED:-}" ]; then # (the small book's SBK fits, and is minimaxed in memory)
+    "$HAYANAGI" book convert --quiet "$T/in.db" "$T/in.sbk" >/dev/null || fail "convert to sbk"
+    out=$("$HAYANAGI" book minimax --memory $mem "$T/in.sbk" "$T/never.db" 2>&1)
+    expect_status "minimax --memory of an SBK" 2 $?
+    expect_contains "minimax --memory of an SBK" "$out" "--memory: $T/in.sbk is ShogiGUI/ShogiHome SBK"
+fi
 out=$("$HAYANAGI" book minimax --memory $mem "$T/mixed.db" "$T/never.db" 2>&1)
 expect_status "minimax --memory of an unsorted book" 1 $?
 expect_contains "minimax --memory of an unsorted book" "$out" "is not sorted"
@@ -135,7 +137,7 @@ done
 
 # a full disk (a file size limit) is an error naming the failure; the old output stays
 echo "previous content" > "$T/full.db"
-out=$( (trap '' XFSZ; ulimit -f 1024; "$HAYANAGI" book minimax --memory $mem --tmpdir "$T/tmp" "$T/in.db" \
+out=$( (trap '' XFSZ; ulimit -f 256; "$HAYANAGI" book minimax --memory $mem --tmpdir "$T/tmp" "$T/in.db" \
     "$T/full.db") 2>&1)
 st=$?
 [ "$st" = 1 ] || fail "minimax into a full disk: exit $st"
