@@ -1,10 +1,12 @@
 /* record_sort.c - see record_sort.h. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "util/record_sort.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "util/error.h"
@@ -18,15 +20,17 @@ typedef struct {
 
 struct RecordSort {
     RecordSortOptions opt;
-    uint8_t *buf; /* collecting: alloc records allocated, at most cap */
-    size_t cap, alloc, n;
+    uint8_t *buf; /* collecting: cap records, mapped (untouched pages take no memory) */
+    size_t cap, n;
     uint64_t count;
     TempFile tf;
     uint64_t *run_len; /* records of each run, one after the other in tf */
     size_t nruns, runs_cap;
     bool finished;
-    size_t next; /* in memory: the next record */
-    Run *runs;   /* merging */
+    size_t next;   /* in memory: the next record */
+    Run *runs;     /* merging */
+    uint8_t *bufs; /* the runs' read buffers, one mapping */
+    size_t bufs_len;
     size_t *heap, nheap;
     bool advance; /* the record handed out last is the top run's current one */
 };
@@ -45,9 +49,106 @@ RecordSort *record_sort_open(const RecordSortOptions *opt) {
     return rs;
 }
 
+/* ---- an in-place sort: glibc's qsort() merge-sorts through a copy of the whole array,
+ * which would double the memory a run takes ---- */
+
+typedef struct {
+    uint8_t *base;
+    size_t size;
+    RecordCompare cmp;
+    uint8_t tmp[4096];
+} Sorter;
+
+static uint8_t *at(Sorter *z, size_t i) { return z->base + i * z->size; }
+
+static void swap(Sorter *z, size_t i, size_t j) {
+    memcpy(z->tmp, at(z, i), z->size);
+    memcpy(at(z, i), at(z, j), z->size);
+    memcpy(at(z, j), z->tmp, z->size);
+}
+
+static int cmp_at(Sorter *z, size_t i, size_t j) { return z->cmp(at(z, i), at(z, j)); }
+
+static void heap_down(Sorter *z, size_t lo, size_t i, size_t n) {
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && cmp_at(z, lo + l, lo + m) > 0)
+            m = l;
+        if (l + 1 < n && cmp_at(z, lo + l + 1, lo + m) > 0)
+            m = l + 1;
+        if (m == i)
+            return;
+        swap(z, lo + i, lo + m);
+        i = m;
+    }
+}
+
+/* [lo, hi): quicksort (median of three, the smaller side first), insertion below 16
+ * records, heapsort when the partitions go badly (introsort: O(n log n) always) */
+static void sort_range(Sorter *z, size_t lo, size_t hi, int depth) {
+    while (hi - lo > 16) {
+        size_t n = hi - lo;
+        if (depth-- == 0) {
+            for (size_t i = n / 2; i-- > 0;)
+                heap_down(z, lo, i, n);
+            for (size_t e = n; e-- > 1;) {
+                swap(z, lo, lo + e);
+                heap_down(z, lo, 0, e);
+            }
+            return;
+        }
+        size_t mid = lo + n / 2, last = hi - 1;
+        if (cmp_at(z, mid, lo) < 0)
+            swap(z, mid, lo);
+        if (cmp_at(z, last, mid) < 0) {
+            swap(z, last, mid);
+            if (cmp_at(z, mid, lo) < 0)
+                swap(z, mid, lo);
+        }
+        swap(z, mid, lo); /* the pivot at lo */
+        size_t i = lo + 1, j = last;
+        for (;;) {
+            while (cmp_at(z, i, lo) < 0)
+                i++;
+            while (cmp_at(z, lo, j) < 0)
+                j--;
+            if (i >= j)
+                break;
+            swap(z, i, j);
+            i++;
+            j--;
+        }
+        swap(z, lo, j);
+        if (j - lo < hi - j - 1) {
+            sort_range(z, lo, j, depth);
+            lo = j + 1;
+        } else {
+            sort_range(z, j + 1, hi, depth);
+            hi = j;
+        }
+    }
+    for (size_t i = lo + 1; i < hi; i++)
+        for (size_t j = i; j > lo && cmp_at(z, j - 1, j) > 0; j--)
+            swap(z, j - 1, j);
+}
+
+static void sort_buffer(RecordSort *rs) {
+    Sorter *z = malloc(sizeof *z);
+    if (!z) { /* 4 KiB: qsort() then, whatever it takes */
+        qsort(rs->buf, rs->n, rs->opt.size, rs->opt.cmp);
+        return;
+    }
+    *z = (Sorter){.base = rs->buf, .size = rs->opt.size, .cmp = rs->opt.cmp};
+    int depth = 0;
+    for (size_t n = rs->n; n > 1; n >>= 1)
+        depth += 2;
+    sort_range(z, 0, rs->n, depth);
+    free(z);
+}
+
 static bool write_run(RecordSort *rs, char *err, size_t err_len) {
     if (rs->n)
-        qsort(rs->buf, rs->n, rs->opt.size, rs->opt.cmp);
+        sort_buffer(rs);
     if (!rs->tf.f && !temp_file_create(&rs->tf, rs->opt.tmpdir, rs->opt.near, err, err_len))
         return false;
     if (rs->nruns == rs->runs_cap) {
@@ -68,16 +169,14 @@ static bool write_run(RecordSort *rs, char *err, size_t err_len) {
 bool record_sort_add(RecordSort *rs, const void *rec, char *err, size_t err_len) {
     if (rs->n == rs->cap && !write_run(rs, err, err_len))
         return false;
-    if (rs->n == rs->alloc) {
-        /* doubled up to cap: a small sort takes little */
-        size_t want = rs->alloc ? rs->alloc * 2 : 256;
-        if (want > rs->cap)
-            want = rs->cap;
-        uint8_t *q = realloc(rs->buf, want * rs->opt.size);
-        if (!q)
+    if (!rs->buf) {
+        /* mapped, not malloc'd: glibc raises its mmap threshold when a mapped block is
+         * freed, and the sorts' later buffers would then come from the heap and stay
+         * resident as holes after they are freed */
+        void *q = mmap(NULL, rs->cap * rs->opt.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (q == MAP_FAILED)
             return error_set(err, err_len, "out of memory");
         rs->buf = q;
-        rs->alloc = want;
     }
     memcpy(rs->buf + rs->n * rs->opt.size, rec, rs->opt.size);
     rs->n++;
@@ -144,19 +243,25 @@ bool record_sort_finish(RecordSort *rs, char *err, size_t err_len) {
     rs->finished = true;
     if (!rs->nruns) {
         if (rs->n)
-            qsort(rs->buf, rs->n, rs->opt.size, rs->opt.cmp);
+            sort_buffer(rs);
         return true;
     }
     if (rs->n && !write_run(rs, err, err_len))
         return false;
-    free(rs->buf);
+    munmap(rs->buf, rs->cap * rs->opt.size);
     rs->buf = NULL;
     if (fflush(rs->tf.f) != 0)
         return error_set(err, err_len, "cannot write to the scratch file %s: %s", rs->tf.path, strerror(errno));
     size_t bufrecs = merge_buf_recs(rs);
     rs->runs = calloc(rs->nruns, sizeof *rs->runs);
     rs->heap = malloc(rs->nruns * sizeof *rs->heap);
-    if (!rs->runs || !rs->heap)
+    rs->bufs_len = rs->nruns * bufrecs * rs->opt.size;
+    void *q = mmap(NULL, rs->bufs_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED)
+        rs->bufs_len = 0;
+    else
+        rs->bufs = q;
+    if (!rs->runs || !rs->heap || !rs->bufs)
         return error_set(err, err_len, "out of memory");
     uint64_t off = 0;
     for (size_t r = 0; r < rs->nruns; r++) {
@@ -165,9 +270,7 @@ bool record_sort_finish(RecordSort *rs, char *err, size_t err_len) {
         off += rs->run_len[r] * rs->opt.size;
         if (!rs->run_len[r])
             continue;
-        rs->runs[r].buf = malloc(bufrecs * rs->opt.size);
-        if (!rs->runs[r].buf)
-            return error_set(err, err_len, "out of memory");
+        rs->runs[r].buf = rs->bufs + r * bufrecs * rs->opt.size;
         if (refill(rs, r, bufrecs, err, err_len) < 0)
             return false;
         rs->heap[rs->nheap++] = r;
@@ -195,11 +298,8 @@ int record_sort_next(RecordSort *rs, const void **rec, char *err, size_t err_len
             int k = refill(rs, r, merge_buf_recs(rs), err, err_len);
             if (k < 0)
                 return -1;
-            if (k == 0) {
-                free(run->buf);
-                run->buf = NULL;
+            if (k == 0)
                 rs->heap[0] = rs->heap[--rs->nheap];
-            }
         }
         if (rs->nheap)
             sift_down(rs, 0);
@@ -219,12 +319,12 @@ uint64_t record_sort_runs(const RecordSort *rs) { return rs->nruns; }
 void record_sort_close(RecordSort *rs) {
     if (!rs)
         return;
-    if (rs->runs)
-        for (size_t r = 0; r < rs->nruns; r++)
-            free(rs->runs[r].buf);
     free(rs->runs);
     free(rs->heap);
-    free(rs->buf);
+    if (rs->bufs)
+        munmap(rs->bufs, rs->bufs_len);
+    if (rs->buf)
+        munmap(rs->buf, rs->cap * rs->opt.size);
     free(rs->run_len);
     temp_file_remove(&rs->tf);
     free(rs);

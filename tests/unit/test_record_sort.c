@@ -1,7 +1,8 @@
 /* test_record_sort.c - the external sort of fixed-size records (util/record_sort.h): a
  * sort that fits is handed out from memory, one that does not goes through runs on disk
  * (counted) and a k-way merge; either way the records come out in order, each once
- * (checked against qsort of the same records), and nothing is left in the directory. */
+ * (checked against qsort of the same records, for random, sorted, reversed and tied keys), and nothing is left in the
+ * directory. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,7 +42,7 @@ static int entries(const char *dir) {
 
 /* Sorts n pseudo-random records in `memory` bytes; checks the order against qsort and the
  * runs written. */
-static void sort_n(size_t n, uint64_t memory, bool expect_runs) {
+static void sort_n(size_t n, uint64_t memory, bool expect_runs, int mode) {
     char dir[] = "/tmp/hayanagi_recsort_XXXXXX";
     assert_non_null(mkdtemp(dir));
     RecordSortOptions o = {.size = sizeof(Rec), .cmp = cmp_rec, .memory = memory, .tmpdir = dir, .near = NULL};
@@ -53,7 +54,11 @@ static void sort_n(size_t n, uint64_t memory, bool expect_runs) {
     char err[256];
     for (size_t i = 0; i < n; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        all[i] = (Rec){.key = (uint32_t)(x % 1000), .tag = (uint32_t)i};
+        /* mode 0: random keys with many ties; 1: ascending; 2: descending; 3: all equal
+         * but for an organ-pipe of tags (the sort's bad cases) */
+        uint32_t key = mode == 0 ? (uint32_t)(x % 1000) : mode == 1 ? (uint32_t)i : mode == 2 ? (uint32_t)(n - i) : 7;
+        uint32_t tag = mode == 3 ? (uint32_t)(i < n / 2 ? i : n - i) * 2 + (i >= n / 2) : (uint32_t)i;
+        all[i] = (Rec){.key = key, .tag = tag};
         assert_true(record_sort_add(rs, &all[i], err, sizeof err));
     }
     assert_true(record_sort_finish(rs, err, sizeof err));
@@ -83,16 +88,18 @@ static void sort_n(size_t n, uint64_t memory, bool expect_runs) {
 
 static void test_in_memory(void **state) {
     (void)state;
-    sort_n(0, RECORD_SORT_MEMORY_MIN, false);
-    sort_n(1, RECORD_SORT_MEMORY_MIN, false);
-    sort_n(5000, RECORD_SORT_MEMORY_MIN, false);
+    sort_n(0, RECORD_SORT_MEMORY_MIN, false, 0);
+    sort_n(1, RECORD_SORT_MEMORY_MIN, false, 0);
+    for (int mode = 0; mode < 4; mode++)
+        sort_n(5000, RECORD_SORT_MEMORY_MIN, false, mode);
 }
 
 static void test_runs(void **state) {
     (void)state;
     /* 64 KiB hold 5461 records: 200 000 make 37 runs, each merged through 4 KiB */
-    sort_n(200000, RECORD_SORT_MEMORY_MIN, true);
-    sort_n(5462, RECORD_SORT_MEMORY_MIN, true); /* a last run of one record */
+    sort_n(200000, RECORD_SORT_MEMORY_MIN, true, 0);
+    sort_n(5462, RECORD_SORT_MEMORY_MIN, true, 0); /* a last run of one record */
+    sort_n(20000, RECORD_SORT_MEMORY_MIN, true, 2);
 }
 
 static void test_bad_options(void **state) {

@@ -22,18 +22,19 @@
 
 /* minimax --memory of a book whose graph does not fit: book_minimax_sweep(), with what
  * the other paths print. */
-static int minimax_out_of_core(const char *inp, const char *outp, MinimaxOptions *mo, uint64_t memory,
+static int minimax_out_of_core(const char *inp, const char *outp, const MinimaxOptions *opt, uint64_t memory,
                                const char *tmpdir, bool quiet) {
     char *inputs[1] = {(char *)inp};
     if (!cli_check_output("minimax", outp) || !cli_out_of_core_ok("minimax", inputs, 1, outp))
         return 2;
-    if (mo->flipped) {
+    if (opt->flipped) {
         fprintf(stderr, "hayanagi book minimax: --flipped is not supported with --memory; drop --memory (a sorted "
                         "book is then streamed through its compact graph) or --flipped\n");
         return 2;
     }
     Progress pr = {.out = stderr, .quiet = quiet};
-    mo->progress = &pr;
+    MinimaxOptions mo = *opt;
+    mo.progress = &pr;
     MinimaxStats ms;
     uint64_t sweeps;
     char err[512];
@@ -41,7 +42,7 @@ static int minimax_out_of_core(const char *inp, const char *outp, MinimaxOptions
      * files have no name), the old OUT stays */
     InterruptScope scope;
     interrupt_begin(&scope, NULL);
-    int done = book_minimax_sweep(inp, outp, mo, memory, tmpdir, &ms, &sweeps, err, sizeof err);
+    int done = book_minimax_sweep(inp, outp, &mo, memory, tmpdir, &ms, &sweeps, err, sizeof err);
     interrupt_end(&scope);
     if (done <= 0) {
         cli_say_not_written("hayanagi book minimax", err, outp);
