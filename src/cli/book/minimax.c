@@ -70,10 +70,10 @@ static void minimax_usage(FILE *f) {
                "  --threads T  propagate on T threads (1-64)\n"
                "  --in-memory  load the whole book even when IN is a sorted DB2016 book, which is otherwise\n"
                "               streamed through a compact graph (the same output in a third of the memory)\n"
-               "  --memory SIZE  work in about SIZE bytes (e.g. 512M, 4G): a sorted DB2016 book whose graph does\n"
-               "               not fit is minimaxed out of core, by sweeps over sorted files (the same output;\n"
-               "               not with --flipped or --in-memory)\n"
-               "  --tmpdir DIR where the sorted files go (default: OUT's directory); nothing stays there\n"
+               "  --memory SIZE  work in about SIZE bytes (e.g. 512M, 4G): a sorted DB2016 book whose\n"
+               "               graph does not fit is minimaxed out of core, by sweeps over sorted files\n"
+               "               (the same output; not with --flipped or --in-memory)\n"
+               "  --tmpdir DIR   where the sorted files go (default: OUT's directory); nothing stays there\n"
                "  --quiet      no progress display\n");
 }
 
