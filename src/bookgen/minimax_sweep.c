@@ -622,10 +622,9 @@ static bool core(Sweep *s, RecFile *open, RecFile *edges, RecordSort *fin) {
                          "more than three quarters of --memory: raise --memory",
                          k, ne, (unsigned long long)(need >> 10) + 1);
     s->stats->settled = s->total - k;
-    if (!k)
-        return true;
-    uint32_t *ords = malloc(k * sizeof *ords);
-    Graph g = {calloc(2 * k, sizeof(Node)), malloc((ne + k) * sizeof(Edge))};
+    /* an empty core too goes through minimax_propagate(), which counts its one round */
+    uint32_t *ords = malloc((k ? k : 1) * sizeof *ords);
+    Graph g = {calloc(k ? 2 * k : 1, sizeof(Node)), malloc((ne + k + 1) * sizeof(Edge))};
     bool ok = ords && g.nodes && g.edges;
     if (!ok)
         error_set(s->err, s->err_len, "out of memory");
