@@ -16,6 +16,8 @@
 #include "book/book.h"
 #include "bookgen/minimax.h"
 #include "shogi/movegen.h"
+#include "util/record_file.h"
+#include "util/record_sort.h"
 
 #define NO_NEXT UINT32_MAX
 
@@ -133,5 +135,51 @@ bool minimax_propagate(Graph *g, size_t n, MinimaxStats *stats);
 /* Step 5 for node id: its moves sorted by (score, depth) into out->moves, ponder and
  * count taken from old (the position's moves as read). Returns their number. */
 int minimax_node_result(const Graph *g, uint32_t id, const BookMoveList *old, BookMoveList *out);
+
+/* ---- out of core (minimax_sweep.c, minimax_sweep_settle.c) ---- */
+
+/* An inner edge: the question number q is the order minimax_node_edges() asked for its
+ * child in, which is the edge's order among the node's inner edges. Files of edges are
+ * sorted by (child, parent, q). */
+typedef struct {
+    uint32_t child, parent, q;
+} EdgeRec;
+
+/* A position not settled yet: its inner edges not resolved, the best of its resolved and
+ * leaf moves ({-MINIMAX_VALUE_INF, MINIMAX_DEPTH_MAX}: none), whether it is in check. */
+typedef struct {
+    uint32_t ord, remaining;
+    VD best;
+    uint32_t checked;
+} OpenRec;
+
+/* A settled position's value for its parent (also a resolved edge's, by parent). */
+typedef struct {
+    uint32_t ord;
+    VD vd;
+} ValRec;
+
+/* A position's final value, and whether it is a perpetual-check loop position in check. */
+typedef struct {
+    uint32_t ord;
+    VD vd;
+    uint32_t loop_checked;
+} FinRec;
+
+typedef struct {
+    const MinimaxOptions *opt;
+    uint64_t memory;           /* --memory: each sort a quarter, the core three quarters */
+    const char *tmpdir, *near; /* where the scratch files go (record_file.h) */
+    uint64_t total;            /* positions */
+} SweepEnv;
+
+/* Steps 1-4 of minimax.h on files: edges holds every inner edge (by child; read, kept),
+ * settled the positions without an inner edge and open the others (by ordinal; taken
+ * over and closed). Every position's final value goes to fin; stats gets settled,
+ * check_loop and rounds, *sweeps the sweeps step 1 took. Returns false with the reason
+ * in err: a scratch file fails, Ctrl-C, or the core does not fit in three quarters of
+ * env->memory. */
+bool minimax_sweep_settle(const SweepEnv *env, RecordFile *edges, RecordFile *settled, RecordFile *open,
+                          RecordSort *fin, MinimaxStats *stats, uint64_t *sweeps, char *err, size_t err_len);
 
 #endif

@@ -18,6 +18,8 @@
  *      whose moves all leave the book are settled at once (their values sorted by
  *      ordinal), the others written with their count of inner edges and the best of their
  *      leaf moves.
+ * Steps 4 and 5 are minimax_sweep_settle.c's (minimax_internal.h), on record files
+ * (util/record_file.h):
  *   4. sweeps (step 1): the open edges joined with the values settled in the last sweep
  *      give resolved values, sorted by parent and merged into the open positions; one
  *      whose edges are all resolved is settled with the best of them, negated, one ply
@@ -53,7 +55,7 @@
 #include "util/error.h"
 #include "util/interrupt.h"
 #include "util/record_sort.h"
-#include "util/temp_file.h"
+#include "util/record_file.h"
 
 /* ---- records ---- */
 
@@ -70,27 +72,6 @@ typedef struct {
 typedef struct {
     uint32_t parent, q, child;
 } HitRec;
-
-typedef struct {
-    uint32_t child, parent, q;
-} EdgeRec;
-
-typedef struct {
-    uint32_t ord, remaining;
-    VD best;
-    uint32_t checked;
-} OpenRec;
-
-typedef struct {
-    uint32_t ord;
-    VD vd;
-} ValRec;
-
-typedef struct {
-    uint32_t ord;
-    VD vd;
-    uint32_t loop_checked;
-} FinRec;
 
 typedef struct {
     uint32_t parent, q;
@@ -134,14 +115,6 @@ static int cmp_edge(const void *a, const void *b) {
     return 0;
 }
 
-static int cmp_val(const void *a, const void *b) {
-    const ValRec *x = a, *y = b;
-    CMP(x->ord, y->ord);
-    CMP(x->vd.value, y->vd.value);
-    CMP(x->vd.depth, y->vd.depth);
-    return 0;
-}
-
 static int cmp_fin(const void *a, const void *b) {
     const FinRec *x = a, *y = b;
     CMP(x->ord, y->ord);
@@ -154,46 +127,6 @@ static int cmp_out(const void *a, const void *b) {
     CMP(x->q, y->q);
     return 0;
 }
-
-/* ---- plain record files (written once, then read from the start) ---- */
-
-typedef struct {
-    TempFile t;
-    size_t size;
-    uint64_t n;
-} RecFile;
-
-static bool rf_create(RecFile *r, size_t size, const char *tmpdir, const char *near, char *err, size_t err_len) {
-    r->size = size;
-    r->n = 0;
-    return temp_file_create(&r->t, tmpdir, near, err, err_len);
-}
-
-static bool rf_put(RecFile *r, const void *rec, char *err, size_t err_len) {
-    if (fwrite(rec, r->size, 1, r->t.f) != 1)
-        return error_set(err, err_len, "cannot write to the scratch file %s", r->t.path);
-    r->n++;
-    return true;
-}
-
-static bool rf_rewind(RecFile *r, char *err, size_t err_len) {
-    if (fflush(r->t.f) != 0 || ferror(r->t.f) || fseek(r->t.f, 0, SEEK_SET) != 0)
-        return error_set(err, err_len, "cannot write to the scratch file %s", r->t.path);
-    return true;
-}
-
-/* 1 with the next record in rec, 0 at the end, -1 (reason in err). */
-static int rf_get(RecFile *r, void *rec, char *err, size_t err_len) {
-    if (fread(rec, r->size, 1, r->t.f) == 1)
-        return 1;
-    if (ferror(r->t.f)) {
-        error_set(err, err_len, "cannot read the scratch file %s", r->t.path);
-        return -1;
-    }
-    return 0;
-}
-
-static void rf_close(RecFile *r) { temp_file_remove(&r->t); }
 
 /* ---- the run ---- */
 
@@ -218,7 +151,7 @@ typedef struct {
     RecordSort *sort_in;  /* the stream a pass writes into */
     RecordSort *sort_out; /* the stream a pass reads from */
     const void *cur;      /* its current record, NULL at its end */
-    RecFile settled, open;
+    RecordFile settled, open;
     uint64_t edges_inner;
     FILE *f; /* writing */
     uint64_t written_positions, written_moves;
@@ -371,10 +304,10 @@ static bool edge_entry(void *ctx, Book *entry, const Position *parsed) {
     bool ok;
     if (!inner) {
         ValRec v = {(uint32_t)s->n, for_parent(best)};
-        ok = rf_put(&s->settled, &v, e, sizeof e);
+        ok = record_file_put(&s->settled, &v, e, sizeof e);
     } else {
         OpenRec o = {(uint32_t)s->n, inner, best, s->mini[0].checked};
-        ok = rf_put(&s->open, &o, e, sizeof e);
+        ok = record_file_put(&s->open, &o, e, sizeof e);
     }
     if (!ok)
         return sweep_fail(s, e);
@@ -516,187 +449,20 @@ static bool join_hits(Sweep *s, RecordSort *keys, RecordSort *asks) {
 }
 
 /* Copies the finished sort into a plain file. */
-static bool sort_to_file(Sweep *s, RecordSort *rs, RecFile *f) {
+static bool sort_to_file(Sweep *s, RecordSort *rs, RecordFile *f) {
     const void *r;
     int k;
     if (!record_sort_finish(rs, s->err, s->err_len))
         return false;
     while ((k = record_sort_next(rs, &r, s->err, s->err_len)) == 1)
-        if (!rf_put(f, r, s->err, s->err_len))
+        if (!record_file_put(f, r, s->err, s->err_len))
             return false;
-    return k == 0 && rf_rewind(f, s->err, s->err_len);
-}
-
-/* One sweep: edges (by child) joined with vals (by ordinal) into the next edges and the
- * resolved values; those merged into open into the next open and next vals; every value
- * of vals also to fin. */
-static bool sweep(Sweep *s, RecFile *edges, RecFile *vals, RecFile *open, RecFile *edges2, RecFile *vals2,
-                  RecFile *open2, RecordSort *fin, int number) {
-    char label[48];
-    snprintf(label, sizeof label, "minimax: sweep %d", number);
-    progress_begin(s, label, edges->n);
-    RecordSort *res = open_sort(s, sizeof(ValRec), cmp_val);
-    if (!res)
-        return false;
-    bool ok = rf_rewind(edges, s->err, s->err_len) && rf_rewind(vals, s->err, s->err_len) &&
-              rf_rewind(open, s->err, s->err_len);
-    EdgeRec e;
-    ValRec v;
-    int vr = ok ? rf_get(vals, &v, s->err, s->err_len) : -1, er = 0;
-    if (vr == 1) {
-        FinRec fr = {v.ord, v.vd, 0};
-        ok = record_sort_add(fin, &fr, s->err, s->err_len);
-    }
-    uint64_t i = 0;
-    while (ok && vr >= 0 && (er = rf_get(edges, &e, s->err, s->err_len)) == 1) {
-        while (ok && vr == 1 && v.ord < e.child) {
-            vr = rf_get(vals, &v, s->err, s->err_len);
-            if (vr == 1) {
-                FinRec fr = {v.ord, v.vd, 0};
-                ok = record_sort_add(fin, &fr, s->err, s->err_len);
-            }
-        }
-        if (vr == 1 && v.ord == e.child) {
-            ValRec r = {e.parent, v.vd};
-            ok = ok && record_sort_add(res, &r, s->err, s->err_len);
-        } else
-            ok = ok && rf_put(edges2, &e, s->err, s->err_len);
-        ok = ok && tick_records(s, ++i);
-    }
-    while (ok && vr == 1) {
-        vr = rf_get(vals, &v, s->err, s->err_len);
-        if (vr == 1) {
-            FinRec fr = {v.ord, v.vd, 0};
-            ok = record_sort_add(fin, &fr, s->err, s->err_len);
-        }
-    }
-    ok = ok && vr == 0 && er == 0 && record_sort_finish(res, s->err, s->err_len);
-    /* the resolved values into the open positions */
-    const void *rp;
-    int rr = ok ? record_sort_next(res, &rp, s->err, s->err_len) : -1, orr = 0;
-    OpenRec o;
-    while (ok && rr >= 0 && (orr = rf_get(open, &o, s->err, s->err_len)) == 1) {
-        while (rr == 1 && ((const ValRec *)rp)->ord == o.ord) {
-            VD c = ((const ValRec *)rp)->vd;
-            if (vd_better(c, o.best))
-                o.best = c;
-            o.remaining--;
-            rr = record_sort_next(res, &rp, s->err, s->err_len);
-        }
-        if (o.remaining == 0) {
-            ValRec nv = {o.ord, for_parent(o.best)};
-            ok = rf_put(vals2, &nv, s->err, s->err_len);
-        } else
-            ok = rf_put(open2, &o, s->err, s->err_len);
-    }
-    ok = ok && rr == 0 && orr == 0;
-    record_sort_close(res);
-    progress_end(s);
-    return ok;
-}
-
-static int cmp_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static uint32_t core_id(const uint32_t *ords, size_t k, uint32_t ord) {
-    const uint32_t *p = bsearch(&ord, ords, k, sizeof *ords, cmp_u32);
-    return p ? (uint32_t)(p - ords) : NO_NEXT;
-}
-
-/* Steps 2-4 over the positions never settled (open, by ordinal) and the edges between
- * them (edges, by child); their final values into fin. Node id i < k is the i-th open
- * position, node k + i the settled child holding the best of its settled and leaf moves
- * (settled, so steps 3-4 leave it alone, whether it is used or not). An edge is placed
- * under its parent with its question number in the unused move field, then each node's
- * edges are put in question order, which is the order minimax_node_edges() made them in. */
-static bool core(Sweep *s, RecFile *open, RecFile *edges, RecordSort *fin) {
-    size_t k = (size_t)open->n, ne = (size_t)edges->n;
-    /* ords, the nodes, the folded edge, and what minimax_propagate() takes: its open list
-     * and its loop candidates */
-    uint64_t need = (uint64_t)k * (4 + 2 * sizeof(Node) + sizeof(Edge) + 4 + 8) + (uint64_t)ne * sizeof(Edge);
-    if (need > s->memory / 4 * 3)
-        return error_set(s->err, s->err_len,
-                         "the positions on or above cycles (%zu, with %zu moves between them) need about %llu KiB, "
-                         "more than three quarters of --memory: raise --memory",
-                         k, ne, (unsigned long long)(need >> 10) + 1);
-    s->stats->settled = s->total - k;
-    /* an empty core too goes through minimax_propagate(), which counts its one round */
-    uint32_t *ords = malloc((k ? k : 1) * sizeof *ords);
-    Graph g = {calloc(k ? 2 * k : 1, sizeof(Node)), malloc((ne + k + 1) * sizeof(Edge))};
-    bool ok = ords && g.nodes && g.edges;
-    if (!ok)
-        error_set(s->err, s->err_len, "out of memory");
-    ok = ok && rf_rewind(open, s->err, s->err_len);
-    OpenRec o;
-    for (size_t i = 0; ok && i < k; i++) {
-        ok = rf_get(open, &o, s->err, s->err_len) == 1;
-        if (!ok)
-            break;
-        ords[i] = o.ord;
-        g.nodes[i].checked = o.checked != 0;
-        g.nodes[k + i] = (Node){.vd = o.best, .settled = true, .built = true};
-        g.nodes[i].n = o.best.value != -MINIMAX_VALUE_INF; /* the folded edge, counted below */
-    }
-    /* count each node's edges, then place them */
-    EdgeRec e;
-    for (int round = 0; ok && round < 2; round++) {
-        ok = rf_rewind(edges, s->err, s->err_len);
-        if (round == 1) {
-            uint32_t first = 0;
-            for (size_t i = 0; i < k; i++) {
-                g.nodes[i].first = first;
-                first += g.nodes[i].n;
-                g.nodes[i].n = 0;
-            }
-        }
-        for (size_t i = 0; ok && i < ne; i++) {
-            ok = rf_get(edges, &e, s->err, s->err_len) == 1;
-            uint32_t p = ok ? core_id(ords, k, e.parent) : NO_NEXT, c = ok ? core_id(ords, k, e.child) : NO_NEXT;
-            if (ok && (p == NO_NEXT || c == NO_NEXT))
-                ok = error_set(s->err, s->err_len, "an open move between settled positions (a bug)");
-            if (!ok)
-                break;
-            if (round == 1)
-                g.edges[g.nodes[p].first + g.nodes[p].n] = (Edge){.next = c, .leaf = 0, .move = (Move16)e.q};
-            g.nodes[p].n++;
-        }
-    }
-    for (size_t i = 0; ok && i < k; i++) {
-        Node *nd = &g.nodes[i];
-        Edge *ed = &g.edges[nd->first];
-        for (uint32_t a = 1; a < nd->n; a++) /* a few edges a node: insertion */
-            for (uint32_t b = a; b > 0 && ed[b - 1].move > ed[b].move; b--) {
-                Edge t = ed[b];
-                ed[b] = ed[b - 1];
-                ed[b - 1] = t;
-            }
-        if (g.nodes[k + i].vd.value != -MINIMAX_VALUE_INF)
-            ed[nd->n++] = (Edge){.next = (uint32_t)(k + i), .leaf = 0, .move = 0};
-        nd->built = true;
-    }
-    if (ok) {
-        MinimaxStats st = {0};
-        ok = minimax_propagate(&g, 2 * k, &st);
-        if (!ok)
-            error_set(s->err, s->err_len, "out of memory");
-        s->stats->check_loop = st.check_loop;
-        s->stats->rounds = st.rounds;
-        for (uint32_t id = 0; ok && id < k; id++) {
-            FinRec fr = {ords[id], g.nodes[id].vd, g.nodes[id].loop && g.nodes[id].checked};
-            ok = record_sort_add(fin, &fr, s->err, s->err_len);
-        }
-    }
-    free(ords);
-    free(g.nodes);
-    free(g.edges);
-    return ok;
+    return k == 0 && record_file_rewind(f, s->err, s->err_len);
 }
 
 /* Every inner edge (all, by child) with its child's final value, into s->sort_in. */
-static bool join_final(Sweep *s, RecFile *all, RecordSort *fin) {
-    if (!record_sort_finish(fin, s->err, s->err_len) || !rf_rewind(all, s->err, s->err_len))
+static bool join_final(Sweep *s, RecordFile *all, RecordSort *fin) {
+    if (!record_sort_finish(fin, s->err, s->err_len) || !record_file_rewind(all, s->err, s->err_len))
         return false;
     s->sort_in = open_sort(s, sizeof(OutRec), cmp_out);
     if (!s->sort_in)
@@ -707,7 +473,7 @@ static bool join_final(Sweep *s, RecFile *all, RecordSort *fin) {
     progress_begin(s, "minimax: values", all->n);
     uint64_t i = 0;
     bool ok = fr >= 0;
-    while (ok && (er = rf_get(all, &e, s->err, s->err_len)) == 1) {
+    while (ok && (er = record_file_get(all, &e, s->err, s->err_len)) == 1) {
         while (fr == 1 && ((const FinRec *)fp)->ord < e.child)
             fr = record_sort_next(fin, &fp, s->err, s->err_len);
         if (fr != 1 || ((const FinRec *)fp)->ord != e.child) {
@@ -743,9 +509,8 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
         memory = 4 * RECORD_SORT_MEMORY_MIN;
     Sweep s = {
         .opt = opt, .memory = memory, .tmpdir = tmpdir, .out = out, .err = err, .err_len = err_len, .stats = stats};
-    RecFile edges0, e[2], v[2], o[2];
+    RecordFile edges0, v[1], o[1];
     memset(&edges0, 0, sizeof edges0);
-    memset(e, 0, sizeof e);
     memset(v, 0, sizeof v);
     memset(o, 0, sizeof o);
     RecordSort *keys = NULL, *fin = NULL;
@@ -799,8 +564,8 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
     }
     /* 3. the edges */
     if (!start_reading(&s) || !(s.sort_in = open_sort(&s, sizeof(EdgeRec), cmp_edge)) ||
-        !rf_create(&v[0], sizeof(ValRec), tmpdir, out, err, err_len) ||
-        !rf_create(&o[0], sizeof(OpenRec), tmpdir, out, err, err_len))
+        !record_file_create(&v[0], sizeof(ValRec), tmpdir, out, err, err_len) ||
+        !record_file_create(&o[0], sizeof(OpenRec), tmpdir, out, err, err_len))
         goto out;
     s.settled = v[0];
     s.open = o[0];
@@ -809,58 +574,30 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
     bool ok = read_pass(&s, in, edge_entry, "minimax: edges", false, &st);
     v[0] = s.settled;
     o[0] = s.open;
-    s.settled = (RecFile){0};
-    s.open = (RecFile){0};
+    s.settled = (RecordFile){0};
+    s.open = (RecordFile){0};
     stats->converged_moves = s.sink.converged;
     record_sort_close(s.sort_out);
     s.sort_out = NULL;
-    if (!ok || !rf_create(&edges0, sizeof(EdgeRec), tmpdir, out, err, err_len) || !sort_to_file(&s, s.sort_in, &edges0))
+    if (!ok || !record_file_create(&edges0, sizeof(EdgeRec), tmpdir, out, err, err_len) ||
+        !sort_to_file(&s, s.sort_in, &edges0))
         goto out;
     record_sort_close(s.sort_in);
     s.sort_in = NULL;
-    /* 4. sweeps: e[c], v[c], o[c] are the current files (e[0] is edges0 at first) */
-    /* the final values: an eighth of the memory (the core takes three quarters) */
+    /* 4-5. the sweeps and the core; the final values: an eighth of the memory (the core
+     * takes three quarters) */
     s.memory /= 2;
     fin = open_sort(&s, sizeof(FinRec), cmp_fin);
     s.memory = memory;
-    if (!fin)
+    SweepEnv env = {.opt = opt, .memory = memory, .tmpdir = tmpdir, .near = out, .total = s.total};
+    if (!fin || !minimax_sweep_settle(&env, &edges0, &v[0], &o[0], fin, stats, sweeps, err, err_len))
         goto out;
-    {
-        RecFile *ce = &edges0, *cv = &v[0], *co = &o[0];
-        int c = 0;
-        while (cv->n > 0) {
-            int nx = 1 - c;
-            if (!rf_create(&e[nx], sizeof(EdgeRec), tmpdir, out, err, err_len) ||
-                !rf_create(&v[nx], sizeof(ValRec), tmpdir, out, err, err_len) ||
-                !rf_create(&o[nx], sizeof(OpenRec), tmpdir, out, err, err_len) ||
-                !sweep(&s, ce, cv, co, &e[nx], &v[nx], &o[nx], fin, (int)*sweeps + 1))
-                goto out;
-            ++*sweeps;
-            if (ce != &edges0)
-                rf_close(ce);
-            rf_close(cv);
-            rf_close(co);
-            c = nx;
-            ce = &e[c];
-            cv = &v[c];
-            co = &o[c];
-            if (!rf_rewind(ce, err, err_len) || !rf_rewind(cv, err, err_len) || !rf_rewind(co, err, err_len))
-                goto out;
-        }
-        /* 5. the core */
-        if (!core(&s, co, ce, fin))
-            goto out;
-        if (ce != &edges0)
-            rf_close(ce);
-        rf_close(cv);
-        rf_close(co);
-    }
     /* 6. writing */
     if (!join_final(&s, &edges0, fin))
         goto out;
     record_sort_close(fin);
     fin = NULL;
-    rf_close(&edges0);
+    record_file_close(&edges0);
     if (!start_reading(&s))
         goto out;
     s.sink.find = out_find;
@@ -883,14 +620,11 @@ out:
     record_sort_close(fin);
     record_sort_close(s.sort_in);
     record_sort_close(s.sort_out);
-    rf_close(&edges0);
-    for (int i = 0; i < 2; i++) {
-        rf_close(&e[i]);
-        rf_close(&v[i]);
-        rf_close(&o[i]);
-    }
-    rf_close(&s.settled);
-    rf_close(&s.open);
+    record_file_close(&edges0);
+    record_file_close(&v[0]);
+    record_file_close(&o[0]);
+    record_file_close(&s.settled);
+    record_file_close(&s.open);
     free(s.filters.words);
     free(s.sink.edges);
     free(s.mini);
