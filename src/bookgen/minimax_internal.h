@@ -47,6 +47,21 @@ static inline VD for_parent(VD v) {
     return r;
 }
 
+/* The best of some of a node's moves, folded in one at a time in any order (*has: at
+ * least one was), for the out-of-core path, which meets a node's moves in several files. */
+static inline void vd_fold(VD *best, bool *has, VD v) {
+    if (!*has || vd_better(v, *best))
+        *best = v;
+    *has = true;
+}
+
+/* A node's value for its parent from the best of all its moves (has: it has one), as
+ * minimax.c's best_for_parent() computes it, from its start value. */
+static inline VD vd_settled(VD best, bool has) {
+    VD start = {-MINIMAX_VALUE_INF, MINIMAX_DEPTH_MAX};
+    return for_parent(has && vd_better(best, start) ? best : start);
+}
+
 /* 8 bytes. */
 typedef struct {
     uint32_t next; /* child node, NO_NEXT for a leaf */
@@ -146,11 +161,12 @@ typedef struct {
 } EdgeRec;
 
 /* A position not settled yet: its inner edges not resolved, the best of its resolved and
- * leaf moves ({-MINIMAX_VALUE_INF, MINIMAX_DEPTH_MAX}: none), whether it is in check. */
+ * leaf moves (vd_fold(); OPEN_HAS_BEST: there was one), whether it is in check. */
+enum { OPEN_CHECKED = 1, OPEN_HAS_BEST = 2 };
 typedef struct {
     uint32_t ord, remaining;
     VD best;
-    uint32_t checked;
+    uint32_t flags;
 } OpenRec;
 
 /* A settled position's value for its parent (also a resolved edge's, by parent). */

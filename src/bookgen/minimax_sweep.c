@@ -284,15 +284,14 @@ static bool edge_entry(void *ctx, Book *entry, const Position *parsed) {
         return sweep_fail(s, "the input changed while it was read");
     if (!node_edges(s, entry, parsed))
         return false;
-    VD best = {-MINIMAX_VALUE_INF, MINIMAX_DEPTH_MAX};
+    VD best = {0, 0};
+    bool has = false;
     uint32_t inner = 0;
     char e[256];
     for (size_t i = 0; i < s->sink.ne; i++) {
         const Edge *ed = &s->sink.edges[i];
         if (ed->next == NO_NEXT) {
-            VD v = {ed->leaf, 0};
-            if (vd_better(v, best))
-                best = v;
+            vd_fold(&best, &has, (VD){ed->leaf, 0});
             continue;
         }
         EdgeRec r = {.child = s->child_of[ed->next - 1], .parent = (uint32_t)s->n, .q = ed->next - 1};
@@ -303,10 +302,11 @@ static bool edge_entry(void *ctx, Book *entry, const Position *parsed) {
     s->edges_inner += inner;
     bool ok;
     if (!inner) {
-        ValRec v = {(uint32_t)s->n, for_parent(best)};
+        ValRec v = {(uint32_t)s->n, vd_settled(best, has)};
         ok = record_file_put(&s->settled, &v, e, sizeof e);
     } else {
-        OpenRec o = {(uint32_t)s->n, inner, best, s->mini[0].checked};
+        OpenRec o = {(uint32_t)s->n, inner, best,
+                     (s->mini[0].checked ? OPEN_CHECKED : 0u) | (has ? OPEN_HAS_BEST : 0u)};
         ok = record_file_put(&s->open, &o, e, sizeof e);
     }
     if (!ok)

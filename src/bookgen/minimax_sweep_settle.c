@@ -106,14 +106,14 @@ static bool sweep(Settle *s, RecordFile *edges, RecordFile *vals, RecordFile *op
     OpenRec o;
     while (ok && rr >= 0 && (orr = record_file_get(open, &o, s->err, s->err_len)) == 1) {
         while (rr == 1 && ((const ValRec *)rp)->ord == o.ord) {
-            VD c = ((const ValRec *)rp)->vd;
-            if (vd_better(c, o.best))
-                o.best = c;
+            bool has = o.flags & OPEN_HAS_BEST;
+            vd_fold(&o.best, &has, ((const ValRec *)rp)->vd);
+            o.flags |= OPEN_HAS_BEST;
             o.remaining--;
             rr = record_sort_next(res, &rp, s->err, s->err_len);
         }
         if (o.remaining == 0) {
-            ValRec nv = {o.ord, for_parent(o.best)};
+            ValRec nv = {o.ord, vd_settled(o.best, true)};
             ok = record_file_put(vals2, &nv, s->err, s->err_len);
         } else
             ok = record_file_put(open2, &o, s->err, s->err_len);
@@ -137,7 +137,10 @@ static uint32_t core_id(const uint32_t *ords, size_t k, uint32_t ord) {
 /* Steps 2-4 over the positions never settled (open, by ordinal) and the edges between
  * them (edges, by child); their final values into fin. Node id i < k is the i-th open
  * position, node k + i the settled child holding the best of its settled and leaf moves
- * (settled, so steps 3-4 leave it alone, whether it is used or not). An edge is placed
+ * (settled, so steps 3-4 leave it alone, whether it is used or not; built when the
+ * position has such moves). The fold keeps the exact best of those moves, not bounded by
+ * best_for_parent()'s start value, since the loops' search (dfs_loop) starts from
+ * another one. An edge is placed
  * under its parent with its question number in the unused move field, then each node's
  * edges are put in question order, which is the order minimax_node_edges() made them in. */
 static bool core(Settle *s, RecordFile *open, RecordFile *edges, RecordSort *fin) {
@@ -164,9 +167,10 @@ static bool core(Settle *s, RecordFile *open, RecordFile *edges, RecordSort *fin
         if (!ok)
             break;
         ords[i] = o.ord;
-        g.nodes[i].checked = o.checked != 0;
-        g.nodes[k + i] = (Node){.vd = o.best, .settled = true, .built = true};
-        g.nodes[i].n = o.best.value != -MINIMAX_VALUE_INF; /* the folded edge, counted below */
+        g.nodes[i].checked = (o.flags & OPEN_CHECKED) != 0;
+        /* built marks the folded edge's node as used */
+        g.nodes[k + i] = (Node){.vd = o.best, .settled = true, .built = (o.flags & OPEN_HAS_BEST) != 0};
+        g.nodes[i].n = (o.flags & OPEN_HAS_BEST) != 0; /* the folded edge, counted below */
     }
     /* count each node's edges, then place them */
     EdgeRec e;
@@ -201,7 +205,7 @@ static bool core(Settle *s, RecordFile *open, RecordFile *edges, RecordSort *fin
                 ed[b] = ed[b - 1];
                 ed[b - 1] = t;
             }
-        if (g.nodes[k + i].vd.value != -MINIMAX_VALUE_INF)
+        if (g.nodes[k + i].built)
             ed[nd->n++] = (Edge){.next = (uint32_t)(k + i), .leaf = 0, .move = 0};
         nd->built = true;
     }
