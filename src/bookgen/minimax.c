@@ -17,7 +17,7 @@
 #include "shogi/movegen.h"
 #include "shogi/packed_sfen.h"
 
-enum { VALUE_MAX_ = 32000, VALUE_INF_ = 32767, MAX_PLY_ = 256, MINIMAX_THREADS_MAX = 64 };
+enum { VALUE_MAX_ = MINIMAX_VALUE_MAX, VALUE_INF_ = MINIMAX_VALUE_INF, MAX_PLY_ = 256, MINIMAX_THREADS_MAX = 64 };
 
 bool minimax_filter_init(ChildFilters *f, size_t n, int sets) {
     uint64_t blocks = 16;
@@ -50,22 +50,6 @@ static bool child_filters_init(ChildFilters *f, const Book *b, Key *twin_keys) {
             twin_keys[id] = twin;
     }
     return true;
-}
-
-/* x better than y for the side to move */
-static bool vd_better(VD x, VD y) {
-    if (x.value != y.value)
-        return x.value > y.value;
-    if (x.depth == MINIMAX_DEPTH_PERPETUAL_CHECK)
-        return false;
-    if (y.depth == MINIMAX_DEPTH_PERPETUAL_CHECK)
-        return true;
-    return x.value >= 0 ? x.depth < y.depth : x.depth > y.depth;
-}
-
-static VD for_parent(VD v) {
-    VD r = {(int16_t)-v.value, (uint16_t)(v.depth + 1 > MINIMAX_DEPTH_MAX ? MINIMAX_DEPTH_MAX : v.depth + 1)};
-    return r;
 }
 
 static VD edge_vd(const Graph *g, const Edge *e) {

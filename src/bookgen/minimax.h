@@ -86,6 +86,19 @@ bool book_minimax_in_place(Book *b, const MinimaxOptions *opt, MinimaxStats *sta
 int book_minimax_file(const char *in, const char *out, const MinimaxOptions *opt, MinimaxStats *stats, char *err,
                       size_t err_len);
 
+/* The same as book_minimax_file() for a sorted DB2016 book whose graph does not fit in
+ * memory: about `memory` bytes (256 KiB at least) plus a constant, the rest in nameless
+ * scratch files in tmpdir (NULL: out's directory), by sweeps over sorted files
+ * (minimax_sweep.c says how). Returns 1 when out was written (the same bytes as the other
+ * paths; *sweeps says how many sweeps step 1 took), 0 with the reason in err when it does
+ * not apply (flipped set), -1 with the reason in err on a failure: the input is not
+ * sorted or does not read, the disk is full, the positions on or above cycles need more
+ * than three quarters of memory, or interrupt_requested() (util/interrupt.h) turned true.
+ * On a failure out is untouched and no scratch file is left. sweeps and stats may be
+ * NULL. */
+int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *opt, uint64_t memory, const char *tmpdir,
+                       MinimaxStats *stats, uint64_t *sweeps, char *err, size_t err_len);
+
 Book *book_minimax(const Book *in, const MinimaxOptions *opt, MinimaxStats *stats, char *err, size_t err_len);
 
 #endif

@@ -16,6 +16,8 @@
 #include "book/book.h"
 #include "bookgen/minimax.h"
 #include "shogi/movegen.h"
+#include "util/record_file.h"
+#include "util/record_sort.h"
 
 #define NO_NEXT UINT32_MAX
 
@@ -23,6 +25,42 @@ typedef struct {
     int16_t value;
     uint16_t depth;
 } VD;
+
+enum { MINIMAX_VALUE_MAX = 32000, MINIMAX_VALUE_INF = 32767 };
+
+/* x better than y for the side to move (minimax.h: of equal scores the shorter path wins
+ * when the score is >= 0, the longer when it is < 0; a perpetual-check move never). A
+ * strict order: the best of several values does not depend on their order. */
+static inline bool vd_better(VD x, VD y) {
+    if (x.value != y.value)
+        return x.value > y.value;
+    if (x.depth == MINIMAX_DEPTH_PERPETUAL_CHECK)
+        return false;
+    if (y.depth == MINIMAX_DEPTH_PERPETUAL_CHECK)
+        return true;
+    return x.value >= 0 ? x.depth < y.depth : x.depth > y.depth;
+}
+
+/* A node's value for its parent from its best move: negated, one ply deeper. */
+static inline VD for_parent(VD v) {
+    VD r = {(int16_t)-v.value, (uint16_t)(v.depth + 1 > MINIMAX_DEPTH_MAX ? MINIMAX_DEPTH_MAX : v.depth + 1)};
+    return r;
+}
+
+/* The best of some of a node's moves, folded in one at a time in any order (*has: at
+ * least one was), for the out-of-core path, which meets a node's moves in several files. */
+static inline void vd_fold(VD *best, bool *has, VD v) {
+    if (!*has || vd_better(v, *best))
+        *best = v;
+    *has = true;
+}
+
+/* A node's value for its parent from the best of all its moves (has: it has one), as
+ * minimax.c's best_for_parent() computes it, from its start value. */
+static inline VD vd_settled(VD best, bool has) {
+    VD start = {-MINIMAX_VALUE_INF, MINIMAX_DEPTH_MAX};
+    return for_parent(has && vd_better(best, start) ? best : start);
+}
 
 /* 8 bytes. */
 typedef struct {
@@ -112,5 +150,52 @@ bool minimax_propagate(Graph *g, size_t n, MinimaxStats *stats);
 /* Step 5 for node id: its moves sorted by (score, depth) into out->moves, ponder and
  * count taken from old (the position's moves as read). Returns their number. */
 int minimax_node_result(const Graph *g, uint32_t id, const BookMoveList *old, BookMoveList *out);
+
+/* ---- out of core (minimax_sweep.c, minimax_sweep_settle.c) ---- */
+
+/* An inner edge: the question number q is the order minimax_node_edges() asked for its
+ * child in, which is the edge's order among the node's inner edges. Files of edges are
+ * sorted by (child, parent, q). */
+typedef struct {
+    uint32_t child, parent, q;
+} EdgeRec;
+
+/* A position not settled yet: its inner edges not resolved, the best of its resolved and
+ * leaf moves (vd_fold(); OPEN_HAS_BEST: there was one), whether it is in check. */
+enum { OPEN_CHECKED = 1, OPEN_HAS_BEST = 2 };
+typedef struct {
+    uint32_t ord, remaining;
+    VD best;
+    uint32_t flags;
+} OpenRec;
+
+/* A settled position's value for its parent (also a resolved edge's, by parent). */
+typedef struct {
+    uint32_t ord;
+    VD vd;
+} ValRec;
+
+/* A position's final value, and whether it is a perpetual-check loop position in check. */
+typedef struct {
+    uint32_t ord;
+    VD vd;
+    uint32_t loop_checked;
+} FinRec;
+
+typedef struct {
+    const MinimaxOptions *opt;
+    uint64_t memory;           /* --memory: each sort a quarter, the core three quarters */
+    const char *tmpdir, *near; /* where the scratch files go (record_file.h) */
+    uint64_t total;            /* positions */
+} SweepEnv;
+
+/* Steps 1-4 of minimax.h on files: edges holds every inner edge (by child; read, kept),
+ * settled the positions without an inner edge and open the others (by ordinal; taken
+ * over and closed). Every position's final value goes to fin; stats gets settled,
+ * check_loop and rounds, *sweeps the sweeps step 1 took. Returns false with the reason
+ * in err: a scratch file fails, Ctrl-C, or the core does not fit in three quarters of
+ * env->memory. */
+bool minimax_sweep_settle(const SweepEnv *env, RecordFile *edges, RecordFile *settled, RecordFile *open,
+                          RecordSort *fin, MinimaxStats *stats, uint64_t *sweeps, char *err, size_t err_len);
 
 #endif

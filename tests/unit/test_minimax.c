@@ -2,7 +2,9 @@
  * ../shared/refdata/db/rshogi (book_backprop_yo_* is a transposition plus a converging
  * move; book_backprop_check_* a perpetual-check loop whose expected file is real
  * YaneuraOu output, compared on values as book_backprop_check.md says), plus small
- * hand-made graphs: a tree, a plain repetition cycle (a draw) and a pure perpetual check. */
+ * hand-made graphs: a tree, a plain repetition cycle (a draw) and a pure perpetual check.
+ * The streamed path (book_minimax_file()) and the out-of-core one (book_minimax_sweep(), at
+ * its smallest memory) write the IR path's bytes and counts on hand and random books. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -425,6 +427,27 @@ static int file_vs_ir(const Book *b, MinimaxOptions o) {
         assert_int_equal(s1.converged_moves, s2.converged_moves);
         assert_int_equal(s1.flipped_edges, s2.flipped_edges);
         assert_int_equal(s1.rounds, s2.rounds);
+        if (!o.flipped) {
+            /* and the out-of-core path, at its smallest memory (every sort in runs on
+             * disk once the book has a few thousand positions) */
+            MinimaxStats s3;
+            uint64_t sweeps;
+            assert_int_equal(book_minimax_sweep(in, got, &o, 0, NULL, &s3, &sweeps, err, sizeof err), 1);
+            a = slurp(got, &la);
+            w = slurp(want, &lb);
+            assert_int_equal(la, lb);
+            assert_memory_equal(a, w, la);
+            free(a);
+            free(w);
+            assert_int_equal(s1.positions, s3.positions);
+            assert_int_equal(s1.settled, s3.settled);
+            assert_int_equal(s1.check_loop, s3.check_loop);
+            assert_int_equal(s1.converged_moves, s3.converged_moves);
+            assert_int_equal(s1.rounds, s3.rounds);
+            assert_int_equal(s2.written_positions, s3.written_positions);
+            assert_int_equal(s2.written_moves, s3.written_moves);
+            assert_int_equal(sweeps > 0, s3.settled > 0); /* a sweep runs when something settled */
+        }
     } else {
         assert_int_equal(rc, 0); /* never a failure on a good file */
         assert_true(s1.flipped_twins > 0);
@@ -501,8 +524,17 @@ static void test_file_declines(void **state) {
     assert_int_equal(book_minimax_file(in, out, NULL, NULL, err, sizeof err), 0);
     assert_non_null(strstr(err, "not sorted"));
     assert_int_equal(access(out, F_OK), -1);
+    /* out of core an unsorted file is a failure (the caller sorts it first) */
+    assert_int_equal(book_minimax_sweep(in, out, NULL, 0, NULL, NULL, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not sorted"));
+    assert_int_equal(access(out, F_OK), -1);
+    MinimaxOptions fl = {.flipped = true};
+    assert_int_equal(book_minimax_sweep(in, out, &fl, 0, NULL, NULL, NULL, err, sizeof err), 0);
+    assert_int_equal(access(out, F_OK), -1);
     unlink(in);
     assert_int_equal(book_minimax_file(in, out, NULL, NULL, err, sizeof err), -1);
+    assert_int_equal(access(out, F_OK), -1);
+    assert_int_equal(book_minimax_sweep(in, out, NULL, 0, NULL, NULL, NULL, err, sizeof err), -1);
     assert_int_equal(access(out, F_OK), -1);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "book/book.h"
+#include "book/extsort.h"
 #include "book/open.h"
 #include "bookgen/minimax.h"
 #include "util/cli_opts.h"
@@ -13,12 +14,55 @@
 #include "match/match.h"
 #include "record/reader.h"
 #include "util/atomic_file.h"
+#include "util/interrupt.h"
+#include "util/parse.h"
 #include "util/progress.h"
 
 /* ---- minimax ---- */
 
+/* minimax --memory of a book whose graph does not fit: book_minimax_sweep(), with what
+ * the other paths print. */
+static int minimax_out_of_core(const char *inp, const char *outp, const MinimaxOptions *opt, uint64_t memory,
+                               const char *tmpdir, bool quiet) {
+    char *inputs[1] = {(char *)inp};
+    if (!cli_check_output("minimax", outp) || !cli_out_of_core_ok("minimax", inputs, 1, outp))
+        return 2;
+    if (opt->flipped) {
+        fprintf(stderr, "hayanagi book minimax: --flipped is not supported with --memory; drop --memory (a sorted "
+                        "book is then streamed through its compact graph) or --flipped\n");
+        return 2;
+    }
+    Progress pr = {.out = stderr, .quiet = quiet};
+    MinimaxOptions mo = *opt;
+    mo.progress = &pr;
+    MinimaxStats ms;
+    uint64_t sweeps;
+    char err[512];
+    /* Ctrl-C stops the passes at the next entry or record: nothing is kept (the scratch
+     * files have no name), the old OUT stays */
+    InterruptScope scope;
+    interrupt_begin(&scope, NULL);
+    int done = book_minimax_sweep(inp, outp, &mo, memory, tmpdir, &ms, &sweeps, err, sizeof err);
+    interrupt_end(&scope);
+    if (done <= 0) {
+        cli_say_not_written("hayanagi book minimax", err, outp);
+        return interrupt_requested() ? INTERRUPT_EXIT_STATUS : 1;
+    }
+    BookWriteReport wr = {.positions = ms.written_positions, .moves = ms.written_moves};
+    fprintf(cli_say_wrote(outp, &wr),
+            "; %llu settled without cycles, %llu on perpetual-check loops, %llu converging moves added, %llu "
+            "propagation rounds\n",
+            (unsigned long long)ms.settled, (unsigned long long)ms.check_loop, (unsigned long long)ms.converged_moves,
+            (unsigned long long)ms.rounds);
+    if (!quiet)
+        fprintf(stderr, "minimaxed out of core: %llu sweeps, %llu positions on or above cycles worked in memory\n",
+                (unsigned long long)sweeps, (unsigned long long)(ms.positions - ms.settled));
+    return 0;
+}
+
 static void minimax_usage(FILE *f) {
-    fprintf(f, "usage: hayanagi book minimax [--converge] [--flipped] [--threads T] [--in-memory] [--quiet] IN OUT\n"
+    fprintf(f, "usage: hayanagi book minimax [--converge] [--flipped] [--threads T] [--in-memory]\n"
+               "                            [--memory SIZE [--tmpdir DIR]] [--quiet] IN OUT\n"
                "Back-propagates the book IN's scores over its graph (negamax, transpositions shared) into OUT\n"
                "(IN may be OUT; .sbk SBK, else DB2016, comments kept).\n"
                "  --converge   add the moves that lead between book positions (peta_shock's converging moves)\n"
@@ -26,6 +70,10 @@ static void minimax_usage(FILE *f) {
                "  --threads T  propagate on T threads (1-64)\n"
                "  --in-memory  load the whole book even when IN is a sorted DB2016 book, which is otherwise\n"
                "               streamed through a compact graph (the same output in a third of the memory)\n"
+               "  --memory SIZE  work in about SIZE bytes (e.g. 512M, 4G): a sorted DB2016 book whose\n"
+               "               graph does not fit is minimaxed out of core, by sweeps over sorted files\n"
+               "               (the same output; not with --flipped or --in-memory)\n"
+               "  --tmpdir DIR   where the sorted files go (default: OUT's directory); nothing stays there\n"
                "  --quiet      no progress display\n");
 }
 
@@ -36,11 +84,15 @@ int book_verb_minimax(int argc, char **argv) {
                                              {"threads", required_argument, NULL, 't'},
                                              {"quiet", no_argument, NULL, 'q'},
                                              {"in-memory", no_argument, NULL, 'm'},
+                                             {"memory", required_argument, NULL, 'M'},
+                                             {"tmpdir", required_argument, NULL, 'T'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     MinimaxOptions mo = {0};
     bool quiet = false, in_memory = false;
     long v = 0;
+    uint64_t memory = 0;
+    const char *tmpdir = NULL;
     char **av = cli_opts_begin(prog, argc, argv);
     if (!av)
         return 1;
@@ -56,6 +108,11 @@ int book_verb_minimax(int argc, char **argv) {
             break;
         case 'q': quiet = true; break;
         case 'm': in_memory = true; break;
+        case 'M':
+            if (!parse_size(optarg, EXTSORT_MEMORY_MIN, UINT64_MAX, &memory))
+                rc = cli_opts_bad_value(prog, longopts, opt, optarg, "a size of at least 256K, e.g. 512M or 4G");
+            break;
+        case 'T': tmpdir = optarg; break;
         case 'h':
             minimax_usage(stdout);
             rc = 0;
@@ -71,6 +128,12 @@ int book_verb_minimax(int argc, char **argv) {
     free(av);
     if (rc >= 0)
         return rc;
+    if (memory && in_memory) {
+        fprintf(stderr, "%s: --in-memory and --memory exclude each other\n", prog);
+        return CLI_USAGE_ERROR;
+    }
+    if (memory && !cli_minimax_fits_memory(paths[0], memory))
+        return minimax_out_of_core(paths[0], paths[1], &mo, memory, tmpdir, quiet);
     if (!cli_check_output("minimax", paths[1]))
         return 2;
     Progress pr = {.out = stderr, .quiet = quiet};

@@ -194,6 +194,12 @@ bool cli_fits_memory(char *const *paths, int n, uint64_t memory) {
     return total <= memory / 4;
 }
 
+bool cli_minimax_fits_memory(const char *path, uint64_t memory) {
+    struct stat sb;
+    uint64_t size = stat(path, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size : 0;
+    return size / 2 <= memory;
+}
+
 bool cli_out_of_core_ok(const char *verb, char *const *paths, int n, const char *out) {
     char err[512];
     for (int i = 0; i < n; i++) {

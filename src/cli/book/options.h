@@ -38,6 +38,12 @@ typedef struct {
  * the writer's sort), so that the verb runs as without the option. */
 bool cli_fits_memory(char *const *paths, int n, uint64_t memory);
 
+/* The same rule for `book minimax --memory SIZE IN`: true when IN's streamed graph
+ * (bookgen/minimax_file.c: about 62 bytes a position, where a DB2016 entry takes about
+ * 150 bytes of text with 3.5 moves) fits within SIZE, taken as half a byte of memory for
+ * each byte of file. */
+bool cli_minimax_fits_memory(const char *path, uint64_t memory);
+
 /* The conditions of working out of core (docs/book_making.md, "Books larger than
  * memory"): every input a DB2016 book by content, and OUT (NULL: none) a DB2016 name.
  * True when they hold; otherwise false with "hayanagi book VERB: --memory: ..." on

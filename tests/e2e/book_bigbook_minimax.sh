@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# book minimax --memory (docs/book_making.md, "Books larger than memory" and "minimax"): a
+# sorted synthetic book of 50 000 positions, with a rook shuffle from the start position
+# (a cycle of four positions) and the perpetual-check loop of the rshogi fixture added,
+# minimaxed under --memory 1M by sweeps over sorted files, writes the in-memory verb's
+# bytes and closing line, with and without --converge; the fixture's loop gets
+# YaneuraOu's values; what is not done out of core is refused by name (exit 2); a core
+# larger than the memory fails and says so; SIGINT and SIGKILL during the passes leave
+# the old output and no scratch file; the peak RSS stays near the limit.
+. "$(dirname "$0")/lib.sh"
+T=$(mktemp -d /tmp/hayanagi_book_bigminimax.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+REF=${REFDATA:-/work/shared/refdata}/db/rshogi
+
+# sanitized builds are slow: a smaller book, worked under a smaller limit
+if [ -n "${HAYANAGI_SANITIZED:-}" ]; then n=6000 mem=256K; else n=50000 mem=1M; fi
+"$HAYANAGI" book gen-synthetic $n "$T/a.db" 5 >/dev/null 2>&1 || fail "gen-synthetic"
+S="lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+{ cat "$T/a.db"
+  echo "sfen $S"; echo "2h3h none 0 10 1"
+  echo "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B4R2/LNSGKGSNL w - 2"; echo "8b7b none 0 10 1"
+  echo "3c3d none -30 10 1"
+  echo "sfen lnsgkgsnl/2r4b1/ppppppppp/9/9/9/PPPPPPPPP/1B4R2/LNSGKGSNL b - 3"; echo "3h2h none 0 10 1"
+  echo "sfen lnsgkgsnl/2r4b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 4"; echo "7b8b none 0 10 1"
+  echo "3c3d none -20 10 1"
+  if [ -f "$REF/book_backprop_check_in.db" ]; then grep -v '^#' "$REF/book_backprop_check_in.db"; fi
+} > "$T/mixed.db"
+"$HAYANAGI" book sort --quiet "$T/mixed.db" "$T/in.db" >/dev/null || fail "sort"
+mkdir "$T/tmp"
+
+for args in "--converge" ""; do
+    # shellcheck disable=SC2086
+    "$HAYANAGI" book minimax --quiet $args "$T/in.db" "$T/mem.db" > "$T/mem.out" || fail "minimax $args in memory"
+    # shellcheck disable=SC2086
+    "$HAYANAGI" book minimax --memory $mem --tmpdir "$T/tmp" $args "$T/in.db" "$T/ext.db" > "$T/ext.out" \
+        2> "$T/ext.err" || fail "minimax --memory $mem $args: $(cat "$T/ext.err")"
+    grep -q "minimaxed out of core: [1-9][0-9]* sweeps, [1-9][0-9]* positions on or above cycles" "$T/ext.err" ||
+        fail "minimax --memory $mem $args: not out of core, or no cycle: $(tail -1 "$T/ext.err")"
+    cmp -s "$T/mem.db" "$T/ext.db" || fail "minimax --memory $mem $args: not the in-memory output"
+    [ "$(sed "s|$T/mem.db|OUT|" "$T/mem.out")" = "$(sed "s|$T/ext.db|OUT|" "$T/ext.out")" ] ||
+        fail "minimax --memory $mem $args: the report differs: $(cat "$T/mem.out") / $(cat "$T/ext.out")"
+    [ -z "$(ls -A "$T/tmp")" ] || fail "minimax $args: files left in the tmpdir: $(ls -A "$T/tmp")"
+    # the perpetual-check loop: YaneuraOu's values (book_backprop_check.md)
+    if [ -f "$REF/book_backprop_check_in.db" ]; then
+        loop=$(grep -A2 "^sfen 4k4/9/5R3/9/9/9/9/9/K8 b" "$T/ext.db")
+        expect_contains "minimax --memory $args: the checker's loop move" "$loop" "4c5c none -81 9997"
+        expect_contains "minimax --memory $args: the checker's way out" "$loop" "4c4d none -80 0"
+    fi
+done
+# the rook shuffle (without --converge, the last run): nothing better leaves the cycle, so
+# its moves are a draw at depth 9999 (minimax.h, step 3), the ways out keep their leaves
+entry() { awk -v p="sfen $1" 'index($0, p) == 1 { f = 1; next } /^sfen/ { f = 0 } f' "$T/ext.db"; }
+expect_contains "minimax --memory: the start position's 2h3h" "$(entry "$S")" "2h3h none 0 9999 1"
+expect_contains "minimax --memory: the shuffle's 8b7b" \
+    "$(entry "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B4R2/LNSGKGSNL w")" "8b7b none 0 9999 1"
+cycle_end=$(entry "lnsgkgsnl/2r4b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w")
+expect_contains "minimax --memory: the shuffle's 7b8b" "$cycle_end" "7b8b none 0 9999 1"
+expect_contains "minimax --memory: the shuffle's way out" "$cycle_end" "3c3d none -20 0 1"
+
+# refusals (exit 2, named), an unsorted input (exit 1), bad sizes
+out=$("$HAYANAGI" book minimax --memory $mem --flipped "$T/in.db" "$T/never.db" 2>&1)
+expect_status "minimax --memory --flipped" 2 $?
+expect_contains "minimax --memory --flipped" "$out" "--flipped is not supported with --memory"
+out=$("$HAYANAGI" book minimax --memory $mem --in-memory "$T/in.db" "$T/never.db" 2>&1)
+expect_status "minimax --memory --in-memory" 2 $?
+expect_contains "minimax --memory --in-memory" "$out" "exclude each other"
+if [ -z "${HAYANAGI_SANITIZED:-}" ]; then # (the small book's SBK fits, and is minimaxed in memory)
+    "$HAYANAGI" book convert --quiet "$T/in.db" "$T/in.sbk" >/dev/null || fail "convert to sbk"
+    out=$("$HAYANAGI" book minimax --memory $mem "$T/in.sbk" "$T/never.db" 2>&1)
+    expect_status "minimax --memory of an SBK" 2 $?
+    expect_contains "minimax --memory of an SBK" "$out" "--memory: $T/in.sbk is ShogiGUI/ShogiHome SBK"
+fi
+out=$("$HAYANAGI" book minimax --memory $mem "$T/mixed.db" "$T/never.db" 2>&1)
+expect_status "minimax --memory of an unsorted book" 1 $?
+expect_contains "minimax --memory of an unsorted book" "$out" "is not sorted"
+for v in 1X 0 100K -5 ""; do
+    out=$("$HAYANAGI" book minimax --memory="$v" "$T/in.db" "$T/never.db" 2>&1)
+    expect_status "minimax --memory='$v'" 2 $?
+    expect_contains "minimax --memory='$v'" "$out" "--memory"
+done
+[ -e "$T/never.db" ] && fail "a refused minimax wrote its output"
+# a core larger than the memory: named, the old output kept, nothing left
+if [ -z "${HAYANAGI_SANITIZED:-}" ]; then
+    echo "previous content" > "$T/small.db"
+    out=$("$HAYANAGI" book minimax --quiet --converge --memory 256K --tmpdir "$T/tmp" "$T/in.db" "$T/small.db" 2>&1)
+    expect_status "minimax --memory 256K --converge (the core does not fit)" 1 $?
+    expect_contains "minimax --memory 256K --converge" "$out" "raise --memory"
+    [ "$(cat "$T/small.db")" = "previous content" ] || fail "a failed minimax --memory changed its output"
+    [ -z "$(ls -A "$T/tmp")" ] || fail "a failed minimax --memory left files: $(ls -A "$T/tmp")"
+fi
+
+# a book that fits is the streamed path, as without the option
+"$HAYANAGI" book minimax --quiet --memory 1G "$T/in.db" "$T/fit.db" 2>"$T/fit.err" >/dev/null ||
+    fail "minimax --memory 1G"
+cmp -s "$T/fit.db" "$T/mem.db" || fail "minimax --memory 1G: not the in-memory output"
+grep -q "out of core" "$T/fit.err" && fail "minimax --memory 1G: worked out of core"
+
+# peak RSS under --memory 1M: the limit plus the stated constant (16 MiB allowed)
+if [ -x /usr/bin/time ] && [ -z "${HAYANAGI_SANITIZED:-}" ]; then
+    for args in "" "--converge"; do
+        # shellcheck disable=SC2086
+        kb=$(/usr/bin/time -f "%M" "$HAYANAGI" book minimax --quiet --memory 1M $args "$T/in.db" "$T/r.db" \
+            2>&1 >/dev/null | tail -1)
+        [ "$kb" -lt $((1024 + 16384)) ] 2>/dev/null || fail "minimax --memory 1M $args: peak RSS $kb KB"
+    done
+else
+    echo "note: peak RSS not checked (no /usr/bin/time, or sanitized)"
+fi
+
+# kill_during NAME SIGNAL OUT REF DELAY COMMAND...: as in book_bigbook_verbs.sh
+kill_during() {
+    local name=$1 sig=$2 out=$3 ref=$4 delay=$5 pid st
+    shift 5
+    echo "previous content" > "$out"
+    "$@" >/dev/null 2>"$T/kill.err" &
+    pid=$!
+    sleep "$delay"
+    kill -"$sig" "$pid" 2>/dev/null
+    { wait "$pid"; } 2>/dev/null; st=$?
+    if [ "$(cat "$out")" != "previous content" ]; then
+        cmp -s "$out" "$ref" || fail "$name $sig after ${delay}s: the output was changed but is not the whole output"
+        [ "$st" = 0 ] || [ "$st" = 130 ] || [ "$sig" = KILL ] ||
+            fail "$name $sig after ${delay}s: the old output was changed by a failed run (exit $st)"
+    else
+        [ "$st" != 0 ] || fail "$name $sig after ${delay}s: exit status 0 and the output not written"
+    fi
+    if [ "$sig" = KILL ]; then rm -f "$out".tmp.*; fi
+    ls "$out".tmp.* "$(dirname "$out")"/.hayanagi-sort-* "$T"/tmp/* >/dev/null 2>&1 &&
+        fail "$name $sig after ${delay}s: a temporary file was left behind: $(ls -A "$T/tmp" "$out".tmp.* 2>/dev/null)"
+}
+for sig in INT KILL; do
+    for d in 0.1 0.3 0.6 0.9; do
+        kill_during "minimax --memory" $sig "$T/k.db" "$T/mem.db" $d \
+            "$HAYANAGI" book minimax --memory $mem --tmpdir "$T/tmp" "$T/in.db" "$T/k.db"
+    done
+done
+
+# a full disk (a file size limit) is an error naming the failure; the old output stays
+echo "previous content" > "$T/full.db"
+out=$( (trap '' XFSZ; ulimit -f 256; "$HAYANAGI" book minimax --memory $mem --tmpdir "$T/tmp" "$T/in.db" \
+    "$T/full.db") 2>&1)
+st=$?
+[ "$st" = 1 ] || fail "minimax into a full disk: exit $st"
+expect_contains "minimax into a full disk" "$out" "is untouched"
+[ "$(cat "$T/full.db")" = "previous content" ] || fail "minimax into a full disk: the old output was changed"
+ls "$T"/full.db.tmp.* "$T"/tmp/* >/dev/null 2>&1 && fail "minimax into a full disk: a temporary file was left"
+finish
