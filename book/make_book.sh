@@ -131,15 +131,27 @@ done
 step "$H" book grow "$W/learned_cut.db" "$W/grown.db" --records "$W/grow" --games 0 --confidence "$CONFIDENCE" --quiet
 # 9. the first move: only ROOT_MOVES stay listed at the start position (the tree also lists
 #    1g1f, which won 124 of 152 games against gpsusi at 120 ms and was never tried against
-#    anything else: an overlay's move, not a default book's; book/README.md)
+#    anything else: an overlay's move, not a default book's; book/README.md); the root's
+#    "#grow:" value with the player to move becomes that of the kept move grow would play
+#    (the best lower bound), as the tree without 1g1f values it
 echo "\$ keep $ROOT_MOVES at the start position" >> "$LOG"
 awk -v keep="$ROOT_MOVES" -v root="sfen $START_SFEN" '
-    BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) ok[k[i]] = 1 }
+    BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) ok[k[i]] = 1; best_lb = -1 }
+    function after(word,    i) { for (i = 1; i < NF; i++) if ($i == word) return $(i + 1) + 0; return -1 }
+    FNR == NR {
+        if (/^sfen /) in_root = ($0 == root)
+        else if (in_root && /^#grow [^:]*:/) {
+            split($2, a, ":"); lb = after("bound")
+            if ((a[1] in ok) && lb > best_lb) { best_lb = lb; best_v = after("value") }
+        }
+        next
+    }
     /^sfen / { in_root = ($0 == root); print; next }
     !in_root { print; next }
+    /^#grow: / { if (best_lb >= 0) sub(/value [0-9.]+ with the player/, sprintf("value %.3f with the player", best_v)); print; next }
     /^#grow / { split($2, a, ":"); if (a[1] in ok) print; next }
     /^#/ { print; next }
-    $1 in ok { print }' "$W/grown.db" > "$W/rooted.db"
+    $1 in ok { print }' "$W/grown.db" "$W/grown.db" > "$W/rooted.db"
 step "$H" book sort --quiet "$W/rooted.db" "$W/final.db"
 cp "$W/final.db" book/standard_book.db
 sha256sum book/standard_book.db >> "$LOG"
