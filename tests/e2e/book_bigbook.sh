@@ -59,7 +59,9 @@ kill_during() {
     local name=$1 out=$2 ref=$3 delay=$4 pid st
     shift 4
     echo "previous content" > "$out"
-    "$@" >/dev/null 2>"$T/kill.err" &
+    # a script starts background jobs with SIGINT ignored; a user's Ctrl-C finds it at
+    # its default until the verb installs its handler, so the test restores that
+    env --default-signal=INT "$@" >/dev/null 2>"$T/kill.err" &
     pid=$!
     sleep "$delay"
     kill -INT "$pid" 2>/dev/null

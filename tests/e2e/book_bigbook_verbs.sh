@@ -119,7 +119,9 @@ kill_during() {
     local name=$1 sig=$2 out=$3 ref=$4 delay=$5 pid st
     shift 5
     echo "previous content" > "$out"
-    "$@" >/dev/null 2>"$T/kill.err" &
+    # a script starts background jobs with SIGINT ignored; a user's Ctrl-C finds it at
+    # its default until the verb installs its handler, so the test restores that
+    env --default-signal=INT "$@" >/dev/null 2>"$T/kill.err" &
     pid=$!
     sleep "$delay"
     kill -"$sig" "$pid" 2>/dev/null
