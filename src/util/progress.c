@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 void progress_start(Progress *p, FILE *out, const char *label, uint64_t total, bool quiet) {
@@ -54,8 +55,19 @@ static void bar_text(const Progress *p, char *bar) {
     bar[width + 2] = '\0';
 }
 
+/* Appends printf text to line (len bytes, always NUL-terminated; cut when full). */
+__attribute__((format(printf, 3, 4))) static void append(char *line, size_t len, const char *fmt, ...) {
+    size_t used = strlen(line);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
 /* The line with the rate (progress.h): count, before, units per second, time left. */
-static void draw_rate(const Progress *p, double secs, const char *eta) {
+static void rate_text(const Progress *p, double secs, const char *eta, char *line, size_t len) {
     double rate = secs > 0 ? (double)p->done / secs : 0;
     char before[40] = "", count[48], bar[40] = "";
     if (p->before)
@@ -68,34 +80,63 @@ static void draw_rate(const Progress *p, double secs, const char *eta) {
         bar_text(p, bar);
         strcat(bar, " ");
     }
-    fprintf(p->out, "%s%s %s%s%s, %.2f %s/s%s", p->tty ? "\r" : "", p->label, bar, count, before, rate, p->unit, eta);
+    append(line, len, "%s %s%s%s, %.2f %s/s%s", p->label, bar, count, before, rate, p->unit, eta);
+}
+
+/* The terminal's width in columns, 0 when it does not say. */
+static int terminal_columns(FILE *out) {
+    struct winsize ws;
+    if (ioctl(fileno(out), TIOCGWINSZ, &ws) != 0)
+        return 0;
+    return ws.ws_col;
+}
+
+/* Cuts line to at most columns - 1 characters (UTF-8 sequences kept whole, each counted as
+ * one column), so that a redrawn line never wraps: a wrapped line's first part would stay
+ * on the screen at every redraw. */
+static void fit_width(char *line, int columns) {
+    if (columns < 2)
+        return;
+    int chars = 0;
+    for (char *c = line; *c; c++) {
+        if (((unsigned char)*c & 0xC0) == 0x80)
+            continue; /* a continuation byte: part of the character before */
+        if (++chars > columns - 1) {
+            *c = '\0';
+            return;
+        }
+    }
 }
 
 static void draw(Progress *p, double t, bool final) {
     double secs = (t - p->start_ms) / 1000.0;
-    char eta[32], status[512] = "";
+    char eta[32], status[512] = "", line[1024] = "";
     eta_text(p, secs, final, eta, sizeof eta);
     if (p->status)
         p->status(p->status_ctx, status, sizeof status);
     if (p->unit[0]) {
-        draw_rate(p, secs, eta);
+        rate_text(p, secs, eta, line, sizeof line);
     } else if (p->tty) {
         if (p->total) {
             char bar[40];
             bar_text(p, bar);
-            fprintf(p->out, "\r%s %s %5.1f%% %.1fs%s  ", p->label, bar, 100.0 * (double)p->done / (double)p->total,
-                    secs, eta);
+            append(line, sizeof line, "%s %s %5.1f%% %.1fs%s  ", p->label, bar,
+                   100.0 * (double)p->done / (double)p->total, secs, eta);
         } else {
-            fprintf(p->out, "\r%s %llu %.1fs", p->label, (unsigned long long)p->done, secs);
+            append(line, sizeof line, "%s %llu %.1fs", p->label, (unsigned long long)p->done, secs);
         }
     } else if (p->total) {
-        fprintf(p->out, "%s: %llu/%llu (%.1f%%) %.1fs%s", p->label, (unsigned long long)p->done,
-                (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total, secs, eta);
+        append(line, sizeof line, "%s: %llu/%llu (%.1f%%) %.1fs%s", p->label, (unsigned long long)p->done,
+               (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total, secs, eta);
     } else {
-        fprintf(p->out, "%s: %llu %.1fs", p->label, (unsigned long long)p->done, secs);
+        append(line, sizeof line, "%s: %llu %.1fs", p->label, (unsigned long long)p->done, secs);
     }
     if (status[0])
-        fprintf(p->out, " | %s", status);
+        append(line, sizeof line, " | %s", status);
+    /* a bar redrawn in place fits the terminal's width; the last line is a report, whole */
+    if (p->tty && !final)
+        fit_width(line, terminal_columns(p->out));
+    fprintf(p->out, "%s%s", p->tty ? "\r" : "", line);
     /* a line that may get shorter (the rate, a status) clears what the last one left */
     if (p->tty && (p->unit[0] || p->status))
         fputs("\x1b[K", p->out);

@@ -11,7 +11,9 @@
  *     "thinking 12/40 (6 before), 2.31 pos/s eta 12s"         (a file or a pipe)
  * A job that sets a status (progress_set_status) gets its text after " | " on every line,
  * e.g. book think's engines: "... eta 12s | engines #1 6 #2 6 (1 restart)". All of it is
- * computed here, for every job alike.
+ * computed here, for every job alike. On a terminal a line redrawn in place is cut to the
+ * terminal's width less one column, so that it never wraps (a wrapped line leaves its
+ * first part on the screen at every redraw); the last line, a report, is drawn whole.
  *
  * Handing a Progress to a job that starts it (book_think, book_minimax, the readers of
  * book/open.h, ...): initialise it as (Progress){.out = stderr, .quiet = quiet}; the job

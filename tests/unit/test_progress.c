@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -171,6 +172,44 @@ static void test_terminal_bar(void **state) {
     assert_non_null(strstr(buf, " pos/s | engines #1 4"));
 }
 
+/* On a terminal 40 columns wide a long line redrawn in place is cut to 39 characters
+ * (a multi-byte character kept whole), the last line is drawn whole. */
+static void test_terminal_width(void **state) {
+    (void)state;
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) || unlockpt(master)) {
+        if (master >= 0)
+            close(master);
+        skip(); /* no pseudo-terminals in this sandbox */
+    }
+    int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+    assert_true(slave >= 0);
+    struct winsize ws = {.ws_row = 24, .ws_col = 40};
+    assert_int_equal(ioctl(slave, TIOCSWINSZ, &ws), 0);
+    FILE *f = fdopen(slave, "w");
+    assert_non_null(f);
+    Progress p;
+    progress_start(&p, f, "grow \xc3\xa9", 4, false); /* "grow é": 6 characters, 7 bytes */
+    progress_set_rate(&p, "games", 0);
+    progress_set_status(&p, engines, "vs a-very-long-opponent-name +1 =0 -1 and more text");
+    p.last_ms -= 1000;
+    progress_update(&p, 2);
+    progress_finish(&p);
+    fclose(f);
+    char buf[1024];
+    ssize_t n = read(master, buf, sizeof buf - 1);
+    close(master);
+    assert_true(n > 0);
+    buf[n] = '\0';
+    /* the redrawn line: "\r" + 39 characters (40 bytes) + "\x1b[K" */
+    assert_memory_equal(buf, "\rgrow \xc3\xa9 [", 10);
+    char *clear = strstr(buf, "\x1b[K");
+    assert_non_null(clear);
+    assert_int_equal(clear - (buf + 1), 40);
+    /* the last line: whole, the status included */
+    assert_non_null(strstr(clear, "| vs a-very-long-opponent-name +1 =0 -1 and more text\x1b[K\r\n"));
+}
+
 /* The last line without a rate: count, share and time, no time left. */
 static void test_plain_line_unchanged(void **state) {
     (void)state;
@@ -257,6 +296,7 @@ int main(void) {
         cmocka_unit_test(test_rate_without_total_or_status),
         cmocka_unit_test(test_short_job_without_status_is_silent),
         cmocka_unit_test(test_terminal_bar),
+        cmocka_unit_test(test_terminal_width),
         cmocka_unit_test(test_plain_line_unchanged),
         cmocka_unit_test(test_line_above_the_bar),
         cmocka_unit_test(test_line_without_a_bar),
