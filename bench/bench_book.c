@@ -23,7 +23,9 @@
  * ply is no part of the key, so changing it would not make a position absent.) The first
  * probe is timed right after its one read, while little of the file is mapped; then two
  * passes over all probes, present and absent alternating, report medians and 99th
- * percentiles; peak RSS and the file pages mapped at the end (shared page cache) close.
+ * percentiles, with each phase's major page faults and bytes read from storage (so that
+ * a cold figure says how cold it was); peak RSS and the file pages mapped at the end
+ * (shared page cache) close.
  * Every present position must be found with its move and no absent one, or the run exits
  * 1: a check of the reader, not of its speed. The share of the file in the page cache is
  * printed first (mincore); BOOK_BENCH_COLD=1 asks the kernel to drop the file's pages
@@ -37,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -270,6 +273,39 @@ static bool lists_move(const BookMoveList *l, Move16 m) {
     return m == MOVE_NONE;
 }
 
+/* What this process has read from storage so far: major page faults, and bytes the block
+ * layer fetched for it (/proc/self/io read_bytes; -1 when the kernel does not count it). */
+typedef struct {
+    long major_faults;
+    long long read_bytes;
+} ProbeIo;
+
+static ProbeIo probe_io(void) {
+    ProbeIo io = {0, -1};
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        io.major_faults = ru.ru_majflt;
+    FILE *f = fopen("/proc/self/io", "r");
+    char line[128];
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "read_bytes:", 11) == 0)
+            io.read_bytes = atoll(line + 11);
+    if (f)
+        fclose(f);
+    return io;
+}
+
+/* " (N major faults, X MB read from storage)" for what happened since a. */
+static const char *io_since(ProbeIo a, char *buf, size_t len) {
+    ProbeIo b = probe_io();
+    if (a.read_bytes < 0 || b.read_bytes < 0)
+        snprintf(buf, len, "%ld major faults", b.major_faults - a.major_faults);
+    else
+        snprintf(buf, len, "%ld major faults, %.1f MB read from storage", b.major_faults - a.major_faults,
+                 (double)(b.read_bytes - a.read_bytes) / 1e6);
+    return buf;
+}
+
 /* Appends to the report (what the child sends back in one write). */
 static void say(char *r, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(char *r, size_t len, const char *fmt, ...) {
@@ -312,6 +348,9 @@ static void child_file(const char *path, int fd) {
     uint64_t s = 88172645463325252ull;
     int np = 0, na = 0, draws = 0;
     double first_us = 0, sampling_ms = 0;
+    char iobuf[96], pass_io[2][96];
+    double pass_s[2];
+    ProbeIo sampling_io = probe_io();
     t0 = bench_now_ms();
     while ((np < LOOKUPS || na < LOOKUPS) && draws < PROBE_MAX_DRAWS) {
         s ^= s << 13;
@@ -326,19 +365,22 @@ static void child_file(const char *path, int fd) {
             if (np == 1) { /* the first probe, before the sampling reads touch much of the file */
                 sampling_ms -= bench_now_ms() - t0;
                 double again_us;
+                ProbeIo io = probe_io();
                 int rc = timed_lookup(f, present[0], list, &first_us);
+                io_since(io, iobuf, sizeof iobuf);
                 timed_lookup(f, present[0], list, &again_us);
                 sampling_ms += bench_now_ms() - t0;
                 say(report, sizeof report,
-                    "            first probe %.1f us (%s; after one %d-byte read for its position), the same "
+                    "            first probe %.1f us (%s; %s; after one %d-byte read for its position), the same "
                     "again %.1f us\n",
-                    first_us, rc == 1 ? "found" : "NOT FOUND", PROBE_CHUNK, again_us);
+                    first_us, rc == 1 ? "found" : "NOT FOUND", iobuf, PROBE_CHUNK, again_us);
             }
         }
         if (d.absent[0] && na < LOOKUPS)
             strcpy(absent[na++], d.absent);
     }
     sampling_ms += bench_now_ms() - t0;
+    io_since(sampling_io, iobuf, sizeof iobuf); /* the first probe's included */
     if (cold) /* pass 1 then finds in the page cache only what the probes themselves read */
         posix_fadvise(in, 0, 0, POSIX_FADV_DONTNEED);
     if (np < LOOKUPS || na < LOOKUPS) {
@@ -347,37 +389,42 @@ static void child_file(const char *path, int fd) {
     }
     say(report, sizeof report,
         "            sampled %d present + %d absent positions from %d random offsets (one %d-byte pread each) in "
-        "%.2f s\n",
-        np, na, draws, PROBE_CHUNK, sampling_ms / 1000.0);
+        "%.2f s (%s)\n",
+        np, na, draws, PROBE_CHUNK, sampling_ms / 1000.0, iobuf);
 
     int found = 0, moves_ok = 0, false_hits = 0;
     for (int pass = 0; pass < 2; pass++) {
         double *tp = t + (2 * pass) * LOOKUPS, *ta = t + (2 * pass + 1) * LOOKUPS;
+        ProbeIo io = probe_io();
+        double pass_t0 = bench_now_ms();
         /* Present and absent alternate; an absent position comes from a draw half the list
          * away, so that it does not find the pages its present neighbour just read. */
         for (int i = 0; i < LOOKUPS; i++) {
-            if (timed_lookup(f, present[i], list, &tp[i]) == 1 && pass == 1) {
+            if (timed_lookup(f, present[i], list, &tp[i]) == 1) {
                 found++;
                 moves_ok += lists_move(list, first_move[i]);
             }
             false_hits += timed_lookup(f, absent[(i + LOOKUPS / 2) % LOOKUPS], list, &ta[i]) != 0;
         }
+        pass_s[pass] = (bench_now_ms() - pass_t0) / 1000.0;
+        io_since(io, pass_io[pass], sizeof pass_io[pass]);
     }
     for (int pass = 0; pass < 2; pass++) {
         double *tp = t + (2 * pass) * LOOKUPS, *ta = t + (2 * pass + 1) * LOOKUPS;
         double pm = bench_median(tp, LOOKUPS), p99 = bench_percentile(tp, LOOKUPS, 99);
         double am = bench_median(ta, LOOKUPS), a99 = bench_percentile(ta, LOOKUPS, 99);
         say(report, sizeof report,
-            "            pass %d: present median %.2f us, p99 %.2f us; absent median %.2f us, p99 %.2f us%s\n",
+            "            pass %d: present median %.2f us, p99 %.2f us; absent median %.2f us, p99 %.2f us\n"
+            "                    (%s; %.2f s with the parsing; %s)\n",
             pass + 1, pm, p99, am, a99,
-            pass   ? " (its pages cached by pass 1)"
-            : cold ? " (the file dropped from the page cache after sampling)"
-                   : " (the sampled stretches in the page cache)");
+            pass   ? "its pages cached by pass 1"
+            : cold ? "the file dropped from the page cache after sampling"
+                   : "the sampled stretches in the page cache",
+            pass_s[pass], pass_io[pass]);
     }
     say(report, sizeof report,
-        "            found %d/%d present (%d list the entry's first move), %d/%d absent found (over both "
-        "passes)\n",
-        found, LOOKUPS, moves_ok, false_hits, 2 * LOOKUPS);
+        "            over both passes: found %d/%d present (%d with the entry's first move), %d/%d absent\n", found,
+        2 * LOOKUPS, moves_ok, false_hits, 2 * LOOKUPS);
     say(report, sizeof report,
         "            peak RSS %.1f MB; at the end %.1f MB of the file's pages mapped (page cache, shared), %.1f MB "
         "private\n",
@@ -385,7 +432,7 @@ static void child_file(const char *path, int fd) {
     if (write(fd, report, strlen(report)) < 0)
         _exit(1);
     db2016_otf_close(f);
-    _exit(found == LOOKUPS && moves_ok == LOOKUPS && false_hits == 0 ? 0 : 3);
+    _exit(found == 2 * LOOKUPS && moves_ok == 2 * LOOKUPS && false_hits == 0 ? 0 : 3);
 }
 
 /* Share of path's pages in the page cache (mincore over a mapping that touches none),
