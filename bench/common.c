@@ -28,6 +28,27 @@ double bench_median(double *v, int n) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double bench_percentile(double *v, int n, double p) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double r = p * n / 100.0;
+    int rank = (int)r; /* 1-based; rounded up unless r is an integer up to rounding */
+    if (r - rank > 1e-9)
+        rank++;
+    return v[rank < 1 ? 0 : rank > n ? n - 1 : rank - 1];
+}
+
+void bench_print_load(const char *when) {
+    char buf[128] = "?";
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(buf, sizeof buf, f))
+            snprintf(buf, sizeof buf, "?");
+        fclose(f);
+    }
+    buf[strcspn(buf, "\n")] = '\0';
+    printf("load average %s: %s\n", when, buf);
+}
+
 void bench_print_machine(const char *name) {
     char model[256] = "unknown CPU";
     FILE *f = fopen("/proc/cpuinfo", "r");

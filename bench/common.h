@@ -10,8 +10,13 @@
 double bench_now_ms(void);
 /* Median of n values (sorts them in place). */
 double bench_median(double *v, int n);
+/* The p-th percentile (0 < p <= 100) of n > 0 values by nearest rank: the smallest value
+ * with at least p% of the values at or below it (sorts them in place). */
+double bench_percentile(double *v, int n, double p);
 /* Prints the machine line every benchmark starts with: cores and CPU model. */
 void bench_print_machine(const char *name);
+/* Prints "load average WHEN: " and /proc/loadavg (a shared machine's figures need it). */
+void bench_print_load(const char *when);
 
 /* A field of /proc/self/status in kB ("VmRSS:" now, "VmHWM:" the peak), -1 if absent. */
 long bench_status_kb(const char *field);

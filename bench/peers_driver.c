@@ -174,18 +174,6 @@ static double run_search(Engine *e, const Case *c, int depth, unsigned long long
     return -1;
 }
 
-static void print_load(const char *when) {
-    char buf[128] = "?";
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (!fgets(buf, sizeof buf, f))
-            snprintf(buf, sizeof buf, "?");
-        fclose(f);
-    }
-    buf[strcspn(buf, "\n")] = '\0';
-    printf("load average %s: %s\n", when, buf);
-}
-
 static void usage(FILE *out) {
     fprintf(out, "usage: peers_driver [--runs=N] [--search-depth=D] [--perft-only | --search-only] NAME=CMD...\n"
                  "  The first engine is ours; ratios are its rate over each other engine's.\n");
@@ -230,7 +218,7 @@ int main(int argc, char **argv) {
         }
     }
     bench_print_machine("peers, one thread each, per CPU-second of the engine process");
-    print_load("at start");
+    bench_print_load("at start");
     int status = 0;
     if (do_perft) {
         printf("perft: leaf nodes per CPU-second, median of %d runs\n", runs);
@@ -296,7 +284,7 @@ int main(int argc, char **argv) {
             fflush(stdout);
         }
     }
-    print_load("at end");
+    bench_print_load("at end");
     for (int k = 0; k < ne; k++)
         bench_peer_stop(&eng[k].peer);
     return status;
