@@ -4,7 +4,8 @@
 #   make run      build and start the engine (USI on stdin/stdout; make's own output goes to stderr)
 #   make install  PREFIX=/usr/local (and DESTDIR): the engine and its book, see below
 #   make test     install missing Debian packages, build, run every test (also under ASan+UBSan)
-#   make bench    benchmarks (never part of make test)
+#   make bench    benchmarks (never part of make test); BIGBOOK_N=100000000 for the 10^8
+#                 book of bench/bigbook.sh (about 45 GB of disk in BIGBOOK_DIR, over an hour)
 #   make lint     include layers (tests/lint/layers.sh), one-way calls in src/cli (cli_graph.sh), clang-format check and cppcheck
 #   make fuzz     build the libFuzzer targets (clang) into build/fuzz/
 #
@@ -187,10 +188,13 @@ test-rel: build/hayanagi build/book/standard_book.db $(REL_TESTS)
 test-asan: build/asan/hayanagi build/asan/book/standard_book.db $(ASAN_TESTS)
 	@HAYANAGI=build/asan/hayanagi HAYANAGI_SANITIZED=1 tests/run_tests.sh sanitized $(ASAN_TESTS)
 
+BIGBOOK_N ?= 1000000
+BIGBOOK_DIR ?= /tmp/hayanagi_bigbook
 bench: build/hayanagi $(BENCHES) build/rel/bench/peers_driver
 	@bench/run_bench.sh $(BENCHES)
 	@bench/bench_grow.sh
 	@bench/peers.sh
+	@HAYANAGI=build/hayanagi bench/bigbook.sh $(BIGBOOK_N) $(BIGBOOK_DIR)
 
 FORMAT_FILES = $(shell find src tests bench fuzz -name '*.[ch]' | sort)
 lint:

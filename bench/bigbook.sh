@@ -17,7 +17,8 @@
 #              (docs/book_making.md, "Benchmarks"); unset: peta_shock is skipped
 #
 # The steps, each skipped when its output is already there (so an interrupted run resumes;
-# every output is written atomically, so none is ever half there):
+# every output is written atomically, so none is ever half there; a run with another
+# binary or other sizes starts over):
 #   1. gen:     PARTS books of N/PARTS positions (seeds 1..PARTS), each sorted;
 #   2. cat:     parts 1..PARTS/2 concatenated into A, the rest into B: two unsorted books
 #               (the first plies of the random playouts repeat across parts);
@@ -35,6 +36,12 @@ PARTS=${PARTS:-10}
 H=$(cd "$(dirname "$H")" && pwd)/$(basename "$H")
 mkdir -p "$DIR"
 cd "$DIR"
+# a run resumes only what the same binary started with the same sizes; else DIR starts over
+stamp="$N $MEMORY $PARTS $(sha256sum < "$H" | cut -c1-16)"
+if [ "$(cat stamp 2> /dev/null)" != "$stamp" ]; then
+    rm -f ./*.db ./*.time ./*.out stamp
+    echo "$stamp" > stamp
+fi
 
 cores=$(nproc)
 echo "bigbook: N=$N positions, --memory $MEMORY, $PARTS parts, $cores cores, load $(cut -d' ' -f1-3 /proc/loadavg), in $DIR ($(df -h . | awk 'NR==2 {print $4}') free)"
@@ -97,7 +104,7 @@ echo "bigbook: M.db $(size_of M.db): $(tail -1 "merge A B.out" 2> /dev/null || t
 echo "bigbook: MM.db $(size_of MM.db): $(tail -1 minimax.out 2> /dev/null || true)"
 
 # 6. a probe's time on the file, on the fly
-probe=$(dirname "$H")/rel/bench/bench_book
+probe=${BENCH_BOOK:-$(dirname "$H")/rel/bench/bench_book}
 if [ -x "$probe" ]; then
     BOOK_BENCH_FILE=$DIR/MM.db "$probe" || echo "bigbook: bench_book on MM.db failed" >&2
 fi
