@@ -51,6 +51,7 @@ static RecordGame as_record(const FuzzGame *fg, int k) {
                         .end = "",
                         .black = k & 1 ? "them" : "us",
                         .white = k & 1 ? "us" : "them",
+                        .event = "",
                         .black_rating = REC_NO_RATING,
                         .white_rating = REC_NO_RATING};
 }

@@ -37,11 +37,14 @@
  * the seed and the move.
  *
  * Progressive widening (W = widen > 0): at a player's node whose k listed moves legal
- * there number fewer than W sqrt(N) (N as above), and with legal moves not listed, the
- * tree chooses nothing: the player searches among the unlisted moves only (USI `go ...
- * searchmoves`), and the move it finds becomes a new arm once the game is added. So a node
- * with one move and many games is offered a second, and so on: k arms after about (k/W)^2
- * games.
+ * there number fewer than W sqrt(N), and with legal moves not listed, the tree chooses
+ * nothing: the player searches among the unlisted moves only (USI `go ... searchmoves`),
+ * and the move it finds becomes a new arm once the game is added. Here N counts only the
+ * games of book grow through the node (those added with an event grow_event_is_grow()
+ * accepts) and the games in progress, not the other records: imported games list moves
+ * (k) but never make a node widen. So a node with one move and many grow games is offered
+ * a second, and so on: k arms after about (k/W)^2 such games. Widening changes only what
+ * the policy chooses in play, never grow_tree_book().
  *
  * Threads: none inside; a GrowTree is used by one thread at a time.
  * Memory: the tree keeps each game's first max_ply moves and small per-position arrays.
@@ -72,6 +75,7 @@ typedef struct {
 
 typedef struct {
     uint64_t games;      /* games added (from the root, with a result) */
+    uint64_t grow_games; /* of them, games book grow played (grow_event_is_grow()) */
     uint64_t nodes;      /* positions in the tree */
     uint64_t grown;      /* of them, not in the input book */
     uint64_t book_plies; /* moves credited over all games (plies in book) */
@@ -79,6 +83,14 @@ typedef struct {
 } GrowSummary;
 
 typedef struct GrowTree GrowTree;
+
+/* The event book grow writes in each record it plays ("$EVENT:" of its CSA files), the
+ * game's number following: "hayanagi book grow, game 12". */
+#define GROW_EVENT "hayanagi book grow, game "
+
+/* True when a record's event (RecordGame.event; NULL or "" when none) begins with
+ * GROW_EVENT: a game book grow played, whichever run and directory it came from. */
+bool grow_event_is_grow(const char *event);
 
 /* A new tree holding every position and move of in (borrowed: it must outlive the tree,
  * and grow_tree_book() copies it) and the root. o is copied (o->player borrowed). NULL
@@ -95,10 +107,12 @@ typedef enum {
 } GrowAddResult;
 
 /* Adds one finished game (root_sfen and the legal moves from it, its result, the player
- * names as the record gives them: the grown side is the one named o->player). Nodes that
- * the game makes reach K exits are expanded at once. */
+ * names as the record gives them: the grown side is the one named o->player; its event as
+ * the record gives it, NULL or "" when none: grow_event_is_grow() tells book grow's own
+ * games, which alone count for progressive widening). All strings borrowed for the call.
+ * Nodes that the game makes reach K exits are expanded at once. */
 GrowAddResult grow_tree_add_game(GrowTree *t, const char *root_sfen, const Move *moves, int n, RecordResult result,
-                                 const char *black, const char *white);
+                                 const char *black, const char *white, const char *event);
 
 /* The tree policy for the position after moves[0..n) from the start position: true and
  * the move in *out when every position on the way is a node (the game is still in the
@@ -125,7 +139,8 @@ void grow_tree_summary(const GrowTree *t, GrowSummary *s);
  * games and wins by colour, and a comment "grow MOVE: N games +W =D -L, value q, prior p";
  * the position gets its games and wins by colour and a comment with both its values. Moves are
  * ordered by count, then score, then move. A pure function of the input book, the games
- * added (in any order) and the options max_ply, expand_after, prior and player. The
+ * added (in any order) and the options max_ply, expand_after, prior, confidence and player
+ * (not of the games' events, nor of widen, explore and seed, which steer play only). The
  * caller frees the book; NULL when memory runs out. The tree keeps the values computed
  * (the moves' q) and may go on growing. */
 Book *grow_tree_book(GrowTree *t);

@@ -16,9 +16,10 @@ typedef struct {
     bool has_score, has_depth, from_in;
     int32_t score, depth;
     uint32_t games, wins, draws, player_games;
-    uint32_t pending; /* games in progress that the policy sent through it */
-    double q;         /* the value, set by the valuation */
-    double lcb;       /* q less confidence standard errors (q when confidence is 0), likewise */
+    uint32_t grow_games; /* of the games, those book grow played (GROW_EVENT): widening counts them */
+    uint32_t pending;    /* games in progress that the policy sent through it */
+    double q;            /* the value, set by the valuation */
+    double lcb;          /* q less confidence standard errors (q when confidence is 0), likewise */
 } GMove;
 
 /* One position the games or the input book met: a node, or an exit waiting for K games. */
@@ -36,7 +37,8 @@ typedef struct {
     int n;
     int walked; /* moves credited so far: the walk goes on from here */
     RecordResult result;
-    int player; /* the grown side's colour, -1 when neither side is it */
+    int player;   /* the grown side's colour, -1 when neither side is it */
+    bool by_grow; /* its record names it a game of book grow (GROW_EVENT) */
     uint32_t next_waiting;
 } GGame;
 
@@ -51,7 +53,7 @@ struct GrowTree {
     uint32_t *work; /* positions that reached K exits, to expand */
     size_t n_work, cap_work;
     StateInfo *st; /* max_ply + 1 states for replays */
-    uint64_t book_plies, grown;
+    uint64_t book_plies, grown, grow_games;
     BookKey root;
     BookMoveList *list; /* scratch for reading the input book */
 };
@@ -241,6 +243,8 @@ static bool walk(GrowTree *t, uint32_t gi) {
                 m->wins++;
             if (g->player == (int)us)
                 m->player_games++;
+            if (g->by_grow)
+                m->grow_games++;
             g->walked = i + 1;
             t->book_plies++;
         }
@@ -267,8 +271,10 @@ static bool expand(GrowTree *t) {
     return true;
 }
 
+bool grow_event_is_grow(const char *event) { return event && !strncmp(event, GROW_EVENT, sizeof GROW_EVENT - 1); }
+
 GrowAddResult grow_tree_add_game(GrowTree *t, const char *root_sfen, const Move *moves, int n, RecordResult result,
-                                 const char *black, const char *white) {
+                                 const char *black, const char *white, const char *event) {
     BookKey key;
     int ply;
     if (!book_key_from_sfen(root_sfen, &key, &ply, NULL, 0) || memcmp(&key, &t->root, sizeof key) != 0)
@@ -281,7 +287,7 @@ GrowAddResult grow_tree_add_game(GrowTree *t, const char *root_sfen, const Move 
     t->games = games;
     int keep = n < t->o.max_ply ? n : t->o.max_ply;
     GGame *g = &t->games[t->n_games];
-    *g = (GGame){.n = keep, .result = result, .next_waiting = NONE, .player = -1};
+    *g = (GGame){.n = keep, .result = result, .next_waiting = NONE, .player = -1, .by_grow = grow_event_is_grow(event)};
     if (t->o.player && black && !strcmp(black, t->o.player))
         g->player = BLACK;
     else if (t->o.player && white && !strcmp(white, t->o.player))
@@ -291,6 +297,7 @@ GrowAddResult grow_tree_add_game(GrowTree *t, const char *root_sfen, const Move 
         return GROW_OOM;
     memcpy(g->moves, moves, (size_t)keep * sizeof *g->moves);
     uint32_t gi = (uint32_t)t->n_games++;
+    t->grow_games += g->by_grow;
     return walk(t, gi) && expand(t) ? GROW_ADDED : GROW_OOM;
 }
 
@@ -337,15 +344,18 @@ static uint64_t mix(uint64_t x) {
 }
 
 /* The progressive widening rule (grow.h) at node p of position pos: true when k, its
- * listed moves legal here, is below W sqrt(N) and some legal move is not listed; then the
- * unlisted legal moves (in generation order) are in out[0..*n_out) when out is given. */
+ * listed moves legal here, is below W sqrt(N), N the games book grow played through it
+ * (finished and in progress), and some legal move is not listed; then the unlisted legal
+ * moves (in generation order) are in out[0..*n_out) when out is given. Imported games
+ * (other matches' records) list moves but do not count in N: over a directory of thousands
+ * of them every busy node would widen at once. */
 static bool widening(const GrowTree *t, const GPos *p, const Position *pos, Move *out, int *n_out) {
     if (!(t->o.widen > 0))
         return false;
     double N = 0;
     int k = 0;
     for (int i = 0; i < p->n; i++) {
-        N += p->moves[i].games + p->moves[i].pending;
+        N += p->moves[i].grow_games + p->moves[i].pending;
         k += position_legal_move_from16(pos, p->moves[i].move) != MOVE_NONE;
     }
     if (!((double)k < t->o.widen * sqrt(N)))
@@ -433,6 +443,7 @@ void grow_tree_release(GrowTree *t, const Move *moves, int n, Move m) {
 void grow_tree_summary(const GrowTree *t, GrowSummary *s) {
     memset(s, 0, sizeof *s);
     s->games = t->n_games;
+    s->grow_games = t->grow_games;
     s->grown = t->grown;
     s->book_plies = t->book_plies;
     for (size_t i = 0; i < book_position_count(t->keys); i++)

@@ -1,6 +1,7 @@
 /* csa.c - CSA standard records, V2.2 and V3.0 (also the older unversioned files).
  *
- * Statements: "V2.2" version; "N+" / "N-" names; "$KEY:value" information; "'" comments
+ * Statements: "V2.2" version; "N+" / "N-" names; "$KEY:value" information (of which
+ * "$EVENT:" is kept as the game's event); "'" comments
  * (floodgate "'black_rate:NAME+hash:3049.0" and "'white_rate:..." give ratings); the
  * initial position as "PI" (optionally followed by removed pieces "82HI22KA"), nine
  * "P1".."P9" rows or "P+" / "P-" piece lists ("00AL" = every remaining piece), closed by
@@ -260,6 +261,10 @@ bool csa_read(LineSrc *src, GameBuilder *b) {
             char *q = strchr(dst, '\''); /* a comment on the same line */
             if (q)
                 *q = 0;
+            continue;
+        }
+        if (!strncmp(line, "$EVENT:", 7)) {
+            rec_copy_trim(b->event, sizeof b->event, line + 7, strlen(line + 7));
             continue;
         }
         if (line[0] == '$' || line[0] == 'V' || line[0] == 0)

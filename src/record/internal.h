@@ -38,6 +38,7 @@ typedef struct {
     bool stop;   /* the callback asked to stop */
     uint64_t start_line;
     char black[REC_NAME_MAX], white[REC_NAME_MAX];
+    char event[REC_EVENT_MAX];
     int32_t black_rating, white_rating;
     RecordResult result;
     char end[48];
@@ -59,7 +60,7 @@ void gb_emit(GameBuilder *b);
 bool gb_push(GameBuilder *b, Move m);
 /* A comment (without the record's marker) after the last move: keeps its score, if any. */
 void gb_comment(GameBuilder *b, const char *text);
-/* Forgets moves, result and the root (names stay unless clear_names). */
+/* Forgets moves, result and the root (names and event stay unless clear_names). */
 void gb_reset(GameBuilder *b, bool clear_names);
 
 /* Copies at most cap-1 bytes of s (len bytes) into dst, trimming spaces. */

@@ -1,8 +1,9 @@
 /* kif.c - KIF and KI2 records (Kifu for Windows and the formats derived from it), in
  * UTF-8 after the line source's conversion.
  *
- * Headers "key：value" (先手/下手 black, 後手/上手 white, 手合割 the handicap), an optional
- * board diagram (BOD: "後手の持駒：", nine "|...|" rows, "先手の持駒：", "後手番"), then
+ * Headers "key：value" (先手/下手 black, 後手/上手 white, 棋戦 the event, 手合割 the
+ * handicap), an optional board diagram (BOD: "後手の持駒：", nine "|...|" rows,
+ * "先手の持駒：", "後手番"), then
  * the moves: KIF numbers each move and names its origin ("   1 ７六歩(77)   ( 0:02/...)"),
  * KI2 writes "▲７六歩    △３四歩" and needs the disambiguators 右/左/直/上/引/寄 (also
  * 行, 打, 成/不成/生, 同). A KIF move line can be a terminal word (投了, 千日手, ...); the
@@ -505,6 +506,10 @@ bool kif_read(LineSrc *src, GameBuilder *b, bool ki2) {
             }
             if ((v = header_value(t, "後手")) || (v = header_value(t, "上手"))) {
                 rec_copy_trim(b->white, REC_NAME_MAX, v, strlen(v));
+                continue;
+            }
+            if ((v = header_value(t, "棋戦"))) {
+                rec_copy_trim(b->event, sizeof b->event, v, strlen(v));
                 continue;
             }
             if ((v = header_value(t, "手合割")) || (v = header_value(t, "手合"))) {

@@ -385,6 +385,7 @@ void gb_emit(GameBuilder *b) {
                      .end = b->end,
                      .black = b->black,
                      .white = b->white,
+                     .event = b->event,
                      .black_rating = b->black_rating,
                      .white_rating = b->white_rating,
                      .variation = b->variation,
@@ -401,7 +402,7 @@ void gb_reset(GameBuilder *b, bool clear_names) {
     b->scores_n = 0;
     game_set_sfen(&b->g, STARTPOS_SFEN, NULL, 0);
     if (clear_names) {
-        b->black[0] = b->white[0] = 0;
+        b->black[0] = b->white[0] = b->event[0] = 0;
         b->black_rating = b->white_rating = REC_NO_RATING;
     }
 }

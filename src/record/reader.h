@@ -30,7 +30,7 @@ typedef enum { REC_FMT_AUTO, REC_FMT_CSA, REC_FMT_KIF, REC_FMT_KI2, REC_FMT_USI 
 
 typedef enum { REC_RESULT_UNKNOWN, REC_BLACK_WIN, REC_WHITE_WIN, REC_DRAW } RecordResult;
 
-enum { REC_NAME_MAX = 128, REC_NO_RATING = INT32_MIN, REC_NO_SCORE = INT32_MIN };
+enum { REC_NAME_MAX = 128, REC_EVENT_MAX = 160, REC_NO_RATING = INT32_MIN, REC_NO_SCORE = INT32_MIN };
 
 /* One game as the callback sees it. Everything points into the reader and is valid only
  * during the callback. */
@@ -44,6 +44,9 @@ typedef struct {
     const char *end;   /* the end marker as written ("TORYO", "投了", ...), "" when none */
     const char *black; /* player names, "" when unknown (KIF 下手/上手 map to black/white) */
     const char *white;
+    /* the event (title) the record names: CSA "$EVENT:", KIF/KI2 "棋戦："; "" when none (USI
+     * lists have none). Trimmed; cut to REC_EVENT_MAX - 1 bytes. */
+    const char *event;
     int32_t black_rating; /* REC_NO_RATING when the record has none (floodgate "'black_rate:") */
     int32_t white_rating;
     int variation; /* 0 for the main line, 1, 2, ... for KIF/KI2 variations (変化) */

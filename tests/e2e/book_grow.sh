@@ -5,7 +5,8 @@
 # game; K = 1 grows the book; a crashing opponent and a missing IN leave OUT and DIR as
 # they were; foreign and broken records in DIR are skipped and named, a match-style file
 # of several games counts each game; --nodes-jitter budgets are in the records, within
-# bounds and replayed by the same seed; --widen makes the player leave the listed moves;
+# bounds and replayed by the same seed; --widen makes the player leave the listed moves,
+# counting book grow's own games only;
 # on a terminal the game lines never share the progress bar's line.
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
@@ -72,6 +73,34 @@ first=$(grep -m1 '^+[0-9]' "$T/w/grow-000002.csa" | cut -c1-7)
 grep -q '^N+grow-player$' "$T/w/grow-000002.csa" || fail "grow --widen: game 3 not the player's black"
 case "$first" in +7776FU|+2726FU|"") fail "grow --widen: game 3 opened with '$first', a listed move" ;; esac
 grep -m1 '^+[0-9]' "$T/w/grow-000000.csa" | grep -q '^+7776FU\|^+2726FU' || fail "grow --widen: game 1 left the book"
+# widening counts book grow's own games only ($EVENT:hayanagi book grow, game N): the 4
+# games above, each copied twice as another program's match records, put 8 games through
+# the root, whose k <= 5 moves are below 2 sqrt(8) = 5.7, yet none of them is grow's, so
+# the tree plays a listed move in the next game (the player black); the same copies left
+# as grow's games make the player search the unlisted moves instead
+listed=$( { printf '+7776FU\n+2726FU\n'; grep -h -m1 '^+[0-9]' "$T"/w/grow-*.csa | cut -c1-7; } | sort -u)
+for kind in imported own; do
+    mkdir -p "$T/w-$kind"
+    for f in "$T"/w/grow-*.csa; do
+        for c in a b; do
+            if [ "$kind" = imported ]; then
+                sed 's/^\$EVENT:hayanagi book grow, game \([0-9]*\)$/$EVENT:hayanagi match, game \1 of 4/' "$f"
+            else
+                cat "$f"
+            fi > "$T/w-$kind/$c-$(basename "$f")"
+        done
+    done
+    out=$(grow "$T/w-$kind.db" --records "$T/w-$kind" --games 9 --widen 2 2>&1) || fail "grow --widen over $kind games"
+    grep -q '^N+grow-player$' "$T/w-$kind/grow-000000.csa" || fail "grow --widen over $kind games: not the player's black"
+    first=$(grep -m1 '^+[0-9]' "$T/w-$kind/grow-000000.csa" | cut -c1-7)
+    if [ "$kind" = imported ]; then
+        expect_contains "grow --widen over imported games" "$out" "holds 8 games from the start position (0 played by book grow"
+        echo "$listed" | grep -qx -- "$first" || fail "grow --widen over imported games: opened with '$first', not listed ($listed)"
+    else
+        expect_contains "grow --widen over grow's games" "$out" "holds 8 games from the start position (8 played by book grow"
+        echo "$listed" | grep -qx -- "$first" && fail "grow --widen over grow's games: opened with '$first', a listed move"
+    fi
+done
 
 # kill -9 in the middle, then the same command: 8 games, the first ones untouched
 # (started directly, not through the function, so that $! is the process itself)

@@ -16,6 +16,7 @@ typedef struct {
     RecordResult result;
     char end[48];
     char black[REC_NAME_MAX], white[REC_NAME_MAX];
+    char event[REC_EVENT_MAX];
     int32_t black_rating, white_rating;
     char root[SFEN_MAX];
     char moves[4096]; /* USI text of the first moves, space separated */
@@ -39,6 +40,7 @@ static inline bool got_game(void *ctx, const RecordGame *rg) {
         snprintf(g->end, sizeof g->end, "%s", rg->end);
         snprintf(g->black, sizeof g->black, "%s", rg->black);
         snprintf(g->white, sizeof g->white, "%s", rg->white);
+        snprintf(g->event, sizeof g->event, "%s", rg->event);
         g->black_rating = rg->black_rating;
         g->white_rating = rg->white_rating;
         snprintf(g->root, sizeof g->root, "%s", rg->root_sfen);

@@ -45,6 +45,10 @@ static void test_multi_game(void **state) {
     assert_int_equal(got.g[2].result, REC_BLACK_WIN);
     assert_string_equal(got.g[1].black, "gps9_p");
     assert_int_equal(got.g[1].line, 495);
+    /* each game's own $EVENT: line; the third has none, and the second's does not carry over */
+    assert_string_equal(got.g[0].event, "wdoor+floodgate-900-0+gps_normal+gps_l+20100507120007");
+    assert_string_equal(got.g[1].event, "wdoor+pgsklp_32-0-30+gps9_p+gps8_pgsklp+20060428070035");
+    assert_string_equal(got.g[2].event, "");
 }
 
 static void test_ratings_and_v22(void **state) {
@@ -135,6 +139,7 @@ static void test_statements_and_times(void **state) {
     assert_int_equal(got.games, 1);
     assert_string_equal(got.g[0].moves, "7g7f 3c3d 8h2b+ 3a2b");
     assert_int_equal(got.g[0].result, REC_WHITE_WIN);
+    assert_string_equal(got.g[0].event, "x");
 }
 
 static void test_bad_records(void **state) {

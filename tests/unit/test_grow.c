@@ -42,13 +42,20 @@
 
 static const GrowOptions OPTS = {.max_ply = 4, .expand_after = 2, .prior = 2, .explore = 0, .player = "P"};
 
-static void add(GrowTree *t, const char *usi, RecordResult r, const char *black, const char *white) {
+/* Adds the game usi with the event of its record (NULL: none). */
+static void add_event(GrowTree *t, const char *usi, RecordResult r, const char *black, const char *white,
+                      const char *event) {
     Game g;
     game_init(&g);
     char err[256];
     assert_true(game_set_from_usi(&g, usi, err, sizeof err));
-    assert_int_equal(grow_tree_add_game(t, STARTPOS_SFEN, g.moves, g.count, r, black, white), GROW_ADDED);
+    assert_int_equal(grow_tree_add_game(t, STARTPOS_SFEN, g.moves, g.count, r, black, white, event), GROW_ADDED);
     game_free(&g);
+}
+
+/* Adds a game as book grow writes it (its event marks it as grow's own). */
+static void add(GrowTree *t, const char *usi, RecordResult r, const char *black, const char *white) {
+    add_event(t, usi, r, black, white, GROW_EVENT "1");
 }
 
 static const char *const GAMES[3] = {"startpos moves 7g7f 3c3d 2g2f 8c8d", "startpos moves 7g7f 3c3d 2g2f 4c4d",
@@ -202,9 +209,10 @@ static void test_foreign(void **state) {
     GrowTree *t = grow_tree_create(NULL, &OPTS);
     Move m[1] = {MOVE_NONE};
     assert_int_equal(grow_tree_add_game(t, "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2", m, 0,
-                                        REC_DRAW, "P", "O"),
+                                        REC_DRAW, "P", "O", NULL),
                      GROW_NOT_ROOT);
-    assert_int_equal(grow_tree_add_game(t, STARTPOS_SFEN, m, 0, REC_RESULT_UNKNOWN, "P", "O"), GROW_NO_RESULT);
+    assert_int_equal(grow_tree_add_game(t, STARTPOS_SFEN, m, 0, REC_RESULT_UNKNOWN, "P", "O", GROW_EVENT "1"),
+                     GROW_NO_RESULT);
     grow_tree_free(t);
 }
 
@@ -341,6 +349,97 @@ static void test_widen(void **state) {
     book_free(in);
 }
 
+/* The bytes book_write() makes of b (DB2016 with comments), in buf; their length. */
+static size_t book_bytes(const Book *b, char *buf, size_t cap) {
+    char path[] = "/tmp/test_grow_w_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char err[256];
+    BookWriteOptions wo = {.write_comments = true};
+    assert_true(book_write(path, NULL, b, &wo, NULL, err, sizeof err));
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, cap, f);
+    fclose(f);
+    unlink(path);
+    assert_true(n > 0 && n < cap);
+    return n;
+}
+
+/* Widening counts book grow's own games only. W = 1, no book: 100 imported games (other
+ * matches' records, or none named) through the root list 7g7f alone; with the old N (every
+ * game) 1 < sqrt(100) would widen at once, but no game there is grow's, so N = 0 and the
+ * tree plays 7g7f. One grow game: 1 < sqrt(1) is false, still no widening; a second: 1 <
+ * sqrt(2), the tree declines and names the other 29 legal moves. A game in progress counts
+ * too: after the first grow game, one chosen move in flight makes N = 2. OUT does not
+ * depend on the events: the same games with every event blank give the same bytes. */
+static void test_widen_counts_grow_games(void **state) {
+    (void)state;
+    GrowOptions o = OPTS;
+    o.widen = 1;
+    GrowTree *t = grow_tree_create(NULL, &o), *blank = grow_tree_create(NULL, &o);
+    static const char *const EVENTS[3] = {"hayanagi match, game 1 of 100", "", NULL};
+    for (int i = 0; i < 100; i++) {
+        const char *usi = i % 2 ? "startpos moves 7g7f 3c3d" : "startpos moves 7g7f 8c8d";
+        add_event(t, usi, i % 3 ? REC_BLACK_WIN : REC_WHITE_WIN, "P", "O", EVENTS[i % 3]);
+        add_event(blank, usi, i % 3 ? REC_BLACK_WIN : REC_WHITE_WIN, "P", "O", "");
+    }
+    GrowSummary s;
+    grow_tree_summary(t, &s);
+    assert_int_equal(s.games, 100);
+    assert_int_equal(s.grow_games, 0);
+    Move out, only[MAX_MOVES];
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 0);
+    assert_true(grow_tree_choose(t, NULL, 0, &out));
+    assert_true(is_move(out, "7g7f"));
+    grow_tree_release(t, NULL, 0, out);
+    /* one of book grow's games (its event as `book grow` writes it) */
+    add_event(t, "startpos moves 7g7f 3c3d", REC_BLACK_WIN, "P", "O", GROW_EVENT "101");
+    add_event(blank, "startpos moves 7g7f 3c3d", REC_BLACK_WIN, "P", "O", "");
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 0);
+    assert_true(grow_tree_choose(t, NULL, 0, &out)); /* N = 1 grow game + this one in progress */
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 29);
+    grow_tree_release(t, NULL, 0, out);
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 0);
+    add_event(t, "startpos moves 7g7f 8c8d", REC_DRAW, "O", "P", GROW_EVENT "102");
+    add_event(blank, "startpos moves 7g7f 8c8d", REC_DRAW, "O", "P", "");
+    grow_tree_summary(t, &s);
+    assert_int_equal(s.games, 102);
+    assert_int_equal(s.grow_games, 2);
+    assert_false(grow_tree_choose(t, NULL, 0, &out));
+    int n = grow_tree_widen(t, NULL, 0, only);
+    assert_int_equal(n, 29);
+    for (int i = 0; i < n; i++)
+        assert_false(is_move(only[i], "7g7f"));
+    /* the blank tree (no grow game) does not widen; its OUT is the same */
+    assert_int_equal(grow_tree_widen(blank, NULL, 0, only), 0);
+    Book *a = grow_tree_book(t), *b = grow_tree_book(blank);
+    assert_non_null(a);
+    assert_non_null(b);
+    static char x[1 << 16], y[1 << 16];
+    size_t nx = book_bytes(a, x, sizeof x), ny = book_bytes(b, y, sizeof y);
+    assert_int_equal(nx, ny);
+    assert_memory_equal(x, y, nx);
+    assert_non_null(strstr(x, "grow 7g7f: 102 games"));
+    book_free(a);
+    book_free(b);
+    grow_tree_free(t);
+    grow_tree_free(blank);
+}
+
+/* What marks a game as book grow's: its event begins with GROW_EVENT. */
+static void test_grow_event(void **state) {
+    (void)state;
+    assert_true(grow_event_is_grow("hayanagi book grow, game 1"));
+    assert_true(grow_event_is_grow("hayanagi book grow, game 123456"));
+    assert_false(grow_event_is_grow("hayanagi match, game 1 of 200"));
+    assert_false(grow_event_is_grow("hayanagi book grow"));
+    assert_false(grow_event_is_grow(" hayanagi book grow, game 1"));
+    assert_false(grow_event_is_grow(""));
+    assert_false(grow_event_is_grow(NULL));
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -352,6 +451,8 @@ int main(void) {
         cmocka_unit_test(test_logistic),
         cmocka_unit_test(test_jitter),
         cmocka_unit_test(test_widen),
+        cmocka_unit_test(test_widen_counts_grow_games),
+        cmocka_unit_test(test_grow_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,10 +27,12 @@ static void test_kif_game(void **state) {
     assert_int_equal(got.g[0].result, REC_BLACK_WIN);
     assert_string_equal(got.g[0].black, "羽生善治");
     assert_string_equal(got.g[0].white, "藤井猛");
-    read_into(KIF "shogidb2.kifu", &got, false); /* UTF-8 */
+    assert_string_equal(got.g[0].event, "順位戦"); /* 棋戦：, not the comment *棋戦詳細： */
+    read_into(KIF "shogidb2.kifu", &got, false);   /* UTF-8 */
     assert_int_equal(got.g[0].n_moves, 110);
     assert_int_equal(got.g[0].result, REC_WHITE_WIN);
     assert_string_equal(got.g[0].white, "藤井聡太");
+    assert_string_equal(got.g[0].event, "竜王戦");
 }
 
 static void test_handicap(void **state) {
@@ -216,6 +218,7 @@ static void test_usi_lists(void **state) {
     assert_int_equal(got.games, 3);
     assert_int_equal(got.errors, 1);
     assert_int_equal(got.err_line[0], 4);
+    assert_string_equal(got.g[0].event, ""); /* USI lines name no event */
 }
 
 /* An empty KIF or KI2 input is one error, reported at line 1 (found by fuzz_kif). */

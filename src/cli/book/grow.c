@@ -53,8 +53,9 @@ static void grow_usage(FILE *f) {
                "  --explore X            UCB exploration constant (default 0.5)\n"
                "  --confidence Z         score a learned move by its value less Z standard errors, and\n"
                "                         value a player's node by that move (default 0: by the value)\n"
-               "  --widen W              progressive widening: a player's node with k < W sqrt(games) moves\n"
-               "                         has the player search the moves it does not list (default 0: off)\n"
+               "  --widen W              progressive widening: a player's node with k < W sqrt(N) moves, N its\n"
+               "                         games played by book grow, has the player search the moves it does\n"
+               "                         not list (default 0: off)\n"
                "  --seed S               the policy's tie-breaks (default 0)\n"
                "  --startmoves FILE      forced first moves, one 'startpos moves ...' line each\n"
                "  --engine-stderr        let the engines write to our stderr\n"
@@ -71,7 +72,8 @@ typedef struct {
 
 static bool load_game(void *ctx, const RecordGame *g) {
     Load *l = ctx;
-    GrowAddResult r = grow_tree_add_game(l->tree, g->root_sfen, g->moves, g->n_moves, g->result, g->black, g->white);
+    GrowAddResult r =
+        grow_tree_add_game(l->tree, g->root_sfen, g->moves, g->n_moves, g->result, g->black, g->white, g->event);
     if (r == GROW_OOM) {
         l->oom = true;
         return false;
@@ -235,14 +237,15 @@ static RecordResult result_of(GameOutcome o) {
     return o == OUTCOME_BLACK_WINS ? REC_BLACK_WIN : o == OUTCOME_WHITE_WINS ? REC_WHITE_WIN : REC_DRAW;
 }
 
-/* Writes one game to its own file; false (reason on stderr, above the bar) when it could
- * not be. */
-static bool write_game(Play *p, const GameRecord *r) {
-    GameRecord copy = *r; /* shallow: only the event changes */
-    snprintf(copy.event, sizeof copy.event, "hayanagi book grow, game %llu", (unsigned long long)p->have + 1);
+/* Writes one game to its own file, its event GROW_EVENT and its number (which marks it
+ * as book grow's own: widening counts it), the event also in *copy; false (reason on
+ * stderr, above the bar) when it could not be. */
+static bool write_game(Play *p, const GameRecord *r, GameRecord *copy) {
+    *copy = *r; /* shallow: only the event changes */
+    snprintf(copy->event, sizeof copy->event, GROW_EVENT "%llu", (unsigned long long)p->have + 1);
     char err[512], path[PATH_MAX];
     snprintf(path, sizeof path, "%s/grow-%06d.csa", p->dir, p->next_file);
-    bool ok = csa_write_games_file(path, &copy, NULL, 1, err, sizeof err);
+    bool ok = csa_write_games_file(path, copy, NULL, 1, err, sizeof err);
     if (!ok)
         progress_line(&p->progress, "%s: writing %s: %s; stopping", PROG, path, err);
     else
@@ -302,7 +305,8 @@ static void on_game(void *ctx, const MatchResult *res) {
         }
         if (p->write_failed || p->have >= p->goal)
             continue;
-        if (!write_game(p, r)) {
+        GameRecord written;
+        if (!write_game(p, r, &written)) {
             p->write_failed = true;
             *interrupt_flag() = 1; /* the runner's stop: finish nothing new */
             continue;
@@ -313,8 +317,10 @@ static void on_game(void *ctx, const MatchResult *res) {
         bool player_black = !strcmp(r->black, res->names[0]);
         int w = r->outcome == OUTCOME_DRAW ? 1 : (r->outcome == OUTCOME_BLACK_WINS) == player_black ? 0 : 2;
         p->score[p->opponent][w]++;
-        if (grow_tree_add_game(p->tree, r->root_sfen, r->moves, r->n_moves, result_of(r->outcome), r->black,
-                               r->white) == GROW_OOM) {
+        /* as the file reads back (its event included), so the tree in play is the tree
+         * the next run loads */
+        if (grow_tree_add_game(p->tree, r->root_sfen, r->moves, r->n_moves, result_of(r->outcome), r->black, r->white,
+                               written.event) == GROW_OOM) {
             progress_line(&p->progress, "%s: out of memory", PROG);
             p->write_failed = true;
             *interrupt_flag() = 1;
@@ -685,8 +691,12 @@ int book_verb_grow(int argc, char **argv) {
     int next_file = 0;
     if (!(tree = tree_of(in, &go, dir, &l, &next_file)))
         goto out;
-    fprintf(stderr, "%s: %s holds %llu games from the start position (%llu skipped); goal %ld\n", PROG, dir,
-            (unsigned long long)l.added, (unsigned long long)l.skipped, games);
+    GrowSummary loaded;
+    grow_tree_summary(tree, &loaded);
+    fprintf(stderr,
+            "%s: %s holds %llu games from the start position (%llu played by book grow, %llu skipped); goal %ld\n",
+            PROG, dir, (unsigned long long)l.added, (unsigned long long)loaded.grow_games,
+            (unsigned long long)l.skipped, games);
     int status = 0;
     if ((uint64_t)games > l.added) {
         if (!ps->cmd[0] && !(ps->cmd[0] = self = engine_self_command())) {
