@@ -164,10 +164,10 @@ cmp -s "$T/fit.db" "$T/mem.db" || fail "minimax --memory 1G: not the in-memory o
 grep -q "out of core" "$T/fit.err" && fail "minimax --memory 1G: worked out of core"
 # ... but one with twins under --flipped, which the streamed path leaves to the whole book
 # in memory, is worked out of core within the limit
-"$HAYANAGI" book minimax --quiet --flipped "$T/tw.db" "$T/mem.db" >/dev/null || fail "minimax --flipped twins"
+"$HAYANAGI" book minimax --quiet --flipped "$T/tw.db" "$T/twmem.db" >/dev/null || fail "minimax --flipped twins"
 "$HAYANAGI" book minimax --memory 1G --flipped "$T/tw.db" "$T/fit.db" 2>"$T/fit.err" >/dev/null ||
     fail "minimax --memory 1G --flipped of the twins"
-cmp -s "$T/fit.db" "$T/mem.db" || fail "minimax --memory 1G --flipped of the twins: not the in-memory output"
+cmp -s "$T/fit.db" "$T/twmem.db" || fail "minimax --memory 1G --flipped of the twins: not the in-memory output"
 expect_contains "minimax --memory 1G --flipped of the twins" "$(cat "$T/fit.err")" \
     "holds colour-flipped twins ("
 grep -q "minimaxed out of core" "$T/fit.err" || fail "minimax --memory 1G --flipped of the twins: not out of core"
@@ -211,15 +211,24 @@ for sig in INT KILL; do
         kill_during "minimax --memory" $sig "$T/k.db" "$T/mem.db" $d \
             "$HAYANAGI" book minimax --memory $mem --tmpdir "$T/tmp" "$T/in.db" "$T/k.db"
     done
+    # with the twins' passes
+    for d in 0.2 0.5; do
+        kill_during "minimax --memory --flipped" $sig "$T/k.db" "$T/twmem.db" $d \
+            "$HAYANAGI" book minimax --memory $mem --tmpdir "$T/tmp" --flipped "$T/tw.db" "$T/k.db"
+    done
 done
 
 # a full disk (a file size limit) is an error naming the failure; the old output stays
-echo "previous content" > "$T/full.db"
-out=$( (trap '' XFSZ; ulimit -f 256; "$HAYANAGI" book minimax --memory $mem --tmpdir "$T/tmp" "$T/in.db" \
-    "$T/full.db") 2>&1)
-st=$?
-[ "$st" = 1 ] || fail "minimax into a full disk: exit $st"
-expect_contains "minimax into a full disk" "$out" "is untouched"
-[ "$(cat "$T/full.db")" = "previous content" ] || fail "minimax into a full disk: the old output was changed"
-ls "$T"/full.db.tmp.* "$T"/tmp/* >/dev/null 2>&1 && fail "minimax into a full disk: a temporary file was left"
+for run in "in" "tw --flipped"; do
+    b=${run%% *} args=${run#"$b"}
+    echo "previous content" > "$T/full.db"
+    # shellcheck disable=SC2086
+    out=$( (trap '' XFSZ; ulimit -f 256; "$HAYANAGI" book minimax --memory $mem --tmpdir "$T/tmp" $args "$T/$b.db" \
+        "$T/full.db") 2>&1)
+    st=$?
+    [ "$st" = 1 ] || fail "minimax $run into a full disk: exit $st"
+    expect_contains "minimax $run into a full disk" "$out" "is untouched"
+    [ "$(cat "$T/full.db")" = "previous content" ] || fail "minimax $run into a full disk: the old output was changed"
+    ls "$T"/full.db.tmp.* "$T"/tmp/* >/dev/null 2>&1 && fail "minimax $run into a full disk: a temporary file was left"
+done
 finish
