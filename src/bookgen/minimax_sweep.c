@@ -557,13 +557,17 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
     RecordSort *keys = NULL, *fin = NULL;
     int rc = -1;
     Db2016Stats st;
-    /* the child filters: an eighth of the memory at most, 16 bits a position and set at
-     * most (the positions guessed from the file's size) */
+    /* the child filters: 16 bits a position and set (the positions guessed from the
+     * file's size), or the largest power of two of blocks (64 bits, 4 positions a set)
+     * within an eighth of the memory: a false hit costs a question through the sorts,
+     * the mirror's (flipped) a key decoded too, so the filters take all of their eighth */
     int sets = opt->flipped ? 2 : 1;
     struct stat sb;
-    uint64_t guess = stat(in, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size / 64 : 1024;
-    if (guess > memory / 32 / (uint64_t)sets)
-        guess = memory / 32 / (uint64_t)sets;
+    uint64_t guess = stat(in, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size / 64 : 1024, blocks = 16;
+    while (blocks * 2 * 8 * (uint64_t)sets <= memory / 8)
+        blocks *= 2;
+    if (guess > blocks * 4)
+        guess = blocks * 4;
     s.twins = (TwinReader){.file = &s.twin_file, .next.ord = UINT32_MAX};
     s.mini = calloc(1 + MAX_MOVES, sizeof *s.mini);
     s.gen = malloc(sizeof(ExtMove) * MAX_MOVES);
