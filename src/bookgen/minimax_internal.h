@@ -227,7 +227,8 @@ bool minimax_sweep_settle(const SweepEnv *env, RecordFile *edges, RecordFile *se
                           RecordSort *fin, MinimaxStats *stats, uint64_t *sweeps, char *err, size_t err_len);
 
 /* Colour-flipped twins out of core (minimax_sweep_twins.c). keys holds every position's
- * KeyRec and asks every position's twin's (both finished sorts, read here); keys_out gets
+ * KeyRec and asks every position's twin's (sorts not finished yet, taken over: they are
+ * read and closed here, whatever the result); keys_out gets
  * every KeyRec of keys in its order. The positions whose twin is in the book are counted
  * into *twins, and their twins' moves, mirrored (minimax_mirror_move()), go to moves (a
  * new record file, left at its start; nothing made when no twin is found), read from in

@@ -598,12 +598,15 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
     s.sort_in = NULL;
     SweepEnv env = {.opt = opt, .memory = memory, .tmpdir = tmpdir, .near = out, .total = s.total};
     if (opt->flipped) {
-        /* the twins and their moves (minimax_sweep_twins.c); the keys go to keyfile */
-        bool ok = record_file_create(&keyfile, sizeof(KeyRec), tmpdir, out, err, err_len) &&
-                  minimax_twins_find(&env, in, keys, s.twin_asks, &keyfile, &s.twin_file, &stats->flipped_twins, err,
-                                     err_len);
-        record_sort_close(keys);
-        record_sort_close(s.twin_asks);
+        /* the twins and their moves (minimax_sweep_twins.c, which takes the two sorts
+         * over); the keys go to keyfile */
+        bool made = record_file_create(&keyfile, sizeof(KeyRec), tmpdir, out, err, err_len);
+        bool ok = made && minimax_twins_find(&env, in, keys, s.twin_asks, &keyfile, &s.twin_file, &stats->flipped_twins,
+                                             err, err_len);
+        if (!made) {
+            record_sort_close(keys);
+            record_sort_close(s.twin_asks);
+        }
         keys = NULL;
         s.twin_asks = NULL;
         if (!ok)

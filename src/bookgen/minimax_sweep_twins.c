@@ -173,6 +173,9 @@ bool minimax_twins_find(const SweepEnv *env, const char *in, RecordSort *keys, R
     *twins = 0;
     RecordSort *pairs = open_sort(env, sizeof(PairRec), cmp_pair, err, err_len), *ms = NULL;
     bool ok = pairs && join_pairs(env, keys, asks, keys_out, pairs, err, err_len);
+    /* their buffers (a quarter of the memory each) go before the pairs are read */
+    record_sort_close(keys);
+    record_sort_close(asks);
     if (ok)
         *twins = record_sort_count(pairs);
     if (ok && *twins) {
