@@ -245,12 +245,13 @@ static bool key_entry(void *ctx, Book *entry, const Position *parsed) {
 static bool ask_find(const void *ctx, const BookKey *key, const Key *zob, uint32_t *id) {
     Sweep *s = (Sweep *)ctx;
     (void)id;
+    uint32_t q = s->q++; /* numbered whatever the answer: the later passes count the same */
     Key z, twin;
     if (zob)
         z = *zob;
     else if (!packed_sfen_keys(key, &z, &twin))
         return false; /* not a position: in no book */
-    AskRec r = {.zob = z, .chk = (uint32_t)book_key_hash(key), .parent = (uint32_t)s->n, .q = s->q++};
+    AskRec r = {.zob = z, .chk = (uint32_t)book_key_hash(key), .parent = (uint32_t)s->n, .q = q};
     char e[256];
     if (!record_sort_add(s->sort_in, &r, e, sizeof e))
         sweep_fail(s, e);
