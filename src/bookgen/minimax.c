@@ -110,9 +110,7 @@ static bool add_twin_moves(Book *b, const ChildFilters *filters, const Key *twin
         book_position_moves(b, id, own);
         book_position_moves(b, tid, twin);
         for (int i = 0; i < twin->n; i++) {
-            BookMove m = twin->moves[i];
-            m.move = book_move_flip(m.move);
-            m.ponder = m.ponder == MOVE_NONE ? MOVE_NONE : book_move_flip(m.ponder);
+            BookMove m = minimax_mirror_move(twin->moves[i]);
             bool have = false;
             for (int j = 0; j < own->n && !have; j++)
                 have = own->moves[j].move == m.move;

@@ -81,7 +81,8 @@ bool book_minimax_in_place(Book *b, const MinimaxOptions *opt, MinimaxStats *sta
  * says where it goes). in is read three times, entry by entry. Works when in is sorted
  * (each position once, in SFEN order, as `book sort` and every writer here leave it) and
  * holds no colour-flipped twins with flipped set; returns 0 with the reason in err when it
- * does not apply (the caller then takes the IR path), 1 when out was written, -1 with the
+ * does not apply (the caller then takes the IR path or, for twins, which leave
+ * stats->flipped_twins non-zero, the out-of-core one), 1 when out was written, -1 with the
  * reason in err on a failure (out untouched). threads is not used: one thread. */
 int book_minimax_file(const char *in, const char *out, const MinimaxOptions *opt, MinimaxStats *stats, char *err,
                       size_t err_len);
@@ -89,13 +90,13 @@ int book_minimax_file(const char *in, const char *out, const MinimaxOptions *opt
 /* The same as book_minimax_file() for a sorted DB2016 book whose graph does not fit in
  * memory: about `memory` bytes (256 KiB at least) plus a constant, the rest in nameless
  * scratch files in tmpdir (NULL: out's directory), by sweeps over sorted files
- * (minimax_sweep.c says how). Returns 1 when out was written (the same bytes as the other
- * paths; *sweeps says how many sweeps step 1 took), 0 with the reason in err when it does
- * not apply (flipped set), -1 with the reason in err on a failure: the input is not
- * sorted or does not read, the disk is full, the positions on or above cycles need more
- * than three quarters of memory, or interrupt_requested() (util/interrupt.h) turned true.
- * On a failure out is untouched and no scratch file is left. sweeps and stats may be
- * NULL. */
+ * (minimax_sweep.c says how; with flipped, colour-flipped twins included, as
+ * minimax_sweep_twins.c says). Returns 1 when out was written (the same bytes as the IR
+ * path; *sweeps says how many sweeps step 1 took), -1 with the reason in err on a failure:
+ * the input is not sorted or does not read, the disk is full, the positions on or above
+ * cycles need more than three quarters of memory, or interrupt_requested()
+ * (util/interrupt.h) turned true. On a failure out is untouched and no scratch file is
+ * left. sweeps and stats may be NULL. */
 int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *opt, uint64_t memory, const char *tmpdir,
                        MinimaxStats *stats, uint64_t *sweeps, char *err, size_t err_len);
 

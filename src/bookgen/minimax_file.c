@@ -106,6 +106,34 @@ static bool grow(void **a, size_t cap, size_t size) {
     return q != NULL;
 }
 
+bool minimax_entry_keys(const Book *entry, const Position *parsed, bool flipped, Key zob[2], uint32_t chk[2], char *why,
+                        size_t why_len) {
+    /* the keys from the parsed position: cheaper than decoding the PackedSfen */
+    BookKey k, fk;
+    Position pos, twin;
+    StateInfo st, twin_st;
+    book_position_key(entry, 0, &k);
+    if (!position_from_parts(&pos, &st, parsed->board, parsed->hand, parsed->side, 1, why, why_len))
+        return false;
+    zob[0] = position_key(&pos);
+    chk[0] = key_check(&k);
+    if (flipped) {
+        /* the colour-flipped twin (book_key_flip()) */
+        Piece board[SQ_NB];
+        for (Square sq = 0; sq < SQ_NB; sq++) {
+            Piece pc = parsed->board[SQ_NB - 1 - sq];
+            board[sq] = pc == NO_PIECE ? NO_PIECE : piece_make(color_flip(piece_color(pc)), piece_type(pc));
+        }
+        Hand hand[COLOR_NB] = {parsed->hand[WHITE], parsed->hand[BLACK]};
+        if (!position_from_parts(&twin, &twin_st, board, hand, color_flip(parsed->side), 1, why, why_len))
+            return false;
+        book_key_from_position(&twin, &fk);
+        zob[1] = position_key(&twin);
+        chk[1] = key_check(&fk);
+    }
+    return true;
+}
+
 static bool collect(void *ctx, Book *entry, const Position *parsed) {
     Pass *p = ctx;
     if (p->n == p->cap) {
@@ -116,29 +144,16 @@ static bool collect(void *ctx, Book *entry, const Position *parsed) {
             return pass_fail(p, "out of memory");
         p->cap = c;
     }
-    /* the keys from the parsed position: cheaper than decoding the PackedSfen */
-    BookKey k, fk;
-    Position pos, twin;
-    StateInfo st, twin_st;
+    Key zob[2];
+    uint32_t chk[2];
     char why[128];
-    book_position_key(entry, 0, &k);
-    if (!position_from_parts(&pos, &st, parsed->board, parsed->hand, parsed->side, 1, why, sizeof why))
+    if (!minimax_entry_keys(entry, parsed, p->opt->flipped, zob, chk, why, sizeof why))
         return pass_fail(p, why);
-    p->zobs[p->n] = position_key(&pos);
-    p->chk[p->n] = key_check(&k);
+    p->zobs[p->n] = zob[0];
+    p->chk[p->n] = chk[0];
     if (p->opt->flipped) {
-        /* the colour-flipped twin (book_key_flip()) */
-        Piece board[SQ_NB];
-        for (Square sq = 0; sq < SQ_NB; sq++) {
-            Piece pc = parsed->board[SQ_NB - 1 - sq];
-            board[sq] = pc == NO_PIECE ? NO_PIECE : piece_make(color_flip(piece_color(pc)), piece_type(pc));
-        }
-        Hand hand[COLOR_NB] = {parsed->hand[WHITE], parsed->hand[BLACK]};
-        if (!position_from_parts(&twin, &twin_st, board, hand, color_flip(parsed->side), 1, why, sizeof why))
-            return pass_fail(p, why);
-        book_key_from_position(&twin, &fk);
-        p->twins[p->n] = position_key(&twin);
-        p->twin_chk[p->n] = key_check(&fk);
+        p->twins[p->n] = zob[1];
+        p->twin_chk[p->n] = chk[1];
     }
     p->n++;
     return true;
@@ -294,15 +309,19 @@ int book_minimax_file(const char *in, const char *out, const MinimaxOptions *opt
         goto out;
     }
     if (opt->flipped) {
-        /* twins share their moves first (minimax.h): that is the IR's work */
+        /* twins share their moves first (minimax.h): that is the IR's work (or the
+         * out-of-core path's), so the positions with a twin are counted and the file is
+         * declined */
         for (size_t id = 0; id < n; id++) {
             uint32_t tid;
-            if (filter_may_hold(&filters, FILTER_BOOK, p.twins[id]) &&
-                index_find(&x, p.twins[id], p.twin_chk[id], &tid)) {
-                error_set(err, err_len, "the book holds colour-flipped twins");
-                rc = 0;
-                goto out;
-            }
+            stats->flipped_twins += filter_may_hold(&filters, FILTER_BOOK, p.twins[id]) &&
+                                    index_find(&x, p.twins[id], p.twin_chk[id], &tid);
+        }
+        if (stats->flipped_twins) {
+            error_set(err, err_len, "the book holds colour-flipped twins (%llu positions)",
+                      (unsigned long long)stats->flipped_twins);
+            rc = 0;
+            goto out;
         }
         free(p.twins);
         free(p.twin_chk);

@@ -151,7 +151,31 @@ bool minimax_propagate(Graph *g, size_t n, MinimaxStats *stats);
  * count taken from old (the position's moves as read). Returns their number. */
 int minimax_node_result(const Graph *g, uint32_t id, const BookMoveList *old, BookMoveList *out);
 
-/* ---- out of core (minimax_sweep.c, minimax_sweep_settle.c) ---- */
+/* A twin's book move m as the move of the position it is the twin of (minimax.h,
+ * flipped): the move and its ponder seen from the other side, the rest as is. */
+static inline BookMove minimax_mirror_move(BookMove m) {
+    m.move = book_move_flip(m.move);
+    m.ponder = m.ponder == MOVE_NONE ? MOVE_NONE : book_move_flip(m.ponder);
+    return m;
+}
+
+/* The identity the file paths give a position (minimax_file.c): zob[0] its
+ * position_key(), chk[0] 32 bits of its PackedSfen's book_key_hash(), from entry (one
+ * position, id 0) and the position as parsed; with flipped, zob[1] and chk[1] the same of
+ * its colour-flipped twin. Returns false with the reason in why when the position does
+ * not build. */
+bool minimax_entry_keys(const Book *entry, const Position *parsed, bool flipped, Key zob[2], uint32_t chk[2], char *why,
+                        size_t why_len);
+
+/* ---- out of core (minimax_sweep.c, minimax_sweep_settle.c, minimax_sweep_twins.c) ---- */
+
+/* A position's identity (minimax_entry_keys()) and ordinal; files of them are sorted by
+ * (zob, chk, ord). The twins' keys are the same records: the twin's identity, the
+ * position's ordinal. */
+typedef struct {
+    uint64_t zob;
+    uint32_t chk, ord;
+} KeyRec;
 
 /* An inner edge: the question number q is the order minimax_node_edges() asked for its
  * child in, which is the edge's order among the node's inner edges. Files of edges are
@@ -195,7 +219,47 @@ typedef struct {
  * check_loop and rounds, *sweeps the sweeps step 1 took. Returns false with the reason
  * in err: a scratch file fails, Ctrl-C, or the core does not fit in three quarters of
  * env->memory. */
+/* After the i-th record of a pass over records: the progress every 65536 records, and a
+ * stop on Ctrl-C (interrupt.h). Returns false with "interrupted" in err. */
+bool minimax_sweep_tick(const SweepEnv *env, uint64_t i, char *err, size_t err_len);
+
 bool minimax_sweep_settle(const SweepEnv *env, RecordFile *edges, RecordFile *settled, RecordFile *open,
                           RecordSort *fin, MinimaxStats *stats, uint64_t *sweeps, char *err, size_t err_len);
+
+/* Colour-flipped twins out of core (minimax_sweep_twins.c). keys holds every position's
+ * KeyRec and asks every position's twin's (sorts not finished yet, taken over: they are
+ * read and closed here, whatever the result); keys_out gets
+ * every KeyRec of keys in its order. The positions whose twin is in the book are counted
+ * into *twins, and their twins' moves, mirrored (minimax_mirror_move()), go to moves (a
+ * new record file, left at its start; nothing made when no twin is found), read from in
+ * once more when there is one. Returns false with the reason in err. */
+bool minimax_twins_find(const SweepEnv *env, const char *in, RecordSort *keys, RecordSort *asks, RecordFile *keys_out,
+                        RecordFile *moves, uint64_t *twins, char *err, size_t err_len);
+
+/* One mirrored move of a twin, for position ord (its idx-th): files of them are sorted by
+ * (ord, idx). */
+typedef struct {
+    uint32_t ord, idx;
+    int32_t score, depth;
+    uint32_t count;
+    Move16 move, ponder;
+    uint8_t has_score, has_depth, pad[2];
+} TwinMoveRec;
+
+/* Reads minimax_twins_find()'s moves along with the input's entries. */
+typedef struct {
+    RecordFile *file; /* NULL or never made: no twins */
+    TwinMoveRec next; /* the next record; next.ord is UINT32_MAX at the end */
+} TwinReader;
+
+/* Goes back to the first record. Returns false with the reason in err. */
+bool minimax_twins_rewind(TwinReader *r, char *err, size_t err_len);
+
+/* Adds to list, the moves of position ord (whose twins' moves come before it has been
+ * passed), the mirrored moves of its twin that it lacks, as the IR path adds them
+ * (minimax.c: at the end, in the twin's order, merged as book_add_move() merges; *added
+ * counts them). Returns false with the reason in err: a read error, or more than
+ * BOOK_MAX_MOVES moves (where the IR path fails too). */
+bool minimax_twins_apply(TwinReader *r, uint32_t ord, BookMoveList *list, uint64_t *added, char *err, size_t err_len);
 
 #endif

@@ -7,11 +7,17 @@
  *   1. keys: each position's Zobrist key and 32 bits of its PackedSfen hash (the identity
  *      minimax_file.c uses; two book positions agreeing on both are refused) with its
  *      ordinal, sorted by key; the keys also go into a child filter (minimax_internal.h).
+ *      With flipped, each position's twin's key goes to a second sort and to the mirror
+ *      filter, and minimax_sweep_twins.c finds the positions whose twin is in the book
+ *      and hands their twins' mirrored moves to steps 2, 3 and 6, which add them to the
+ *      moves read as the IR path adds them before it finds the edges.
  *   2. children: each position's edges are found by minimax_node_edges(), the code of the
  *      other paths, with a lookup that writes every child key it is asked for (with the
  *      parent and the question's number) and answers "not in the book"; the questions,
  *      sorted by key and joined with the keys, become the hits, sorted by (parent,
- *      question).
+ *      question). With flipped, a move's mirror (book_key_flipped_after_move()) is asked
+ *      after its own key where the mirror filter lets it; step 3 asks it only when the
+ *      own key missed, so its number and hit are passed over there (question()).
  *   3. edges: minimax_node_edges() again, its lookup now answered from the hits in the
  *      order it asks, builds each position's real edge list (duplicates and leaf moves as
  *      in memory): inner edges (child, parent, question) sorted by child; the positions
@@ -40,8 +46,8 @@
  *      minimax_file.c: the same bytes.
  * Exactness: the same as the in-memory path whenever its perpetual-check pruning (step 2)
  * ends before its 256 rounds, which a chain of checks two plies apart over more than 256
- * book positions would need. The core must fit in half of the memory; else the run fails
- * and says so. */
+ * book positions would need. The core must fit in three quarters of the memory; else the
+ * run fails and says so. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +64,6 @@
 #include "util/record_file.h"
 
 /* ---- records ---- */
-
-typedef struct {
-    uint64_t zob;
-    uint32_t chk, ord;
-} KeyRec;
 
 typedef struct {
     uint64_t zob;
@@ -152,6 +153,10 @@ typedef struct {
     RecordSort *sort_out; /* the stream a pass reads from */
     const void *cur;      /* its current record, NULL at its end */
     RecordFile settled, open;
+    RecordSort *twin_asks; /* pass 1 with flipped: each position's twin's key */
+    RecordFile twin_file;  /* the twins' moves (minimax_sweep_twins.c) */
+    TwinReader twins;
+    uint64_t twin_moves; /* moves a pass took from twins */
     uint64_t edges_inner;
     FILE *f; /* writing */
     uint64_t written_positions, written_moves;
@@ -217,25 +222,36 @@ static bool tick_records(Sweep *s, uint64_t i) {
 /* pass 1: the keys */
 static bool key_entry(void *ctx, Book *entry, const Position *parsed) {
     Sweep *s = ctx;
-    Position pos;
-    StateInfo st;
-    BookKey k;
-    if (!entry_position(s, parsed, &pos, &st))
-        return false;
-    book_position_key(entry, 0, &k);
-    KeyRec r = {.zob = position_key(&pos), .chk = (uint32_t)book_key_hash(&k), .ord = (uint32_t)s->n};
-    filter_add(&s->filters, FILTER_BOOK, r.zob);
+    Key zob[2];
+    uint32_t chk[2];
     char e[256];
+    if (!minimax_entry_keys(entry, parsed, s->opt->flipped, zob, chk, e, sizeof e))
+        return sweep_fail(s, e);
+    KeyRec r = {.zob = zob[0], .chk = chk[0], .ord = (uint32_t)s->n};
+    filter_add(&s->filters, FILTER_BOOK, r.zob);
     if (!record_sort_add(s->sort_in, &r, e, sizeof e))
         return sweep_fail(s, e);
+    if (s->opt->flipped) {
+        KeyRec t = {.zob = zob[1], .chk = chk[1], .ord = (uint32_t)s->n};
+        filter_add(&s->filters, FILTER_MIRROR, t.zob);
+        if (!record_sort_add(s->twin_asks, &t, e, sizeof e))
+            return sweep_fail(s, e);
+    }
     return tick(s);
 }
 
-/* pass 2: every child key asked for, answered "not in the book" */
+/* pass 2: every child key asked for, answered "not in the book"; a mirror's key comes
+ * without its Zobrist key (minimax_node_edges()) */
 static bool ask_find(const void *ctx, const BookKey *key, const Key *zob, uint32_t *id) {
     Sweep *s = (Sweep *)ctx;
     (void)id;
-    AskRec r = {.zob = *zob, .chk = (uint32_t)book_key_hash(key), .parent = (uint32_t)s->n, .q = s->q++};
+    uint32_t q = s->q++; /* numbered whatever the answer: the later passes count the same */
+    Key z, twin;
+    if (zob)
+        z = *zob;
+    else if (!packed_sfen_keys(key, &z, &twin))
+        return false; /* not a position: in no book */
+    AskRec r = {.zob = z, .chk = (uint32_t)book_key_hash(key), .parent = (uint32_t)s->n, .q = q};
     char e[256];
     if (!record_sort_add(s->sort_in, &r, e, sizeof e))
         sweep_fail(s, e);
@@ -248,6 +264,9 @@ static bool node_edges(Sweep *s, Book *entry, const Position *parsed) {
     if (!entry_position(s, parsed, &pos, &st))
         return false;
     book_position_moves(entry, 0, s->list);
+    char e[256];
+    if (!minimax_twins_apply(&s->twins, (uint32_t)s->n, s->list, &s->twin_moves, e, sizeof e))
+        return sweep_fail(s, e);
     s->q = 0;
     s->nmini = 0;
     s->sink.ne = 0;
@@ -263,16 +282,33 @@ static bool ask_entry(void *ctx, Book *entry, const Position *parsed) {
     return tick(s);
 }
 
+/* The number pass 2 gave the question minimax_node_edges() asks now, whose answer is a
+ * record (parent, q) of the stream read, or none (then *rec is NULL). Pass 2 answered every
+ * question "no", so it asked after each key of a book position that of its mirror where
+ * the mirror filter let it (flipped); when that position is in the book, the mirror is
+ * not asked now, and its number (and any answer to it) is passed over. */
+static uint32_t question(Sweep *s, const Key *zob, const void **rec) {
+    uint32_t q = s->q++, pq[2]; /* HitRec and OutRec begin with parent, q */
+    while (s->cur) {
+        memcpy(pq, s->cur, sizeof pq);
+        if ((pq[0] == s->n && pq[1] >= q) || pq[0] > s->n || !advance(s))
+            break;
+    }
+    *rec = s->cur && pq[0] == s->n && pq[1] == q ? s->cur : NULL;
+    if (*rec && zob && s->opt->flipped && filter_may_hold(&s->filters, FILTER_MIRROR, *zob))
+        s->q++;
+    return q;
+}
+
 /* pass 3: the lookups answered from the hits, in the order they are asked */
 static bool hit_find(const void *ctx, const BookKey *key, const Key *zob, uint32_t *id) {
     Sweep *s = (Sweep *)ctx;
     (void)key;
-    (void)zob;
-    uint32_t q = s->q++;
-    const HitRec *h = s->cur;
-    if (!h || h->parent != s->n || h->q != q)
+    const void *r;
+    uint32_t q = question(s, zob, &r);
+    if (!r)
         return false;
-    s->child_of[q] = h->child;
+    s->child_of[q] = ((const HitRec *)r)->child;
     *id = q + 1;
     advance(s);
     return true;
@@ -318,11 +354,11 @@ static bool edge_entry(void *ctx, Book *entry, const Position *parsed) {
 static bool out_find(const void *ctx, const BookKey *key, const Key *zob, uint32_t *id) {
     Sweep *s = (Sweep *)ctx;
     (void)key;
-    (void)zob;
-    uint32_t q = s->q++;
-    const OutRec *o = s->cur;
-    if (!o || o->parent != s->n || o->q != q)
+    const void *r;
+    question(s, zob, &r);
+    if (!r)
         return false;
+    const OutRec *o = r;
     Node *c = &s->mini[++s->nmini];
     *c = (Node){.vd = o->vd, .settled = true, .loop = o->loop_checked != 0, .checked = o->loop_checked != 0};
     *id = s->nmini;
@@ -374,6 +410,11 @@ static bool read_pass(Sweep *s, const char *in, Db2016EntryFn fn, const char *la
     progress_begin(s, label, s->total);
     s->n = 0;
     s->failed = false;
+    s->twin_moves = 0;
+    if (fn != key_entry && !minimax_twins_rewind(&s->twins, s->err, s->err_len)) {
+        progress_end(s);
+        return false;
+    }
     char rerr[512];
     bool ok = db2016_read_entries(in, fn, s, &ro, st, rerr, sizeof rerr);
     progress_end(s);
@@ -393,20 +434,28 @@ static bool start_reading(Sweep *s) {
     return record_sort_finish(s->sort_out, s->err, s->err_len) && advance(s);
 }
 
-/* The keys joined with the questions into the hits (s->sort_in: keys, sorted; the
- * questions in asks). */
-static bool join_hits(Sweep *s, RecordSort *keys, RecordSort *asks) {
-    if (!record_sort_finish(keys, s->err, s->err_len) || !record_sort_finish(asks, s->err, s->err_len))
+/* The next key of the sort keys or, when it is NULL, of the file keyfile: 1, 0 at the
+ * end, -1 with the reason in err. */
+static int next_key(Sweep *s, RecordSort *keys, RecordFile *keyfile, KeyRec *k) {
+    const void *kp;
+    int kr = keys ? record_sort_next(keys, &kp, s->err, s->err_len) : record_file_get(keyfile, k, s->err, s->err_len);
+    if (keys && kr == 1)
+        *k = *(const KeyRec *)kp;
+    return kr;
+}
+
+/* The keys (keys, not finished, or keyfile, sorted, when keys is NULL) joined with the
+ * questions (asks) into the hits (s->sort_in). */
+static bool join_hits(Sweep *s, RecordSort *keys, RecordFile *keyfile, RecordSort *asks) {
+    if ((keys && !record_sort_finish(keys, s->err, s->err_len)) || !record_sort_finish(asks, s->err, s->err_len))
         return false;
     s->sort_in = open_sort(s, sizeof(HitRec), cmp_hit);
     if (!s->sort_in)
         return false;
-    const void *kp, *ap;
+    const void *ap;
     KeyRec k, prev = {0};
-    int kr = record_sort_next(keys, &kp, s->err, s->err_len), ar;
+    int kr = next_key(s, keys, keyfile, &k), ar;
     bool have_prev = false;
-    if (kr > 0)
-        k = *(const KeyRec *)kp;
     progress_begin(s, "minimax: join", record_sort_count(asks));
     uint64_t i = 0;
     while (kr >= 0 && (ar = record_sort_next(asks, &ap, s->err, s->err_len)) == 1) {
@@ -418,9 +467,7 @@ static bool join_hits(Sweep *s, RecordSort *keys, RecordSort *asks) {
             }
             prev = k;
             have_prev = true;
-            kr = record_sort_next(keys, &kp, s->err, s->err_len);
-            if (kr == 1)
-                k = *(const KeyRec *)kp;
+            kr = next_key(s, keys, keyfile, &k);
         }
         if (kr == 1 && k.zob == a->zob && k.chk == a->chk) {
             HitRec h = {a->parent, a->q, k.ord};
@@ -441,9 +488,7 @@ static bool join_hits(Sweep *s, RecordSort *keys, RecordSort *asks) {
             return error_set(s->err, s->err_len, "two positions share a 64-bit key and its check");
         prev = k;
         have_prev = true;
-        kr = record_sort_next(keys, &kp, s->err, s->err_len);
-        if (kr == 1)
-            k = *(const KeyRec *)kp;
+        kr = next_key(s, keys, keyfile, &k);
     }
     return kr == 0;
 }
@@ -501,10 +546,6 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
         sweeps = &sw;
     memset(stats, 0, sizeof *stats);
     *sweeps = 0;
-    if (opt->flipped) {
-        error_set(err, err_len, "--flipped is not supported out of core");
-        return 0;
-    }
     if (memory < 4 * RECORD_SORT_MEMORY_MIN)
         memory = 4 * RECORD_SORT_MEMORY_MIN;
     Sweep s = {
@@ -513,27 +554,35 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
     memset(&edges0, 0, sizeof edges0);
     memset(v, 0, sizeof v);
     memset(o, 0, sizeof o);
+    RecordFile keyfile = {0}; /* flipped: the keys, sorted, read twice */
     RecordSort *keys = NULL, *fin = NULL;
     int rc = -1;
     Db2016Stats st;
-    /* the child filter: an eighth of the memory at most, 16 bits a position at most (the
-     * positions guessed from the file's size) */
+    /* the child filters: 16 bits a position and set (the positions guessed from the
+     * file's size), or the largest power of two of blocks (64 bits, 4 positions a set)
+     * within an eighth of the memory: a false hit costs a question through the sorts,
+     * the mirror's (flipped) a key decoded too, so the filters take all of their eighth */
+    int sets = opt->flipped ? 2 : 1;
     struct stat sb;
-    uint64_t guess = stat(in, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size / 64 : 1024;
-    if (guess > memory / 32)
-        guess = memory / 32;
+    uint64_t guess = stat(in, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size / 64 : 1024, blocks = 16;
+    while (blocks * 2 * 8 * (uint64_t)sets <= memory / 8)
+        blocks *= 2;
+    if (guess > blocks * 4)
+        guess = blocks * 4;
+    s.twins = (TwinReader){.file = &s.twin_file, .next.ord = UINT32_MAX};
     s.mini = calloc(1 + MAX_MOVES, sizeof *s.mini);
     s.gen = malloc(sizeof(ExtMove) * MAX_MOVES);
     s.list = malloc(sizeof *s.list);
     s.res = malloc(sizeof *s.res);
-    s.child_of = malloc(sizeof *s.child_of * (MAX_MOVES + 1));
-    if (!s.mini || !s.gen || !s.list || !s.res || !s.child_of || !minimax_filter_init(&s.filters, guess, 1)) {
+    s.child_of = malloc(sizeof *s.child_of * (2 * MAX_MOVES + 2)); /* a move's key, its mirror's */
+    if (!s.mini || !s.gen || !s.list || !s.res || !s.child_of || !minimax_filter_init(&s.filters, guess, sets)) {
         error_set(err, err_len, "out of memory");
         goto out;
     }
     s.sink = (EdgeSink){.opt = opt, .filters = &s.filters, .find = ask_find, .find_ctx = &s, .nodes = s.mini};
-    /* 1. keys */
+    /* 1. keys (and with flipped the twins' keys) */
     if (!(s.sort_in = open_sort(&s, sizeof(KeyRec), cmp_key)) ||
+        (opt->flipped && !(s.twin_asks = open_sort(&s, sizeof(KeyRec), cmp_key))) ||
         !read_pass(&s, in, key_entry, "minimax: keys", false, &st))
         goto out;
     if (!st.sorted || st.duplicate_positions) {
@@ -548,6 +597,22 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
     }
     keys = s.sort_in;
     s.sort_in = NULL;
+    SweepEnv env = {.opt = opt, .memory = memory, .tmpdir = tmpdir, .near = out, .total = s.total};
+    if (opt->flipped) {
+        /* the twins and their moves (minimax_sweep_twins.c, which takes the two sorts
+         * over); the keys go to keyfile */
+        bool made = record_file_create(&keyfile, sizeof(KeyRec), tmpdir, out, err, err_len);
+        bool ok = made && minimax_twins_find(&env, in, keys, s.twin_asks, &keyfile, &s.twin_file, &stats->flipped_twins,
+                                             err, err_len);
+        if (!made) {
+            record_sort_close(keys);
+            record_sort_close(s.twin_asks);
+        }
+        keys = NULL;
+        s.twin_asks = NULL;
+        if (!ok)
+            goto out;
+    }
     /* 2. the children asked for */
     if (!(s.sort_in = open_sort(&s, sizeof(AskRec), cmp_ask)) ||
         !read_pass(&s, in, ask_entry, "minimax: children", true, &st))
@@ -555,9 +620,10 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
     {
         RecordSort *asks = s.sort_in;
         s.sort_in = NULL;
-        bool ok = join_hits(&s, keys, asks);
+        bool ok = join_hits(&s, keys, &keyfile, asks);
         record_sort_close(asks);
         record_sort_close(keys);
+        record_file_close(&keyfile);
         keys = NULL;
         if (!ok)
             goto out;
@@ -571,7 +637,10 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
     s.open = o[0];
     s.sink.find = hit_find;
     s.sink.converged = 0;
+    s.sink.mirrored = 0;
     bool ok = read_pass(&s, in, edge_entry, "minimax: edges", false, &st);
+    stats->flipped_moves = s.twin_moves;
+    stats->flipped_edges = s.sink.mirrored;
     v[0] = s.settled;
     o[0] = s.open;
     s.settled = (RecordFile){0};
@@ -589,7 +658,6 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
     s.memory /= 2;
     fin = open_sort(&s, sizeof(FinRec), cmp_fin);
     s.memory = memory;
-    SweepEnv env = {.opt = opt, .memory = memory, .tmpdir = tmpdir, .near = out, .total = s.total};
     if (!fin || !minimax_sweep_settle(&env, &edges0, &v[0], &o[0], fin, stats, sweeps, err, err_len))
         goto out;
     /* 6. writing */
@@ -617,6 +685,9 @@ int book_minimax_sweep(const char *in, const char *out, const MinimaxOptions *op
     rc = 1;
 out:
     record_sort_close(keys);
+    record_sort_close(s.twin_asks);
+    record_file_close(&keyfile);
+    record_file_close(&s.twin_file);
     record_sort_close(fin);
     record_sort_close(s.sort_in);
     record_sort_close(s.sort_out);

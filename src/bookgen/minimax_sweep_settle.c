@@ -36,16 +36,17 @@ static void progress_end(Settle *s) {
         progress_finish(s->env->opt->progress);
 }
 
-/* After the i-th record: the progress, and a stop on Ctrl-C (interrupt.h). */
-static bool tick_records(Settle *s, uint64_t i) {
+bool minimax_sweep_tick(const SweepEnv *env, uint64_t i, char *err, size_t err_len) {
     if ((i & 65535) == 0) {
-        if (s->env->opt->progress)
-            progress_update(s->env->opt->progress, i);
+        if (env->opt->progress)
+            progress_update(env->opt->progress, i);
         if (interrupt_requested())
-            return error_set(s->err, s->err_len, "interrupted");
+            return error_set(err, err_len, "interrupted");
     }
     return true;
 }
+
+static bool tick_records(Settle *s, uint64_t i) { return minimax_sweep_tick(s->env, i, s->err, s->err_len); }
 
 static RecordSort *open_sort(Settle *s, size_t size, RecordCompare cmp) {
     RecordSortOptions o = {

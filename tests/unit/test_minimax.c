@@ -397,9 +397,44 @@ static void write_sorted(const Book *b, char *path) {
         fail_msg("%s", err);
 }
 
+/* The out-of-core path on in at its smallest memory (every sort in runs on disk once the
+ * book has a few thousand positions) writes want's bytes with the counts of s1 (the IR
+ * path's) and, when s2 is non-null, what s2 (the streamed path's) says it wrote. */
+static void sweep_vs(const char *in, const char *want, MinimaxOptions o, const MinimaxStats *s1,
+                     const MinimaxStats *s2) {
+    char got[] = "/tmp/hayanagi_test_mmswp_XXXXXX", err[256];
+    int fd = mkstemp(got);
+    close(fd);
+    MinimaxStats s3;
+    uint64_t sweeps;
+    if (book_minimax_sweep(in, got, &o, 0, NULL, &s3, &sweeps, err, sizeof err) != 1)
+        fail_msg("book_minimax_sweep: %s", err);
+    size_t la, lb;
+    char *a = slurp(got, &la), *w = slurp(want, &lb);
+    assert_int_equal(la, lb);
+    assert_memory_equal(a, w, la);
+    free(a);
+    free(w);
+    assert_int_equal(s1->positions, s3.positions);
+    assert_int_equal(s1->settled, s3.settled);
+    assert_int_equal(s1->check_loop, s3.check_loop);
+    assert_int_equal(s1->converged_moves, s3.converged_moves);
+    assert_int_equal(s1->flipped_twins, s3.flipped_twins);
+    assert_int_equal(s1->flipped_moves, s3.flipped_moves);
+    assert_int_equal(s1->flipped_edges, s3.flipped_edges);
+    assert_int_equal(s1->rounds, s3.rounds);
+    if (s2) {
+        assert_int_equal(s2->written_positions, s3.written_positions);
+        assert_int_equal(s2->written_moves, s3.written_moves);
+    }
+    assert_int_equal(sweeps > 0, s3.settled > 0); /* a sweep runs when something settled */
+    unlink(got);
+}
+
 /* Runs the IR path (read with comments, minimax in place, write) and the streaming path
- * on the sorted file of b with options o: the output bytes and the counts agree. Returns
- * book_minimax_file()'s result (0: not applicable, nothing compared). */
+ * on the sorted file of b with options o: the output bytes and the counts agree, and so do
+ * the out-of-core path's. Returns book_minimax_file()'s result (0: not applicable, the IR
+ * path and the out-of-core one compared). */
 static int file_vs_ir(const Book *b, MinimaxOptions o) {
     char in[] = "/tmp/hayanagi_test_mmin_XXXXXX", want[] = "/tmp/hayanagi_test_mmwant_XXXXXX",
          got[] = "/tmp/hayanagi_test_mmgot_XXXXXX", err[256];
@@ -427,30 +462,11 @@ static int file_vs_ir(const Book *b, MinimaxOptions o) {
         assert_int_equal(s1.converged_moves, s2.converged_moves);
         assert_int_equal(s1.flipped_edges, s2.flipped_edges);
         assert_int_equal(s1.rounds, s2.rounds);
-        if (!o.flipped) {
-            /* and the out-of-core path, at its smallest memory (every sort in runs on
-             * disk once the book has a few thousand positions) */
-            MinimaxStats s3;
-            uint64_t sweeps;
-            assert_int_equal(book_minimax_sweep(in, got, &o, 0, NULL, &s3, &sweeps, err, sizeof err), 1);
-            a = slurp(got, &la);
-            w = slurp(want, &lb);
-            assert_int_equal(la, lb);
-            assert_memory_equal(a, w, la);
-            free(a);
-            free(w);
-            assert_int_equal(s1.positions, s3.positions);
-            assert_int_equal(s1.settled, s3.settled);
-            assert_int_equal(s1.check_loop, s3.check_loop);
-            assert_int_equal(s1.converged_moves, s3.converged_moves);
-            assert_int_equal(s1.rounds, s3.rounds);
-            assert_int_equal(s2.written_positions, s3.written_positions);
-            assert_int_equal(s2.written_moves, s3.written_moves);
-            assert_int_equal(sweeps > 0, s3.settled > 0); /* a sweep runs when something settled */
-        }
+        sweep_vs(in, want, o, &s1, &s2);
     } else {
         assert_int_equal(rc, 0); /* never a failure on a good file */
         assert_true(s1.flipped_twins > 0);
+        sweep_vs(in, want, o, &s1, NULL); /* out of core the twins are joined */
     }
     unlink(in);
     unlink(want);
@@ -504,11 +520,36 @@ static void test_file_random_books(void **state) {
     all_options(b);
     book_free(b);
     /* twins: the streaming path declines with flipped (the IR joins them), and agrees
-     * without */
+     * without; the out-of-core path joins them as the IR does */
     b = mixed_book(3000);
+    assert_int_equal(file_vs_ir(b, OPTION_SETS[0]), 1);
     assert_int_equal(file_vs_ir(b, OPTION_SETS[1]), 1);
+    assert_int_equal(file_vs_ir(b, OPTION_SETS[2]), 0);
     assert_int_equal(file_vs_ir(b, OPTION_SETS[3]), 0);
     book_free(b);
+}
+
+/* Twins whose moves differ, out of core: the hand-worked book of test_flipped_twins (S
+ * and W share their moves, S's 7g7f reaches M's mirror), and the same with ponders,
+ * counts and a comment on the moves, a move both twins hold (each keeps its own), and a
+ * second pair of twins (the position after 7g7f, which now holds a move, and M). */
+static void test_sweep_twins(void **state) {
+    (void)state;
+    static const char *texts[] = {
+        "sfen " START "\n7g7f none 30 10\n2g2f none 10 10\nsfen " START_W "\n1c1d none 100 10\nsfen " MIRROR_76
+        "\n2g2f none -40 10\n",
+        "sfen " START "\n7g7f 3c3d 30 10 4\n2g2f none 10 10 2\nsfen " START_W
+        "\n1c1d 9g9f 100 10 7\n3c3d none -5 3 1\n#why 3c3d\nsfen " MIRROR_76 "\n2g2f 8c8d -40 10 3\nsfen " AFTER_76
+        "\n3c3d none 0 10\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        Book *b = load_text(texts[i]);
+        assert_int_equal(file_vs_ir(b, OPTION_SETS[0]), 1);
+        assert_int_equal(file_vs_ir(b, OPTION_SETS[1]), 1);
+        assert_int_equal(file_vs_ir(b, OPTION_SETS[2]), 0);
+        assert_int_equal(file_vs_ir(b, OPTION_SETS[3]), 0);
+        book_free(b);
+    }
 }
 
 /* An unsorted file is declined, a missing one is a failure; neither writes the output. */
@@ -529,7 +570,8 @@ static void test_file_declines(void **state) {
     assert_non_null(strstr(err, "not sorted"));
     assert_int_equal(access(out, F_OK), -1);
     MinimaxOptions fl = {.flipped = true};
-    assert_int_equal(book_minimax_sweep(in, out, &fl, 0, NULL, NULL, NULL, err, sizeof err), 0);
+    assert_int_equal(book_minimax_sweep(in, out, &fl, 0, NULL, NULL, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not sorted"));
     assert_int_equal(access(out, F_OK), -1);
     unlink(in);
     assert_int_equal(book_minimax_file(in, out, NULL, NULL, err, sizeof err), -1);
@@ -546,7 +588,7 @@ int main(void) {
         cmocka_unit_test(test_pure_perpetual_check), cmocka_unit_test(test_flipped_twins),
         cmocka_unit_test(test_threads_same_result),  cmocka_unit_test(test_converge_flipped_counts),
         cmocka_unit_test(test_file_hand_books),      cmocka_unit_test(test_file_random_books),
-        cmocka_unit_test(test_file_declines),
+        cmocka_unit_test(test_sweep_twins),          cmocka_unit_test(test_file_declines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,21 @@
 
 /* ---- minimax ---- */
 
+/* The closing lines every path prints (stdout, or stderr when OUT is stdout). */
+static void minimax_say_done(const char *outp, const BookWriteReport *wr, const MinimaxStats *ms, bool flipped) {
+    fprintf(cli_say_wrote(outp, wr),
+            "; %llu settled without cycles, %llu on perpetual-check loops, %llu converging moves added, %llu "
+            "propagation rounds\n",
+            (unsigned long long)ms->settled, (unsigned long long)ms->check_loop,
+            (unsigned long long)ms->converged_moves, (unsigned long long)ms->rounds);
+    if (flipped)
+        fprintf(cli_report_file(outp),
+                "flipped: %llu positions with their mirror in the book, %llu moves copied from a mirror, %llu moves "
+                "into a mirror\n",
+                (unsigned long long)ms->flipped_twins, (unsigned long long)ms->flipped_moves,
+                (unsigned long long)ms->flipped_edges);
+}
+
 /* minimax --memory of a book whose graph does not fit: book_minimax_sweep(), with what
  * the other paths print. */
 static int minimax_out_of_core(const char *inp, const char *outp, const MinimaxOptions *opt, uint64_t memory,
@@ -27,11 +42,6 @@ static int minimax_out_of_core(const char *inp, const char *outp, const MinimaxO
     char *inputs[1] = {(char *)inp};
     if (!cli_check_output("minimax", outp) || !cli_out_of_core_ok("minimax", inputs, 1, outp))
         return 2;
-    if (opt->flipped) {
-        fprintf(stderr, "hayanagi book minimax: --flipped is not supported with --memory; drop --memory (a sorted "
-                        "book is then streamed through its compact graph) or --flipped\n");
-        return 2;
-    }
     Progress pr = {.out = stderr, .quiet = quiet};
     MinimaxOptions mo = *opt;
     mo.progress = &pr;
@@ -49,11 +59,7 @@ static int minimax_out_of_core(const char *inp, const char *outp, const MinimaxO
         return interrupt_requested() ? INTERRUPT_EXIT_STATUS : 1;
     }
     BookWriteReport wr = {.positions = ms.written_positions, .moves = ms.written_moves};
-    fprintf(cli_say_wrote(outp, &wr),
-            "; %llu settled without cycles, %llu on perpetual-check loops, %llu converging moves added, %llu "
-            "propagation rounds\n",
-            (unsigned long long)ms.settled, (unsigned long long)ms.check_loop, (unsigned long long)ms.converged_moves,
-            (unsigned long long)ms.rounds);
+    minimax_say_done(outp, &wr, &ms, opt->flipped);
     if (!quiet)
         fprintf(stderr, "minimaxed out of core: %llu sweeps, %llu positions on or above cycles worked in memory\n",
                 (unsigned long long)sweeps, (unsigned long long)(ms.positions - ms.settled));
@@ -72,7 +78,7 @@ static void minimax_usage(FILE *f) {
                "               streamed through a compact graph (the same output in a third of the memory)\n"
                "  --memory SIZE  work in about SIZE bytes (e.g. 512M, 4G): a sorted DB2016 book whose\n"
                "               graph does not fit is minimaxed out of core, by sweeps over sorted files\n"
-               "               (the same output; not with --flipped or --in-memory)\n"
+               "               (the same output; not with --in-memory)\n"
                "  --tmpdir DIR   where the sorted files go (default: OUT's directory); nothing stays there\n"
                "  --quiet      no progress display\n");
 }
@@ -151,6 +157,12 @@ int book_verb_minimax(int argc, char **argv) {
             cli_say_not_written("hayanagi book minimax", err, paths[1]);
             return 1;
         }
+        /* twins are joined through the IR, or out of core when the memory is bounded */
+        if (!streamed && memory && ms.flipped_twins) {
+            if (!quiet)
+                fprintf(stderr, "hayanagi book minimax: %s: minimaxed out of core\n", err);
+            return minimax_out_of_core(paths[0], paths[1], &mo, memory, tmpdir, quiet);
+        }
         if (!streamed && !quiet)
             fprintf(stderr, "hayanagi book minimax: %s: the book is loaded in memory\n", err);
     }
@@ -173,17 +185,7 @@ int book_verb_minimax(int argc, char **argv) {
                             &(BookWriteOptions){.write_comments = true, .log = stderr, .quiet = quiet}, &wr);
     }
     if (ok)
-        fprintf(cli_say_wrote(paths[1], &wr),
-                "; %llu settled without cycles, %llu on perpetual-check loops, %llu converging moves added, %llu "
-                "propagation rounds\n",
-                (unsigned long long)ms.settled, (unsigned long long)ms.check_loop,
-                (unsigned long long)ms.converged_moves, (unsigned long long)ms.rounds);
-    if (ok && mo.flipped)
-        fprintf(cli_report_file(paths[1]),
-                "flipped: %llu positions with their mirror in the book, %llu moves copied from a mirror, %llu moves "
-                "into a mirror\n",
-                (unsigned long long)ms.flipped_twins, (unsigned long long)ms.flipped_moves,
-                (unsigned long long)ms.flipped_edges);
+        minimax_say_done(paths[1], &wr, &ms, mo.flipped);
     book_free(out);
     return ok ? 0 : 1;
 }
