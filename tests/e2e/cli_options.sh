@@ -232,8 +232,12 @@ if command -v script > /dev/null; then
         --out rec.csa" /dev/null > tty.out 2>&1) &
     pid=$!
     for _ in $(seq 1 1500); do [ -f "$T/warnline/rec.csa" ] && break; sleep 0.02; done
-    rm -f "$T/warnline/rec.csa"
-    mkdir "$T/warnline/rec.csa"
+    # the match may rewrite the record between the rm and the mkdir (a loaded machine):
+    # again until the directory is there, after which no rewrite can replace it
+    for _ in $(seq 1 100); do
+        rm -f "$T/warnline/rec.csa"
+        mkdir "$T/warnline/rec.csa" 2> /dev/null && break
+    done
     wait $pid
     tr '\r' '\n' < "$T/warnline/tty.out" > "$T/warnline/lines"
     grep -q "writing rec.csa: .*retried after every game" "$T/warnline/lines" ||
