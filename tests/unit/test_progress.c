@@ -137,19 +137,40 @@ static void test_short_job_without_status_is_silent(void **state) {
     fclose(f);
 }
 
+/* A pseudo-terminal: its master side in *master, its other side as a FILE to write to, of
+ * the given width (0: the width left unset, as a terminal that does not say). Skips the
+ * test where the sandbox has no pseudo-terminals. */
+static FILE *open_terminal(int *master, unsigned short columns) {
+    *master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (*master < 0 || grantpt(*master) || unlockpt(*master)) {
+        if (*master >= 0)
+            close(*master);
+        skip(); /* no pseudo-terminals in this sandbox */
+    }
+    int slave = open(ptsname(*master), O_RDWR | O_NOCTTY);
+    assert_true(slave >= 0);
+    if (columns) {
+        struct winsize ws = {.ws_row = 24, .ws_col = columns};
+        assert_int_equal(ioctl(slave, TIOCSWINSZ, &ws), 0);
+    }
+    FILE *f = fdopen(slave, "w");
+    assert_non_null(f);
+    return f;
+}
+
+/* What the terminal shows after f is closed, NUL-terminated in buf; closes master. */
+static void read_terminal(int master, char *buf, size_t len) {
+    ssize_t n = read(master, buf, len - 1);
+    close(master);
+    assert_true(n > 0);
+    buf[n] = '\0';
+}
+
 /* A terminal: the bar, \r before and the erase-to-end after each redraw, one \n at the end. */
 static void test_terminal_bar(void **state) {
     (void)state;
-    int master = posix_openpt(O_RDWR | O_NOCTTY);
-    if (master < 0 || grantpt(master) || unlockpt(master)) {
-        if (master >= 0)
-            close(master);
-        skip(); /* no pseudo-terminals in this sandbox */
-    }
-    int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
-    assert_true(slave >= 0);
-    FILE *f = fdopen(slave, "w");
-    assert_non_null(f);
+    int master;
+    FILE *f = open_terminal(&master, 0);
     Progress p;
     progress_start(&p, f, "thinking", 4, false);
     assert_true(p.tty);
@@ -159,10 +180,7 @@ static void test_terminal_bar(void **state) {
     progress_finish(&p);
     fclose(f);
     char buf[512];
-    ssize_t n = read(master, buf, sizeof buf - 1);
-    close(master);
-    assert_true(n > 0);
-    buf[n] = '\0';
+    read_terminal(master, buf, sizeof buf);
     /* the terminal turns \n into \r\n */
     const char *head = "\rthinking [###############...............] 2/4, ";
     assert_memory_equal(buf, head, strlen(head));
@@ -176,18 +194,8 @@ static void test_terminal_bar(void **state) {
  * (a multi-byte character kept whole), the last line is drawn whole. */
 static void test_terminal_width(void **state) {
     (void)state;
-    int master = posix_openpt(O_RDWR | O_NOCTTY);
-    if (master < 0 || grantpt(master) || unlockpt(master)) {
-        if (master >= 0)
-            close(master);
-        skip(); /* no pseudo-terminals in this sandbox */
-    }
-    int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
-    assert_true(slave >= 0);
-    struct winsize ws = {.ws_row = 24, .ws_col = 40};
-    assert_int_equal(ioctl(slave, TIOCSWINSZ, &ws), 0);
-    FILE *f = fdopen(slave, "w");
-    assert_non_null(f);
+    int master;
+    FILE *f = open_terminal(&master, 40);
     Progress p;
     progress_start(&p, f, "grow \xc3\xa9", 4, false); /* "grow é": 6 characters, 7 bytes */
     progress_set_rate(&p, "games", 0);
@@ -197,10 +205,7 @@ static void test_terminal_width(void **state) {
     progress_finish(&p);
     fclose(f);
     char buf[1024];
-    ssize_t n = read(master, buf, sizeof buf - 1);
-    close(master);
-    assert_true(n > 0);
-    buf[n] = '\0';
+    read_terminal(master, buf, sizeof buf);
     /* the redrawn line: "\r" + 39 characters (40 bytes) + "\x1b[K" */
     assert_memory_equal(buf, "\rgrow \xc3\xa9 [", 10);
     char *clear = strstr(buf, "\x1b[K");
