@@ -37,11 +37,15 @@ H=$(cd "$(dirname "$H")" && pwd)/$(basename "$H")
 mkdir -p "$DIR"
 cd "$DIR"
 # a run resumes only what the same binary started with the same sizes; else DIR starts over
+# (only a DIR this script made, holding its stamp, is ever emptied: never a user's folder)
 stamp="$N $MEMORY $PARTS $(sha256sum < "$H" | cut -c1-16)"
-if [ "$(cat stamp 2> /dev/null)" != "$stamp" ]; then
-    rm -f ./*.db ./*.time ./*.out stamp
-    echo "$stamp" > stamp
+if [ -e stamp ]; then
+    [ "$(cat stamp)" = "$stamp" ] || rm -f ./*.db ./*.time ./*.out
+elif [ -n "$(ls -A)" ]; then
+    echo "bigbook: $DIR holds files this script did not make; give it a new or empty directory" >&2
+    exit 1
 fi
+echo "$stamp" > stamp
 
 cores=$(nproc)
 echo "bigbook: N=$N positions, --memory $MEMORY, $PARTS parts, $cores cores, load $(cut -d' ' -f1-3 /proc/loadavg), in $DIR ($(df -h . | awk 'NR==2 {print $4}') free)"
