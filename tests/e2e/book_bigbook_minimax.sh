@@ -223,14 +223,8 @@ done
 # a full disk (a file size limit) is an error naming the failure; the old output stays
 for run in "in" "tw --flipped"; do
     b=${run%% *} args=${run#"$b"}
-    echo "previous content" > "$T/full.db"
     # shellcheck disable=SC2086
-    out=$( (trap '' XFSZ; ulimit -f 256; "$HAYANAGI" book minimax --memory $mem --tmpdir "$T/tmp" $args "$T/$b.db" \
-        "$T/full.db") 2>&1)
-    st=$?
-    [ "$st" = 1 ] || fail "minimax $run into a full disk: exit $st"
-    expect_contains "minimax $run into a full disk" "$out" "is untouched"
-    [ "$(cat "$T/full.db")" = "previous content" ] || fail "minimax $run into a full disk: the old output was changed"
-    ls "$T"/full.db.tmp.* "$T"/tmp/* >/dev/null 2>&1 && fail "minimax $run into a full disk: a temporary file was left"
+    expect_full_disk "minimax $run" "$T/full.db" 256 \
+        "$HAYANAGI" book minimax --memory $mem --tmpdir "$T/tmp" $args "$T/$b.db" "$T/full.db"
 done
 finish

@@ -9,6 +9,20 @@ expect_contains() { case "$2" in *"$3"*) ;; *) fail "$1: expected '$3' in output
 expect_not_contains() { case "$2" in *"$3"*) fail "$1: did not expect '$3' in output";; esac; }
 # expect_status NAME WANT GOT
 expect_status() { [ "$2" = "$3" ] || fail "$1: exit status $3, expected $2"; }
+# expect_full_disk NAME OUT LIMIT_KB COMMAND...: COMMAND writing OUT under a file size
+# limit of LIMIT_KB (writes fail with EFBIG, as on a full disk) exits 1 naming the failure
+# ("is untouched"), OUT keeps its old bytes, and no OUT.tmp.* nor file in $T/tmp is left.
+expect_full_disk() {
+    local name=$1 out=$2 limit=$3 msg st
+    shift 3
+    echo "previous content" > "$out"
+    msg=$( (trap '' XFSZ; ulimit -f "$limit"; "$@") 2>&1)
+    st=$?
+    [ "$st" = 1 ] || fail "$name into a full disk: exit $st"
+    expect_contains "$name into a full disk" "$msg" "is untouched"
+    [ "$(cat "$out")" = "previous content" ] || fail "$name into a full disk: the old output was changed"
+    ls "$out".tmp.* "$T"/tmp/* >/dev/null 2>&1 && fail "$name into a full disk: a temporary file was left"
+}
 finish() { if [ "$failures" -eq 0 ]; then echo "ok"; exit 0; else echo "$failures failure(s)"; exit 1; fi; }
 # gpsusi saves every option it is given in its one global gpsusi.conf (docs/match.md): a
 # test that starts it keeps the file as it found it, so that the user's next gpsusi session

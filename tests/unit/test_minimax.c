@@ -397,6 +397,16 @@ static void write_sorted(const Book *b, char *path) {
         fail_msg("%s", err);
 }
 
+/* The files got and want hold the same bytes. */
+static void assert_same_bytes(const char *got, const char *want) {
+    size_t la, lb;
+    char *a = slurp(got, &la), *w = slurp(want, &lb);
+    assert_int_equal(la, lb);
+    assert_memory_equal(a, w, la);
+    free(a);
+    free(w);
+}
+
 /* The out-of-core path on in at its smallest memory (every sort in runs on disk once the
  * book has a few thousand positions) writes want's bytes with the counts of s1 (the IR
  * path's) and, when s2 is non-null, what s2 (the streamed path's) says it wrote. */
@@ -409,12 +419,7 @@ static void sweep_vs(const char *in, const char *want, MinimaxOptions o, const M
     uint64_t sweeps;
     if (book_minimax_sweep(in, got, &o, 0, NULL, &s3, &sweeps, err, sizeof err) != 1)
         fail_msg("book_minimax_sweep: %s", err);
-    size_t la, lb;
-    char *a = slurp(got, &la), *w = slurp(want, &lb);
-    assert_int_equal(la, lb);
-    assert_memory_equal(a, w, la);
-    free(a);
-    free(w);
+    assert_same_bytes(got, want);
     assert_int_equal(s1->positions, s3.positions);
     assert_int_equal(s1->settled, s3.settled);
     assert_int_equal(s1->check_loop, s3.check_loop);
@@ -450,12 +455,7 @@ static int file_vs_ir(const Book *b, MinimaxOptions o) {
     close(fd);
     int rc = book_minimax_file(in, got, &o, &s2, err, sizeof err);
     if (rc > 0) {
-        size_t la, lb;
-        char *a = slurp(got, &la), *w = slurp(want, &lb);
-        assert_int_equal(la, lb);
-        assert_memory_equal(a, w, la);
-        free(a);
-        free(w);
+        assert_same_bytes(got, want);
         assert_int_equal(s1.positions, s2.positions);
         assert_int_equal(s1.settled, s2.settled);
         assert_int_equal(s1.check_loop, s2.check_loop);
