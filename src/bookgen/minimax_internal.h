@@ -223,6 +223,10 @@ typedef struct {
  * stop on Ctrl-C (interrupt.h). Returns false with "interrupted" in err. */
 bool minimax_sweep_tick(const SweepEnv *env, uint64_t i, char *err, size_t err_len);
 
+/* A sort of size-byte records by cmp in a quarter of env->memory, its runs in env's
+ * scratch place (record_sort.h; the caller closes it). NULL with "out of memory" in err. */
+RecordSort *minimax_sweep_open_sort(const SweepEnv *env, size_t size, RecordCompare cmp, char *err, size_t err_len);
+
 bool minimax_sweep_settle(const SweepEnv *env, RecordFile *edges, RecordFile *settled, RecordFile *open,
                           RecordSort *fin, MinimaxStats *stats, uint64_t *sweeps, char *err, size_t err_len);
 

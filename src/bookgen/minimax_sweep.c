@@ -181,11 +181,8 @@ static bool advance(Sweep *s) {
 }
 
 static RecordSort *open_sort(Sweep *s, size_t size, RecordCompare cmp) {
-    RecordSortOptions o = {.size = size, .cmp = cmp, .memory = s->memory / 4, .tmpdir = s->tmpdir, .near = s->out};
-    RecordSort *rs = record_sort_open(&o);
-    if (!rs)
-        error_set(s->err, s->err_len, "out of memory");
-    return rs;
+    SweepEnv env = {.memory = s->memory, .tmpdir = s->tmpdir, .near = s->out};
+    return minimax_sweep_open_sort(&env, size, cmp, s->err, s->err_len);
 }
 
 static bool entry_position(Sweep *s, const Position *parsed, Position *pos, StateInfo *st) {

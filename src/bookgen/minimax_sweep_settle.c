@@ -48,13 +48,17 @@ bool minimax_sweep_tick(const SweepEnv *env, uint64_t i, char *err, size_t err_l
 
 static bool tick_records(Settle *s, uint64_t i) { return minimax_sweep_tick(s->env, i, s->err, s->err_len); }
 
-static RecordSort *open_sort(Settle *s, size_t size, RecordCompare cmp) {
+RecordSort *minimax_sweep_open_sort(const SweepEnv *env, size_t size, RecordCompare cmp, char *err, size_t err_len) {
     RecordSortOptions o = {
-        .size = size, .cmp = cmp, .memory = s->env->memory / 4, .tmpdir = s->env->tmpdir, .near = s->env->near};
+        .size = size, .cmp = cmp, .memory = env->memory / 4, .tmpdir = env->tmpdir, .near = env->near};
     RecordSort *rs = record_sort_open(&o);
     if (!rs)
-        error_set(s->err, s->err_len, "out of memory");
+        error_set(err, err_len, "out of memory");
     return rs;
+}
+
+static RecordSort *open_sort(Settle *s, size_t size, RecordCompare cmp) {
+    return minimax_sweep_open_sort(s->env, size, cmp, s->err, s->err_len);
 }
 
 /* One sweep: edges (by child) joined with vals (by ordinal) into the next edges and the

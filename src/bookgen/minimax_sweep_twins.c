@@ -40,15 +40,6 @@ static int cmp_twin_move(const void *a, const void *b) {
     return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static RecordSort *open_sort(const SweepEnv *env, size_t size, RecordCompare cmp, char *err, size_t err_len) {
-    RecordSortOptions o = {
-        .size = size, .cmp = cmp, .memory = env->memory / 4, .tmpdir = env->tmpdir, .near = env->near};
-    RecordSort *rs = record_sort_open(&o);
-    if (!rs)
-        error_set(err, err_len, "out of memory");
-    return rs;
-}
-
 static bool key_less(const KeyRec *a, const KeyRec *b) { return a->zob != b->zob ? a->zob < b->zob : a->chk < b->chk; }
 
 /* Step 1: the pairs into pairs, the keys into keys_out. */
@@ -171,7 +162,7 @@ static bool collect_moves(const SweepEnv *env, const char *in, RecordSort *pairs
 bool minimax_twins_find(const SweepEnv *env, const char *in, RecordSort *keys, RecordSort *asks, RecordFile *keys_out,
                         RecordFile *moves, uint64_t *twins, char *err, size_t err_len) {
     *twins = 0;
-    RecordSort *pairs = open_sort(env, sizeof(PairRec), cmp_pair, err, err_len), *ms = NULL;
+    RecordSort *pairs = minimax_sweep_open_sort(env, sizeof(PairRec), cmp_pair, err, err_len), *ms = NULL;
     bool ok = pairs && join_pairs(env, keys, asks, keys_out, pairs, err, err_len);
     /* their buffers (a quarter of the memory each) go before the pairs are read */
     record_sort_close(keys);
@@ -179,7 +170,7 @@ bool minimax_twins_find(const SweepEnv *env, const char *in, RecordSort *keys, R
     if (ok)
         *twins = record_sort_count(pairs);
     if (ok && *twins) {
-        ms = open_sort(env, sizeof(TwinMoveRec), cmp_twin_move, err, err_len);
+        ms = minimax_sweep_open_sort(env, sizeof(TwinMoveRec), cmp_twin_move, err, err_len);
         ok = ms && collect_moves(env, in, pairs, ms, err, err_len);
         record_sort_close(pairs);
         pairs = NULL;
