@@ -145,14 +145,6 @@ void grow_tree_summary(const GrowTree *t, GrowSummary *s);
  * (the moves' q) and may go on growing. */
 Book *grow_tree_book(GrowTree *t);
 
-/* The node budget of one side for one game under `--nodes-jitter P` (docs/book_making.md,
- * "grow"): with d = floor(nodes * percent / 100), a value in [nodes - d, nodes + d] (at
- * least 1) chosen by h = splitmix64 chained over seed, game and side:
- *     nodes - d + h mod (2 d + 1).
- * A pure function of its arguments: the same seed replays the same budgets. nodes >= 1,
- * percent in 0..100 (0: nodes itself). */
-int64_t grow_jittered_nodes(int64_t nodes, int percent, uint64_t seed, uint64_t game, int side);
-
 /* The expected score of cp centipawns and back (q clamped to [1e-4, 1 - 1e-4]). */
 double grow_expected_score(double cp);
 int32_t grow_score_cp(double q);

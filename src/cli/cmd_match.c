@@ -11,6 +11,7 @@
 #include "cli/book/io.h"
 #include "cli/commands.h"
 #include "match/match.h"
+#include "match/node_jitter.h"
 #include "match/resume.h"
 #include "util/log_file.h"
 #include "util/long_job.h"
@@ -27,8 +28,11 @@ static void usage(FILE *f) {
                "  --nodes N             fixed nodes per move (`go nodes N`), no clock\n"
                "  --nodes1 N, --nodes2 N  that engine alone plays at N nodes (no clock); the other\n"
                "                        keeps the time control\n"
+               "  --nodes-jitter P       at fixed nodes, each engine's budget for a game is drawn from\n"
+               "                        [N - P%%, N + P%%] by --seed (default 0: N itself), so that two\n"
+               "                        engines without randomness do not replay one game\n"
                "  --openings FILE       one position per line: startpos [moves ...] | sfen ... | SFEN\n"
-               "  --seed S              shuffle the openings with seed S\n"
+               "  --seed S              shuffle the openings with seed S; the seed of --nodes-jitter\n"
                "  --option NAME=VALUE   setoption for both engines (repeatable; NAME alone for a button)\n"
                "  --option1/--option2   setoption for the first / second engine only\n"
                "  --go-extra TEXT       appended to every go command (--go-extra1/--go-extra2: one engine)\n"
@@ -57,6 +61,17 @@ static int usage_error(const char *fmt, const char *arg) {
 static bool ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+/* MatchConfig.game_nodes under --nodes-jitter: game idx's budget for engine k. */
+typedef struct {
+    int percent;
+    uint64_t seed;
+} NodeJitter;
+
+static int64_t jittered_nodes(void *ctx, int k, int idx, int64_t nodes) {
+    const NodeJitter *nj = ctx;
+    return match_jittered_nodes(nodes, nj->percent, nj->seed, (uint64_t)idx + 1, k);
 }
 
 enum { MAX_OPTIONS = 64 };
@@ -194,7 +209,7 @@ int cmd_match(int argc, char **argv) {
     const char *engines[2] = {NULL, NULL}, *names[2] = {NULL, NULL};
     int n_engines = 0, n_names = 0;
     long long games = -1, concurrency = 1, max_moves = 320, grace = 50, move_timeout = 60000;
-    long long byoyomi = -1, main_time = -1, inc = -1, nodes = -1, own_nodes[2] = {-1, -1};
+    long long byoyomi = -1, main_time = -1, inc = -1, nodes = -1, own_nodes[2] = {-1, -1}, jitter = 0;
     const char *openings_path = NULL, *out_path = NULL, *log_path = NULL;
     const char *go_extra[3] = {NULL, NULL, NULL}; /* both, first, second */
     bool have_seed = false, engine_stderr = false, resume = false;
@@ -235,6 +250,7 @@ int cmd_match(int argc, char **argv) {
         M_NODES,
         M_NODES1,
         M_NODES2,
+        M_JITTER,
         M_STDERR,
         M_HELP = 'h'
     };
@@ -262,6 +278,7 @@ int cmd_match(int argc, char **argv) {
                                              {"nodes", required_argument, NULL, M_NODES},
                                              {"nodes1", required_argument, NULL, M_NODES1},
                                              {"nodes2", required_argument, NULL, M_NODES2},
+                                             {"nodes-jitter", required_argument, NULL, M_JITTER},
                                              {"engine-stderr", no_argument, NULL, M_STDERR},
                                              {"help", no_argument, NULL, M_HELP},
                                              {NULL, 0, NULL, 0}};
@@ -344,6 +361,7 @@ int cmd_match(int argc, char **argv) {
         case M_NODES: target = &nodes, lo = 1, hi = 1000000000000LL; break;
         case M_NODES1:
         case M_NODES2: target = &own_nodes[c - M_NODES1], lo = 1, hi = 1000000000000LL; break;
+        case M_JITTER: target = &jitter, lo = 0, hi = 100; break;
         default: /* getopt said what was wrong */ cli_opts_unknown(prog); goto out;
         }
         if (target && !parse_integer(v, lo, hi, target)) {
@@ -361,6 +379,10 @@ int cmd_match(int argc, char **argv) {
     }
     if (nodes > 0 && (byoyomi >= 0 || main_time >= 0 || inc >= 0)) {
         usage_error("%s", "--nodes cannot be combined with --byoyomi, --time or --inc");
+        goto out;
+    }
+    if (jitter > 0 && nodes <= 0 && own_nodes[0] <= 0 && own_nodes[1] <= 0) {
+        usage_error("%s", "--nodes-jitter needs --nodes, --nodes1 or --nodes2");
         goto out;
     }
     if (inc >= 0 && main_time < 0) {
@@ -453,6 +475,11 @@ int cmd_match(int argc, char **argv) {
         cfg.tc.time_ms = main_time > 0 ? main_time : 0;
         cfg.tc.inc_ms = inc > 0 ? inc : 0;
         cfg.tc.byoyomi_ms = byoyomi > 0 ? byoyomi : (main_time > 0 ? 0 : 1000);
+    }
+    NodeJitter nj = {(int)jitter, seed};
+    if (jitter > 0) {
+        cfg.game_nodes = jittered_nodes;
+        cfg.game_nodes_ctx = &nj;
     }
     cfg.games = (int)games;
     cfg.concurrency = (int)concurrency;

@@ -103,6 +103,8 @@ run_match "nodes and byoyomi" 2 --engine a --engine b --nodes 5 --byoyomi 100
 expect_contains "nodes and byoyomi" "$out" "--nodes cannot be combined"
 run_match "inc without time" 2 --engine a --engine b --inc 100
 run_match "inc and byoyomi" 2 --engine a --engine b --time 1000 --inc 100 --byoyomi 100
+run_match "jitter without nodes" 2 --engine a --engine b --byoyomi 100 --nodes-jitter 10
+run_match "jitter over 100" 2 --engine a --engine b --nodes 100 --nodes-jitter 101
 run_match "kif out" 2 --engine a --engine b --out x.kif
 run_match "unknown flag" 2 --engine a --engine b --frobnicate 1
 expect_contains "unknown flag" "$out" "unrecognized option '--frobnicate'"
@@ -182,6 +184,25 @@ expect_contains "own nodes engine 1" "$(cat "$tmp/own_nodes.log")" "e1 > go node
 expect_not_contains "own nodes engine 1 clock" "$(grep ' e1 > go' "$tmp/own_nodes.log")" "byoyomi"
 expect_contains "own nodes engine 2" "$(grep ' e2 > go' "$tmp/own_nodes.log")" "byoyomi 100"
 expect_not_contains "own nodes engine 2 nodes" "$(grep ' e2 > go' "$tmp/own_nodes.log")" "nodes"
+# --nodes-jitter: engine 1's budget differs from game to game within 10 % of 1000 (the
+# draw is match_jittered_nodes, unit-tested in test_grow), engine 2 stays on the clock;
+# the same seed gives the same budgets, the record names them.
+run_match "jitter" 0 --engine "$HAYANAGI" --engine "$HAYANAGI" --name a --name b --option USI_OwnBook=false \
+    --nodes1 1000 --byoyomi 100 --grace 2000 --nodes-jitter 10 --seed 5 --games 4 --max-moves 4 \
+    --out "$tmp/jitter.csa" --log "$tmp/jitter.log"
+budgets=$(grep -o ' e1 > go nodes [0-9]*' "$tmp/jitter.log" | awk '{print $5}' | sort -un)
+[ "$(printf '%s\n' "$budgets" | wc -l)" -ge 2 ] || fail "jitter: one budget for every game: $budgets"
+for b in $budgets; do
+    [ "$b" -ge 900 ] && [ "$b" -le 1100 ] || fail "jitter: budget $b outside 900..1100"
+done
+expect_not_contains "jitter engine 2 clock" "$(grep ' e2 > go' "$tmp/jitter.log")" "nodes"
+[ "$(grep -c "^'time control: byoyomi 100 ms; engine 1 nodes 1000; this game: .* nodes [0-9]*$" "$tmp/jitter.csa")" = 4 ] ||
+    fail "jitter: the record does not name each game's budget: $(grep "time control" "$tmp/jitter.csa")"
+run_match "jitter again" 0 --engine "$HAYANAGI" --engine "$HAYANAGI" --name a --name b --option USI_OwnBook=false \
+    --nodes1 1000 --byoyomi 100 --grace 2000 --nodes-jitter 10 --seed 5 --games 4 --max-moves 4 \
+    --out "$tmp/jitter2.csa"
+[ "$(grep "time control" "$tmp/jitter.csa")" = "$(grep "time control" "$tmp/jitter2.csa")" ] ||
+    fail "jitter: the same seed drew other budgets"
 run_match "crash" 0 --engine "$HAYANAGI" --engine "$(fake crash)" "${N[@]}" --nodes 300 --out "$tmp/crash.csa"
 expect_contains "crash result" "$out" "+2 =0 -0 (2 games)"
 expect_contains "crash counted" "$out" "Crashes: ours 0, fake 2 (restarts 0, 1)"

@@ -36,6 +36,7 @@
 
 #include "book/open.h"
 #include "bookgen/grow.h"
+#include "match/node_jitter.h"
 #include "shogi/game.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
@@ -288,10 +289,10 @@ static void test_jitter(void **state) {
     int64_t lo = 5000 - 500, hi = 5000 + 500, min = INT64_MAX, max = 0;
     int differ = 0, sides_differ = 0;
     for (uint64_t game = 1; game <= 1000; game++) {
-        int64_t a = grow_jittered_nodes(5000, 10, 7, game, 0), b = grow_jittered_nodes(5000, 10, 7, game, 1);
-        assert_int_equal(a, grow_jittered_nodes(5000, 10, 7, game, 0));
+        int64_t a = match_jittered_nodes(5000, 10, 7, game, 0), b = match_jittered_nodes(5000, 10, 7, game, 1);
+        assert_int_equal(a, match_jittered_nodes(5000, 10, 7, game, 0));
         assert_true(a >= lo && a <= hi && b >= lo && b <= hi);
-        differ += a != grow_jittered_nodes(5000, 10, 7, game + 1, 0);
+        differ += a != match_jittered_nodes(5000, 10, 7, game + 1, 0);
         sides_differ += a != b;
         min = a < min ? a : min;
         max = a > max ? a : max;
@@ -300,14 +301,14 @@ static void test_jitter(void **state) {
     assert_true(min < 4600 && max > 5400);
     int seeds_differ = 0;
     for (uint64_t game = 1; game <= 100; game++)
-        seeds_differ += grow_jittered_nodes(5000, 10, 7, game, 0) != grow_jittered_nodes(5000, 10, 8, game, 0);
+        seeds_differ += match_jittered_nodes(5000, 10, 7, game, 0) != match_jittered_nodes(5000, 10, 8, game, 0);
     assert_true(seeds_differ > 90);
-    assert_int_equal(grow_jittered_nodes(5000, 0, 7, 3, 0), 5000);
-    assert_int_equal(grow_jittered_nodes(9, 10, 7, 3, 0), 9); /* d = floor(0.9) = 0 */
+    assert_int_equal(match_jittered_nodes(5000, 0, 7, 3, 0), 5000);
+    assert_int_equal(match_jittered_nodes(9, 10, 7, 3, 0), 9); /* d = floor(0.9) = 0 */
     for (uint64_t game = 1; game <= 100; game++) {
-        int64_t v = grow_jittered_nodes(1, 100, 7, game, 1);
+        int64_t v = match_jittered_nodes(1, 100, 7, game, 1);
         assert_true(v >= 1 && v <= 2);
-        assert_true(grow_jittered_nodes(INT64_MAX, 100, 7, game, 0) >= 1);
+        assert_true(match_jittered_nodes(INT64_MAX, 100, 7, game, 0) >= 1);
     }
 }
 

@@ -18,6 +18,7 @@
 #include "cli/book/options.h"
 #include "cli/book/verbs.h"
 #include "match/match.h"
+#include "match/node_jitter.h"
 #include "util/cli_opts.h"
 #include "util/long_job.h"
 #include "util/path.h"
@@ -208,7 +209,7 @@ static bool book_move(void *ctx, int k, int idx, const Game *g, Move *out) {
  * schedule; k 0 is the player, 1 the opponent. Reads only what play() set before the match. */
 static int64_t game_nodes(void *ctx, int k, int idx, int64_t nodes) {
     const Play *p = ctx;
-    return grow_jittered_nodes(nodes, p->jitter, p->seed, p->base + (uint64_t)idx + 1, k);
+    return match_jittered_nodes(nodes, p->jitter, p->seed, p->base + (uint64_t)idx + 1, k);
 }
 
 /* MatchConfig.search_moves: progressive widening at the player's turn in the tree. */

@@ -1,11 +1,12 @@
-/* grow_jitter.c - the per-game node budgets of `book grow --nodes-jitter` (bookgen/grow.h).
- * At fixed nodes two deterministic engines play one game over and over; a budget that
- * differs from game to game, chosen by a hash so that a seed replays it, lets the games
- * part and the tree grow. */
-#include "bookgen/grow.h"
+/* node_jitter.c - the per-game node budgets of `match --nodes-jitter` and `book grow
+ * --nodes-jitter` (match/node_jitter.h). */
+#include "match/node_jitter.h"
+
+#include <stdint.h>
+
 #include "util/random.h"
 
-int64_t grow_jittered_nodes(int64_t nodes, int percent, uint64_t seed, uint64_t game, int side) {
+int64_t match_jittered_nodes(int64_t nodes, int percent, uint64_t seed, uint64_t game, int side) {
     if (nodes < 1)
         nodes = 1;
     if (percent <= 0)
