@@ -75,10 +75,11 @@ fi
 : > "$LOG"
 # step CMD...: runs CMD, its output (less progress lines) to the terminal and the log; a
 # failing step stops the script with its exit status (a pipeline's status is tee's, so the
-# command's own is passed through a file)
+# command's own is passed through a file; `|| st=$?` because under `set -e` a bare failing
+# command would end the group before it wrote its status)
 step() {
     echo "\$ $*" >> "$LOG"
-    { "$@" 2>&1; echo $? > "$W/step.status"; } | grep -v '^\(reading\|writing\|thinking\|minimax\)' | tee -a "$LOG"
+    { st=0; "$@" 2>&1 || st=$?; echo "$st" > "$W/step.status"; } | grep -v '^\(reading\|writing\|thinking\|minimax\)' | tee -a "$LOG"
     status=$(cat "$W/step.status")
     if [ "$status" != 0 ]; then
         echo "make_book.sh: step failed (exit $status): $*" | tee -a "$LOG" >&2

@@ -47,4 +47,20 @@ check() {
 check "startpos" 7g7f 2g2f
 check "startpos moves 7g7f" 3c3d 8c8d
 check "startpos moves 2g2f" 3c3d 8c8d
+
+# book/make_book.sh stops at the first failing step with its status, and names it: a
+# joseki.dat that is not there fails step 1, and no later step runs (a copy of the script
+# in a scratch repository root, so that the real book and log stay as they are)
+script=$(cd "$(dirname "$0")/../.." && pwd)/book/make_book.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/root/book"
+cp "$script" "$tmp/root/book/"
+err=$(cd "$tmp/root" && SOURCE_DATE_EPOCH=0 JOSEKI=/nonexistent/joseki.dat GPS_CONF=/nonexistent GPSUSI=/nonexistent/gpsusi \
+    sh book/make_book.sh "$HAYANAGI" "$tmp/work" 2>&1 > /dev/null)
+status=$?
+[ "$status" != 0 ] || fail "make_book.sh: exit 0 with a missing joseki.dat"
+expect_contains "make_book.sh names the failed step" "$err" "make_book.sh: step failed (exit $status): $HAYANAGI book convert"
+expect_not_contains "make_book.sh: no step after the failed one" "$(cat "$tmp/root/book/make_book.log" 2>&1)" "book prune"
+[ -f "$tmp/root/book/standard_book.db" ] && fail "make_book.sh wrote a book after a failed step"
 finish
