@@ -31,6 +31,10 @@ static void usage(FILE *f) {
                "  --nodes-jitter P       at fixed nodes, each engine's budget for a game is drawn from\n"
                "                        [N - P%%, N + P%%] by --seed (default 0: N itself), so that two\n"
                "                        engines without randomness do not replay one game\n"
+               "  --time1 MS, --inc1 MS, --byoyomi1 MS, --time2 MS, --inc2 MS, --byoyomi2 MS\n"
+               "                        that engine's own clock (time odds): each overrides the common\n"
+               "                        option of its kind for that engine alone; each engine's clock is\n"
+               "                        kept, sent and enforced on its own\n"
                "  --openings FILE       one position per line: startpos [moves ...] | sfen ... | SFEN\n"
                "  --seed S              shuffle the openings with seed S; the seed of --nodes-jitter\n"
                "  --option NAME=VALUE   setoption for both engines (repeatable; NAME alone for a button)\n"
@@ -209,7 +213,9 @@ int cmd_match(int argc, char **argv) {
     const char *engines[2] = {NULL, NULL}, *names[2] = {NULL, NULL};
     int n_engines = 0, n_names = 0;
     long long games = -1, concurrency = 1, max_moves = 320, grace = 50, move_timeout = 60000;
-    long long byoyomi = -1, main_time = -1, inc = -1, nodes = -1, own_nodes[2] = {-1, -1}, jitter = 0;
+    /* the clock options, -1 when not given: [0] the common ones, [1] and [2] each engine's own */
+    long long byoyomi[3] = {-1, -1, -1}, main_time[3] = {-1, -1, -1}, inc[3] = {-1, -1, -1}, nodes[3] = {-1, -1, -1};
+    long long jitter = 0;
     const char *openings_path = NULL, *out_path = NULL, *log_path = NULL;
     const char *go_extra[3] = {NULL, NULL, NULL}; /* both, first, second */
     bool have_seed = false, engine_stderr = false, resume = false;
@@ -245,8 +251,14 @@ int cmd_match(int argc, char **argv) {
         M_GRACE,
         M_TIMEOUT,
         M_BYOYOMI,
+        M_BYOYOMI1,
+        M_BYOYOMI2,
         M_TIME,
+        M_TIME1,
+        M_TIME2,
         M_INC,
+        M_INC1,
+        M_INC2,
         M_NODES,
         M_NODES1,
         M_NODES2,
@@ -273,8 +285,14 @@ int cmd_match(int argc, char **argv) {
                                              {"grace", required_argument, NULL, M_GRACE},
                                              {"move-timeout", required_argument, NULL, M_TIMEOUT},
                                              {"byoyomi", required_argument, NULL, M_BYOYOMI},
+                                             {"byoyomi1", required_argument, NULL, M_BYOYOMI1},
+                                             {"byoyomi2", required_argument, NULL, M_BYOYOMI2},
                                              {"time", required_argument, NULL, M_TIME},
+                                             {"time1", required_argument, NULL, M_TIME1},
+                                             {"time2", required_argument, NULL, M_TIME2},
                                              {"inc", required_argument, NULL, M_INC},
+                                             {"inc1", required_argument, NULL, M_INC1},
+                                             {"inc2", required_argument, NULL, M_INC2},
                                              {"nodes", required_argument, NULL, M_NODES},
                                              {"nodes1", required_argument, NULL, M_NODES1},
                                              {"nodes2", required_argument, NULL, M_NODES2},
@@ -355,12 +373,18 @@ int cmd_match(int argc, char **argv) {
         case M_MAXMOVES: target = &max_moves, lo = 0, hi = 10000; break;
         case M_GRACE: target = &grace, lo = 0, hi = 60000; break;
         case M_TIMEOUT: target = &move_timeout, lo = 1, hi = 24LL * 3600 * 1000; break;
-        case M_BYOYOMI: target = &byoyomi, lo = 1, hi = 24LL * 3600 * 1000; break;
-        case M_TIME: target = &main_time, lo = 1, hi = 100LL * 3600 * 1000; break;
-        case M_INC: target = &inc, lo = 0, hi = 24LL * 3600 * 1000; break;
-        case M_NODES: target = &nodes, lo = 1, hi = 1000000000000LL; break;
+        case M_BYOYOMI:
+        case M_BYOYOMI1:
+        case M_BYOYOMI2: target = &byoyomi[c - M_BYOYOMI], lo = 1, hi = 24LL * 3600 * 1000; break;
+        case M_TIME:
+        case M_TIME1:
+        case M_TIME2: target = &main_time[c - M_TIME], lo = 1, hi = 100LL * 3600 * 1000; break;
+        case M_INC:
+        case M_INC1:
+        case M_INC2: target = &inc[c - M_INC], lo = 0, hi = 24LL * 3600 * 1000; break;
+        case M_NODES:
         case M_NODES1:
-        case M_NODES2: target = &own_nodes[c - M_NODES1], lo = 1, hi = 1000000000000LL; break;
+        case M_NODES2: target = &nodes[c - M_NODES], lo = 1, hi = 1000000000000LL; break;
         case M_JITTER: target = &jitter, lo = 0, hi = 100; break;
         default: /* getopt said what was wrong */ cli_opts_unknown(prog); goto out;
         }
@@ -377,21 +401,27 @@ int cmd_match(int argc, char **argv) {
         usage_error("%s", "exactly two --engine arguments are needed");
         goto out;
     }
-    if (nodes > 0 && (byoyomi >= 0 || main_time >= 0 || inc >= 0)) {
-        usage_error("%s", "--nodes cannot be combined with --byoyomi, --time or --inc");
-        goto out;
-    }
-    if (jitter > 0 && nodes <= 0 && own_nodes[0] <= 0 && own_nodes[1] <= 0) {
+    if (jitter > 0 && nodes[0] <= 0 && nodes[1] <= 0 && nodes[2] <= 0) {
         usage_error("%s", "--nodes-jitter needs --nodes, --nodes1 or --nodes2");
         goto out;
     }
-    if (inc >= 0 && main_time < 0) {
-        usage_error("%s", "--inc needs --time");
-        goto out;
-    }
-    if (inc >= 0 && byoyomi >= 0) {
-        usage_error("%s", "use either --inc (Fischer) or --byoyomi, not both");
-        goto out;
+    TimeControl tc[2]; /* each engine's clock: the one policy in match/clock.h */
+    for (int k = 0; k < 2; k++) {
+        static const char *const flags[3][4] = {{"--time", "--inc", "--byoyomi", "--nodes"},
+                                                {"--time1", "--inc1", "--byoyomi1", "--nodes1"},
+                                                {"--time2", "--inc2", "--byoyomi2", "--nodes2"}};
+        ClockArgs args[2];
+        for (int j = 0; j < 2; j++) {
+            int i = j == 0 ? 0 : k + 1;
+            args[j] = (ClockArgs){
+                {main_time[i], flags[i][0]}, {inc[i], flags[i][1]}, {byoyomi[i], flags[i][2]}, {nodes[i], flags[i][3]}};
+        }
+        char who[16], why[256];
+        snprintf(who, sizeof who, "engine %d", k + 1);
+        if (!time_control_resolve(&args[0], &args[1], who, &tc[k], why, sizeof why)) {
+            usage_error("%s", why);
+            goto out;
+        }
     }
     if (out_path && !ends_with(out_path, ".csa")) {
         usage_error("--out: only .csa records are written (got '%s')", out_path);
@@ -446,6 +476,16 @@ int cmd_match(int argc, char **argv) {
                 status = 1;
                 goto out;
             }
+        char now[sizeof resumed.time_control];
+        MatchConfig clocks = {.engines = {{.tc = tc[0]}, {.tc = tc[1]}}};
+        match_time_control_describe(&clocks, now, sizeof now);
+        if (resumed.time_control[0] && strcmp(resumed.time_control, now)) {
+            fprintf(stderr,
+                    "hayanagi match: --resume: the games in %s were played at '%s', not '%s' (the clock options)\n",
+                    out_path, resumed.time_control, now);
+            status = 1;
+            goto out;
+        }
         printf("Resuming: %d of %lld games read back from %s\n", resumed.n_done, games, out_path);
     } else if (resume)
         printf("Resuming: %s does not exist yet, starting from game 1\n", out_path);
@@ -467,14 +507,7 @@ int cmd_match(int argc, char **argv) {
         cfg.engines[k].options = ol->merged[k];
         cfg.engines[k].n_options = ol->n_merged[k];
         cfg.engines[k].go_extra = go_extra[k + 1] ? go_extra[k + 1] : go_extra[0];
-        cfg.engines[k].nodes = own_nodes[k] > 0 ? own_nodes[k] : 0;
-    }
-    if (nodes > 0)
-        cfg.tc.nodes = nodes;
-    else {
-        cfg.tc.time_ms = main_time > 0 ? main_time : 0;
-        cfg.tc.inc_ms = inc > 0 ? inc : 0;
-        cfg.tc.byoyomi_ms = byoyomi > 0 ? byoyomi : (main_time > 0 ? 0 : 1000);
+        cfg.engines[k].tc = tc[k];
     }
     NodeJitter nj = {(int)jitter, seed};
     if (jitter > 0) {

@@ -38,20 +38,6 @@ bool engine_option_from_arg(const char *arg, EngineOption *out, char **storage, 
     return true;
 }
 
-char *time_control_describe(const TimeControl *tc, char *buf, size_t len) {
-    if (tc->nodes > 0)
-        snprintf(buf, len, "nodes %lld", (long long)tc->nodes);
-    else if (tc->time_ms > 0 && tc->inc_ms > 0)
-        snprintf(buf, len, "%lld ms + %lld ms/move", (long long)tc->time_ms, (long long)tc->inc_ms);
-    else if (tc->time_ms > 0 && tc->byoyomi_ms > 0)
-        snprintf(buf, len, "%lld ms + byoyomi %lld ms", (long long)tc->time_ms, (long long)tc->byoyomi_ms);
-    else if (tc->time_ms > 0)
-        snprintf(buf, len, "%lld ms sudden death", (long long)tc->time_ms);
-    else
-        snprintf(buf, len, "byoyomi %lld ms", (long long)tc->byoyomi_ms);
-    return buf;
-}
-
 /* ---- The match ---- */
 
 typedef struct {
@@ -162,28 +148,8 @@ static char *position_command(const Game *g) {
 }
 
 char *match_time_control_describe(const MatchConfig *cfg, char *buf, size_t len) {
-    time_control_describe(&cfg->tc, buf, len);
-    for (int k = 0; k < 2; k++)
-        if (cfg->engines[k].nodes > 0) {
-            size_t used = strlen(buf);
-            if (used < len)
-                snprintf(buf + used, len - used, "; engine %d nodes %lld", k + 1, (long long)cfg->engines[k].nodes);
-        }
-    return buf;
-}
-
-static void go_command(const TimeControl *tc, const int64_t clock_ms[2], const char *extra, char *buf, size_t len) {
-    int n;
-    if (tc->nodes > 0)
-        n = snprintf(buf, len, "go nodes %lld", (long long)tc->nodes);
-    else
-        n = snprintf(buf, len, "go btime %lld wtime %lld", (long long)clock_ms[BLACK], (long long)clock_ms[WHITE]);
-    if (tc->nodes == 0 && tc->byoyomi_ms > 0)
-        n += snprintf(buf + n, len - (size_t)n, " byoyomi %lld", (long long)tc->byoyomi_ms);
-    else if (tc->nodes == 0 && tc->inc_ms > 0)
-        n += snprintf(buf + n, len - (size_t)n, " binc %lld winc %lld", (long long)tc->inc_ms, (long long)tc->inc_ms);
-    if (extra && *extra && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " %s", extra);
+    const TimeControl tc[2] = {cfg->engines[0].tc, cfg->engines[1].tc};
+    return time_controls_describe(tc, buf, len);
 }
 
 /* The engine's score as centipawns from black's side, mates as +-(100000 - plies). */
@@ -250,7 +216,6 @@ static int prepare_engine(Worker *w, int k) {
 static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
     const MatchConfig *cfg = w->sh->cfg;
     MatchResult *res = w->sh->res;
-    const TimeControl *tc = &cfg->tc;
     int black_k = black_engine(idx);
     const char *opening =
         cfg->openings && cfg->openings->n > 0 ? cfg->openings->lines[(idx / 2) % cfg->openings->n] : "startpos";
@@ -261,14 +226,19 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
     snprintf(rec->event, sizeof rec->event, "hayanagi match, game %d of %d", idx + 1, cfg->games);
     snprintf(rec->time_control, sizeof rec->time_control, "%s", w->sh->tc_text);
     rec->start_time = time(NULL);
-    int64_t nodes[2]; /* per engine for this game, 0: the clock */
+    TimeControl own[2]; /* per engine for this game */
+    int64_t nodes[2];   /* their node budgets, 0: the clock */
     for (int k = 0; k < 2; k++) {
-        nodes[k] = cfg->engines[k].nodes > 0 ? cfg->engines[k].nodes : tc->nodes;
+        own[k] = cfg->engines[k].tc;
+        nodes[k] = own[k].nodes;
         if (nodes[k] > 0 && cfg->game_nodes) {
             int64_t n = cfg->game_nodes(cfg->game_nodes_ctx, k, idx, nodes[k]);
             nodes[k] = n > 0 ? n : 1;
         }
+        own[k].nodes = nodes[k];
     }
+    rec->clock[BLACK] = time_control_for_record(&own[black_k]);
+    rec->clock[WHITE] = time_control_for_record(&own[1 - black_k]);
     if (cfg->game_nodes && (nodes[0] > 0 || nodes[1] > 0)) {
         size_t used = strlen(rec->time_control);
         snprintf(rec->time_control + used, sizeof rec->time_control - used, "; this game:");
@@ -310,7 +280,8 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
         }
     }
 
-    int64_t clock_ms[2] = {tc->time_ms, tc->time_ms};
+    MatchClock clock;
+    match_clock_start(&clock, &own[black_k], &own[1 - black_k]);
     for (;;) {
         if (stop_requested(w->sh))
             break;
@@ -341,19 +312,21 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
             (book = position_legal_move_from16(&g.pos, move_to_move16(book))) != MOVE_NONE) {
             if (!game_push(&g, book) || !game_record_push(rec, book, 0, RECORD_NO_SCORE))
                 goto oom;
-            if (tc->nodes == 0 && cfg->engines[k].nodes == 0)
-                clock_ms[us] += tc->inc_ms; /* a completed move of 0 ms */
-            continue;                       /* played at once: no think */
+            match_clock_charge(&clock, us, 0); /* a completed move of 0 ms */
+            continue;                          /* played at once: no think */
         }
         EngineProc *e = &w->eng[k];
         char *pos_cmd = position_command(&g);
         if (!pos_cmd)
             goto oom;
         char go[512 + MAX_MOVES * 7];
-        TimeControl own_tc = *tc; /* this engine's: its own node limit overrides the clock */
-        own_tc.nodes = nodes[k];
-        bool by_nodes = own_tc.nodes > 0;
-        go_command(&own_tc, clock_ms, cfg->engines[k].go_extra, go, sizeof go);
+        bool by_nodes = match_clock_by_nodes(&clock, us);
+        match_clock_go(&clock, us, go, sizeof go);
+        const char *extra = cfg->engines[k].go_extra;
+        if (extra && *extra) {
+            size_t used = strlen(go);
+            snprintf(go + used, sizeof go - used, " %s", extra);
+        }
         Move only[MAX_MOVES];
         int n_only = cfg->search_moves ? cfg->search_moves(cfg->search_moves_ctx, k, idx, &g, only) : 0;
         for (int i = 0; i < n_only && i < MAX_MOVES; i++) {
@@ -361,7 +334,7 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
             char mv[USI_MOVE_MAX];
             snprintf(go + used, sizeof go - used, "%s %s", i == 0 ? " searchmoves" : "", move_to_usi(only[i], mv));
         }
-        int64_t allowed_ms = by_nodes ? cfg->move_timeout_ms : clock_ms[us] + tc->byoyomi_ms;
+        int64_t allowed_ms = by_nodes ? cfg->move_timeout_ms : match_clock_allowed_ms(&clock, us);
         int64_t limit_ms = by_nodes ? cfg->move_timeout_ms : allowed_ms + cfg->grace_ms;
         UsiGoResult t;
         UsiGo ask = {.position_line = pos_cmd, .go_line = go, .limit_us = limit_ms * 1000, .pos = &g.pos};
@@ -437,10 +410,7 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
         }
         if (!game_push(&g, m) || !game_record_push(rec, m, (int32_t)elapsed_ms, black_view_score(&t, us)))
             goto oom;
-        if (!by_nodes) {
-            int64_t left = clock_ms[us] - (int64_t)elapsed_ms;
-            clock_ms[us] = (left > 0 ? left : 0) + tc->inc_ms;
-        }
+        match_clock_charge(&clock, us, (int64_t)elapsed_ms);
         if (cfg->ekr == EKR_TRY && g.pos.king_sq[us] == (us == BLACK ? square_make(4, 0) : square_make(4, 8))) {
             set_winner(rec, END_DECLARATION, us);
             snprintf(rec->detail, sizeof rec->detail, "try: the king reached the try square");

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "match/clock.h"
 #include "match/elo.h"
 #include "match/engine_proc.h"
 #include "match/openings.h"
@@ -24,16 +25,6 @@
 #include "shogi/rules.h"
 
 /* ---- The match ---- */
-
-typedef struct {
-    int64_t time_ms;    /* main time per side (0: none) */
-    int64_t inc_ms;     /* Fischer increment, added after each completed move */
-    int64_t byoyomi_ms; /* per-move allowance once the main time is used up */
-    int64_t nodes;      /* > 0: `go nodes N` and no clock */
-} TimeControl;
-
-/* "byoyomi 100 ms", "60000 ms + 1000 ms/move", "nodes 5000" ... into buf. */
-char *time_control_describe(const TimeControl *tc, char *buf, size_t len);
 
 /* Splits "NAME=VALUE" (VALUE may contain '='; no '=' means a button; blanks before the
  * '=' are dropped) into *out, whose strings live in one new heap copy returned in
@@ -48,15 +39,14 @@ typedef struct {
     const EngineOption *options;
     int n_options;        /* sent in this order after usiok, only those the engine declares */
     const char *go_extra; /* appended to every `go` command (e.g. gpsusi's "byoyomi_extension 100"), or NULL */
-    int64_t nodes;        /* > 0: this engine always gets `go nodes N` and no clock, whatever tc says
-                           * (the other may play on the clock: a fast engine against a depth-limited one) */
+    TimeControl tc;       /* this engine's own clock (match/clock.h): the two may differ (time odds),
+                           * and one may play at fixed nodes while the other is on the clock */
 } MatchEngineSpec;
 
 struct MatchResult; /* below */
 
 typedef struct {
     MatchEngineSpec engines[2];
-    TimeControl tc;
     int games;
     int concurrency;         /* games played at once, each with its own two engines */
     int max_moves;           /* draw when the SFEN move number passes this (0: no limit) */
@@ -91,7 +81,7 @@ typedef struct {
     bool (*book_move)(void *ctx, int k, int idx, const Game *g, Move *out);
     void *book_move_ctx;
     /* `book grow --nodes-jitter`: when set, asked at the start of game idx for each engine k
-     * that plays by nodes (its own limit or tc's, `nodes`), from any worker (the runner's
+     * that plays by nodes (engines[k].tc.nodes), from any worker (the runner's
      * lock not held); the engine gets `go nodes` with the value returned (>= 1) for the
      * whole game, and the record's time control comment names both budgets ("...; this
      * game: black nodes 5213, white nodes 4877"). */
@@ -121,8 +111,9 @@ typedef struct MatchResult {
     int n_records;
 } MatchResult;
 
-/* The time control with the engines' own node limits: "byoyomi 60000 ms; engine 1 nodes
- * 20000". Returns buf. */
+/* Both engines' time controls as one text (time_controls_describe()): "byoyomi 100 ms",
+ * "byoyomi 60000 ms; engine 1 nodes 20000", "engine 1 byoyomi 100 ms; engine 2 byoyomi
+ * 2000 ms". Returns buf. */
 char *match_time_control_describe(const MatchConfig *cfg, char *buf, size_t len);
 
 /* Plays the match. Returns false only when it could not run (an engine failed to start

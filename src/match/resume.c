@@ -74,6 +74,16 @@ static bool take_game(MatchResume *r, const char *path, const char *chunk, size_
         return error_set(err, err_len, "%s:%lu: game %d twice", path, first_line, idx);
     if (memchr(chunk, '\0', len))
         return error_set(err, err_len, "%s:%lu: game %d holds a NUL byte", path, first_line, idx);
+    const char *tc = line_value(chunk, len, "'time control: ", &vlen);
+    if (tc) {
+        char text[sizeof r->time_control];
+        snprintf(text, sizeof text, "%.*s", (int)(vlen < sizeof text - 1 ? vlen : sizeof text - 1), tc);
+        if (!r->time_control[0])
+            snprintf(r->time_control, sizeof r->time_control, "%s", text);
+        else if (strcmp(text, r->time_control))
+            return error_set(err, err_len, "%s:%lu: game %d was played at '%s', an earlier game at '%s'", path,
+                             first_line, idx, text, r->time_control);
+    }
     ChunkCheck cc = {0};
     RecordReadOptions ro = {.on_game = chunk_game, .on_error = chunk_error, .ctx = &cc};
     char rerr[256] = "";

@@ -9,8 +9,8 @@
  * to be played again, but their text is kept too: nothing read is dropped. Lines may end
  * in LF or CRLF.
  * The record is hostile input: every game must parse and replay as CSA, belong to a match
- * of the same number of games, and appear once; anything else refuses the whole file
- * with the game's line and the reason.
+ * of the same number of games, appear once, and state the same time control as the
+ * others; anything else refuses the whole file with the game's line and the reason.
  */
 #ifndef HAYANAGI_MATCH_RESUME_H
 #define HAYANAGI_MATCH_RESUME_H
@@ -27,6 +27,10 @@ typedef struct {
     char **text;                    /* [games]: every game's text as written, counted or not,
                                      * "\n"-terminated (NULL when the record has no such game) */
     char names[2][RECORD_NAME_MAX]; /* engine 1's and engine 2's names in the record ("" if unseen) */
+    /* the "'time control: " comment of the games read (the match's clocks as
+     * match_time_control_describe() wrote them), "" when none has one; games that disagree
+     * are refused: a match is played on one set of clocks */
+    char time_control[sizeof(((GameRecord *)0)->time_control)];
 } MatchResume;
 
 /* Reads the record at path for a match of `games` games into *r (zeroed first; free it

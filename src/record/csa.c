@@ -1,7 +1,8 @@
 /* csa.c - CSA standard records, V2.2 and V3.0 (also the older unversioned files).
  *
  * Statements: "V2.2" version; "N+" / "N-" names; "$KEY:value" information (of which
- * "$EVENT:" is kept as the game's event); "'" comments
+ * "$EVENT:" is kept as the game's event, and V3.0's "$TIME:", "$TIME+:" and "$TIME-:" as
+ * the sides' time controls, record/time_control.h); "'" comments
  * (floodgate "'black_rate:NAME+hash:3049.0" and "'white_rate:..." give ratings); the
  * initial position as "PI" (optionally followed by removed pieces "82HI22KA"), nine
  * "P1".."P9" rows or "P+" / "P-" piece lists ("00AL" = every remaining piece), closed by
@@ -265,6 +266,20 @@ bool csa_read(LineSrc *src, GameBuilder *b) {
         }
         if (!strncmp(line, "$EVENT:", 7)) {
             rec_copy_trim(b->event, sizeof b->event, line + 7, strlen(line + 7));
+            continue;
+        }
+        if (!strncmp(line, "$TIME", 5)) {
+            /* a value that does not read states nothing: the game itself is fine */
+            const char *v = line + 5;
+            RecordTimeControl *dst = v[0] == ':'                  ? &b->time_both
+                                     : v[0] == '+' && v[1] == ':' ? &b->time_side[BLACK]
+                                     : v[0] == '-' && v[1] == ':' ? &b->time_side[WHITE]
+                                                                  : NULL;
+            if (dst) {
+                v += v[0] == ':' ? 1 : 2;
+                if (!record_time_control_parse(v, strlen(v), dst))
+                    *dst = (RecordTimeControl){0};
+            }
             continue;
         }
         if (line[0] == '$' || line[0] == 'V' || line[0] == 0)

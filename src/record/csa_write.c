@@ -277,6 +277,13 @@ static bool put_game(TextBuf *b, const GameRecord *r, char *err, size_t err_len)
         put(b, "$EVENT:%s\n", r->event);
     put_time(b, "$START_TIME:", r->start_time);
     put_time(b, "$END_TIME:", r->end_time);
+    char tc[RECORD_TIME_CONTROL_MAX];
+    if (r->clock[BLACK].set && record_time_control_equal(&r->clock[BLACK], &r->clock[WHITE]))
+        put(b, "$TIME:%s\n", record_time_control_format(&r->clock[BLACK], tc, sizeof tc));
+    else
+        for (int c = BLACK; c <= WHITE; c++)
+            if (r->clock[c].set)
+                put(b, "$TIME%c:%s\n", c == BLACK ? '+' : '-', record_time_control_format(&r->clock[c], tc, sizeof tc));
     if (r->time_control[0])
         put(b, "'time control: %s\n", r->time_control);
     put_position(b, &g.pos);

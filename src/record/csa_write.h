@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "record/time_control.h"
 #include "shogi/position.h"
 
 /* Why a game ended. */
@@ -47,6 +48,10 @@ typedef struct {
     char black[RECORD_NAME_MAX], white[RECORD_NAME_MAX];
     char event[160];        /* "$EVENT:" text; may be empty */
     char time_control[128]; /* written as a comment; may be empty */
+    /* each side's clock (by colour), written as CSA V3.0's "$TIME:" when the sides' are the
+     * same, else "$TIME+:" / "$TIME-:" for each side that has one (record/time_control.h);
+     * nothing for a side without (.set false: a side on fixed nodes) */
+    RecordTimeControl clock[COLOR_NB];
     time_t start_time, end_time;
     char root_sfen[SFEN_MAX]; /* the position before the first move */
     Move *moves;              /* every move, opening moves first */

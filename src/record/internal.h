@@ -40,6 +40,8 @@ typedef struct {
     char black[REC_NAME_MAX], white[REC_NAME_MAX];
     char event[REC_EVENT_MAX];
     int32_t black_rating, white_rating;
+    /* CSA "$TIME:" (both sides) and "$TIME+:" / "$TIME-:" (one side, which wins) */
+    RecordTimeControl time_both, time_side[COLOR_NB];
     RecordResult result;
     char end[48];
     int variation;

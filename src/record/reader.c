@@ -389,6 +389,8 @@ void gb_emit(GameBuilder *b) {
                      .black_rating = b->black_rating,
                      .white_rating = b->white_rating,
                      .variation = b->variation,
+                     .time = {b->time_side[BLACK].set ? b->time_side[BLACK] : b->time_both,
+                              b->time_side[WHITE].set ? b->time_side[WHITE] : b->time_both},
                      .scores = b->scores_n >= b->g.count && b->g.count ? b->scores : NULL};
     if (!b->opt->on_game(b->opt->ctx, &rg))
         b->stop = true;
@@ -404,6 +406,7 @@ void gb_reset(GameBuilder *b, bool clear_names) {
     if (clear_names) {
         b->black[0] = b->white[0] = b->event[0] = 0;
         b->black_rating = b->white_rating = REC_NO_RATING;
+        b->time_both = b->time_side[BLACK] = b->time_side[WHITE] = (RecordTimeControl){0};
     }
 }
 

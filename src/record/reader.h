@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "record/time_control.h"
 #include "shogi/position.h"
 #include "util/progress.h"
 
@@ -49,6 +50,10 @@ typedef struct {
     const char *event;
     int32_t black_rating; /* REC_NO_RATING when the record has none (floodgate "'black_rate:") */
     int32_t white_rating;
+    /* each side's time control (by colour), as CSA V3.0's "$TIME:" and "$TIME+:" / "$TIME-:"
+     * state it (record/time_control.h); .set false when the record says nothing (always for
+     * KIF, KI2 and USI) or the value does not read */
+    RecordTimeControl time[COLOR_NB];
     int variation; /* 0 for the main line, 1, 2, ... for KIF/KI2 variations (変化) */
     /* scores[i]: the evaluation a comment after moves[i] gives, in centipawns from black's
      * view (see record_comment_score()), REC_NO_SCORE when there is none; NULL when the

@@ -66,6 +66,21 @@ grow "$T/j4.db" --records "$T/j4" --games 2 --nodes-jitter 0 >/dev/null 2>&1 || 
 [ "$(budgets_of "$T/j4" | sort -u)" = "'time control: nodes 300" ] || fail "grow jitter 0: $(budgets_of "$T/j4")"
 "$HAYANAGI" book grow "$T/in.db" "$T/x.db" --records "$T/rec" --games 0 --nodes-jitter 101 >/dev/null 2>&1
 expect_status "grow bad jitter" 2 $?
+# a clock per side (match/clock.h, as match's --byoyomi2): the player at fixed nodes, the
+# opponent on its own byoyomi; each record states the opponent's clock on its colour
+grow "$T/c.db" --records "$T/c" --games 2 --opponent-byoyomi 250 --grace 2000 >/dev/null 2>&1 || fail "grow clocks"
+grep -q '^N+grow-player$' "$T/c/grow-000000.csa" || fail "grow clocks: game 1 not the player's black"
+grep -qx '$TIME-:0+0.25+0' "$T/c/grow-000000.csa" || fail "grow clocks: game 1: $(grep '^\$TIME' "$T/c/grow-000000.csa")"
+grep -qx '$TIME+:0+0.25+0' "$T/c/grow-000001.csa" || fail "grow clocks: game 2: $(grep '^\$TIME' "$T/c/grow-000001.csa")"
+grep -q "^'time control: byoyomi 250 ms; engine 1 nodes 300; this game: black nodes [0-9]*$" "$T/c/grow-000000.csa" ||
+    fail "grow clocks: $(grep "^'time" "$T/c/grow-000000.csa")"
+out=$("$HAYANAGI" book grow "$T/in.db" "$T/x.db" --records "$T/c" --games 3 --opponent "$HAYANAGI" --player-inc 100 2>&1)
+expect_status "grow player-inc without time" 2 $?
+expect_contains "grow player-inc without time" "$out" "the player: --player-inc needs a main time (--player-time or --time)"
+out=$("$HAYANAGI" book grow "$T/in.db" "$T/x.db" --records "$T/c" --games 3 --opponent "$HAYANAGI" \
+    --opponent-nodes 10 --opponent-time 1000 2>&1)
+expect_status "grow opponent nodes and time" 2 $?
+expect_contains "grow opponent nodes and time" "$out" "the opponents: --opponent-nodes cannot be combined with"
 # --widen 2: the root lists 7g7f and 2g2f; in game 3 (the player black again, N = 2 games,
 # 2 < 2 sqrt(2)) the player searches the other 28 moves only, so its first move is neither
 grow "$T/w.db" --records "$T/w" --games 4 --widen 2 >/dev/null 2>&1 || fail "grow --widen"

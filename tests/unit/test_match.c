@@ -14,9 +14,11 @@
 
 #include <math.h>
 
+#include "match/clock.h"
 #include "match/match.h"
 #include "match/resume.h"
 #include "record/csa_write.h"
+#include "record/reader.h"
 #include "shogi/game.h"
 #include "shogi/notation.h"
 
@@ -425,6 +427,251 @@ static void test_resume_keeps_every_game(void **state) {
     match_resume_free(&r);
 }
 
+/* ---- The clock: each engine's own (time odds) ---- */
+
+static void expect_go(const MatchClock *c, Color side, const char *want) {
+    char buf[160];
+    assert_string_equal(match_clock_go(c, side, buf, sizeof buf), want);
+}
+
+/* Fischer odds, 10 s + 100 ms against 60 s + 1 s: both remaining times and each side's own
+ * increment in every go line, each clock charged by its own rule (hand-computed). */
+static void test_clock_fischer_odds(void **state) {
+    (void)state;
+    const TimeControl b = {.time_ms = 10000, .inc_ms = 100}, w = {.time_ms = 60000, .inc_ms = 1000};
+    MatchClock c;
+    match_clock_start(&c, &b, &w);
+    expect_go(&c, BLACK, "go btime 10000 wtime 60000 binc 100 winc 1000");
+    assert_int_equal(match_clock_allowed_ms(&c, BLACK), 10000);
+    match_clock_charge(&c, BLACK, 2500); /* 10000 - 2500 + 100 */
+    expect_go(&c, WHITE, "go btime 7600 wtime 60000 binc 100 winc 1000");
+    assert_int_equal(match_clock_allowed_ms(&c, WHITE), 60000);
+    match_clock_charge(&c, WHITE, 400); /* 60000 - 400 + 1000 */
+    expect_go(&c, BLACK, "go btime 7600 wtime 60600 binc 100 winc 1000");
+    match_clock_charge(&c, BLACK, 9000); /* over: floored at 0, then + 100 */
+    assert_int_equal(c.remaining_ms[BLACK], 100);
+    assert_int_equal(match_clock_allowed_ms(&c, BLACK), 100);
+    assert_int_equal(c.remaining_ms[WHITE], 60600);
+    /* colours swapped (the next game): the same engines' clocks by colour */
+    match_clock_start(&c, &w, &b);
+    expect_go(&c, BLACK, "go btime 60000 wtime 10000 binc 1000 winc 100");
+}
+
+/* Byoyomi odds, 100 ms against 2000 ms: each mover is told its own byoyomi and may take it. */
+static void test_clock_byoyomi_odds(void **state) {
+    (void)state;
+    const TimeControl b = {.byoyomi_ms = 100}, w = {.byoyomi_ms = 2000};
+    MatchClock c;
+    match_clock_start(&c, &b, &w);
+    expect_go(&c, BLACK, "go btime 0 wtime 0 byoyomi 100");
+    expect_go(&c, WHITE, "go btime 0 wtime 0 byoyomi 2000");
+    assert_int_equal(match_clock_allowed_ms(&c, BLACK), 100);
+    assert_int_equal(match_clock_allowed_ms(&c, WHITE), 2000);
+    match_clock_charge(&c, WHITE, 1900);
+    assert_int_equal(match_clock_allowed_ms(&c, WHITE), 2000); /* nothing banked, nothing lost */
+}
+
+/* Two forms at once: main time + byoyomi against Fischer; and fixed nodes against a clock. */
+static void test_clock_mixed_forms(void **state) {
+    (void)state;
+    const TimeControl b = {.time_ms = 30000, .byoyomi_ms = 5000}, w = {.time_ms = 10000, .inc_ms = 500};
+    MatchClock c;
+    match_clock_start(&c, &b, &w);
+    expect_go(&c, BLACK, "go btime 30000 wtime 10000 byoyomi 5000");
+    expect_go(&c, WHITE, "go btime 30000 wtime 10000 binc 0 winc 500");
+    assert_int_equal(match_clock_allowed_ms(&c, BLACK), 35000);
+    match_clock_charge(&c, BLACK, 33000); /* into the byoyomi: main time 0, the byoyomi not banked */
+    assert_int_equal(match_clock_allowed_ms(&c, BLACK), 5000);
+    expect_go(&c, WHITE, "go btime 0 wtime 10000 binc 0 winc 500");
+
+    const TimeControl n = {.nodes = 300}, by = {.byoyomi_ms = 100};
+    match_clock_start(&c, &n, &by);
+    assert_true(match_clock_by_nodes(&c, BLACK));
+    assert_false(match_clock_by_nodes(&c, WHITE));
+    expect_go(&c, BLACK, "go nodes 300");
+    expect_go(&c, WHITE, "go btime 0 wtime 0 byoyomi 100");
+    match_clock_charge(&c, BLACK, 99999); /* nodes: no clock to charge */
+    assert_int_equal(c.remaining_ms[BLACK], 0);
+    /* sudden death: no byoyomi, no increment sent */
+    const TimeControl sd = {.time_ms = 5000};
+    match_clock_start(&c, &sd, &sd);
+    expect_go(&c, WHITE, "go btime 5000 wtime 5000");
+}
+
+/* The command line's clock options, common ([0]) and one engine's own ([1]); -1 not given. */
+static bool resolve(long long t0, long long i0, long long b0, long long n0, long long t1, long long i1, long long b1,
+                    long long n1, TimeControl *out, char *why) {
+    const ClockArgs common = {{t0, "--time"}, {i0, "--inc"}, {b0, "--byoyomi"}, {n0, "--nodes"}};
+    const ClockArgs own = {{t1, "--time2"}, {i1, "--inc2"}, {b1, "--byoyomi2"}, {n1, "--nodes2"}};
+    why[0] = '\0';
+    return time_control_resolve(&common, &own, "engine 2", out, why, 256);
+}
+
+static void expect_tc(const TimeControl *tc, long long time, long long inc, long long byo, long long nodes) {
+    assert_int_equal(tc->time_ms, time);
+    assert_int_equal(tc->inc_ms, inc);
+    assert_int_equal(tc->byoyomi_ms, byo);
+    assert_int_equal(tc->nodes, nodes);
+}
+
+static void test_clock_options(void **state) {
+    (void)state;
+    TimeControl tc;
+    char why[256];
+    /* nothing given: byoyomi 1000 */
+    assert_true(resolve(-1, -1, -1, -1, -1, -1, -1, -1, &tc, why));
+    expect_tc(&tc, 0, 0, 1000, 0);
+    /* the own options override the common ones, field by field */
+    assert_true(resolve(60000, 1000, -1, -1, 10000, 100, -1, -1, &tc, why));
+    expect_tc(&tc, 10000, 100, 0, 0);
+    assert_true(resolve(60000, -1, 1000, -1, -1, -1, 2000, -1, &tc, why));
+    expect_tc(&tc, 60000, 0, 2000, 0);
+    assert_true(resolve(-1, -1, 100, -1, 30000, -1, -1, -1, &tc, why)); /* main time + the common byoyomi */
+    expect_tc(&tc, 30000, 0, 100, 0);
+    /* an increment needs a main time, common or own */
+    assert_false(resolve(-1, -1, -1, -1, -1, 100, -1, -1, &tc, why));
+    assert_string_equal(why, "engine 2: --inc2 needs a main time (--time2 or --time)");
+    assert_false(resolve(-1, 100, -1, -1, -1, -1, -1, -1, &tc, why));
+    assert_string_equal(why, "engine 2: --inc needs a main time (--time2 or --time)");
+    assert_true(resolve(-1, 100, -1, -1, 5000, -1, -1, -1, &tc, why));
+    expect_tc(&tc, 5000, 100, 0, 0);
+    /* Fischer or byoyomi, named by the options that gave them */
+    assert_false(resolve(60000, 1000, -1, -1, -1, -1, 2000, -1, &tc, why));
+    assert_string_equal(why, "engine 2: use either --inc (Fischer) or --byoyomi2, not both");
+    assert_false(resolve(-1, -1, -1, -1, 1000, 10, 20, -1, &tc, why));
+    assert_string_equal(why, "engine 2: use either --inc2 (Fischer) or --byoyomi2, not both");
+    /* nodes: the own one wins over the common clock; the common one yields to an own clock */
+    assert_true(resolve(-1, -1, 100, -1, -1, -1, -1, 300, &tc, why));
+    assert_int_equal(tc.nodes, 300);
+    assert_true(resolve(-1, -1, -1, 5000, -1, -1, 100, -1, &tc, why));
+    expect_tc(&tc, 0, 0, 100, 0);
+    assert_true(resolve(-1, -1, -1, 5000, -1, -1, -1, -1, &tc, why));
+    assert_int_equal(tc.nodes, 5000);
+    assert_false(resolve(-1, -1, -1, -1, -1, -1, 100, 300, &tc, why));
+    assert_string_equal(why, "engine 2: --nodes2 cannot be combined with --byoyomi2, --time2 or --inc2");
+    assert_false(resolve(-1, -1, 100, 5000, -1, -1, -1, -1, &tc, why));
+    assert_string_equal(why, "--nodes cannot be combined with --byoyomi, --time or --inc");
+}
+
+static void test_clocks_text(void **state) {
+    (void)state;
+    char buf[160];
+    TimeControl same[2] = {{.byoyomi_ms = 100}, {.byoyomi_ms = 100}};
+    assert_string_equal(time_controls_describe(same, buf, sizeof buf), "byoyomi 100 ms");
+    TimeControl odds[2] = {{.byoyomi_ms = 100}, {.byoyomi_ms = 2000}};
+    assert_string_equal(time_controls_describe(odds, buf, sizeof buf),
+                        "engine 1 byoyomi 100 ms; engine 2 byoyomi 2000 ms");
+    TimeControl fischer[2] = {{.time_ms = 10000, .inc_ms = 100}, {.time_ms = 60000, .inc_ms = 1000}};
+    assert_string_equal(time_controls_describe(fischer, buf, sizeof buf),
+                        "engine 1 10000 ms + 100 ms/move; engine 2 60000 ms + 1000 ms/move");
+    TimeControl one_nodes[2] = {{.byoyomi_ms = 60000, .nodes = 20000}, {.byoyomi_ms = 60000}};
+    assert_string_equal(time_controls_describe(one_nodes, buf, sizeof buf), "byoyomi 60000 ms; engine 1 nodes 20000");
+    TimeControl nodes[2] = {{.nodes = 5000}, {.nodes = 5000}};
+    assert_string_equal(time_controls_describe(nodes, buf, sizeof buf), "nodes 5000");
+    nodes[1].nodes = 300;
+    assert_string_equal(time_controls_describe(nodes, buf, sizeof buf), "engine 1 nodes 5000; engine 2 nodes 300");
+}
+
+/* ---- The record states each side's clock (CSA V3.0 $TIME lines), and reads it back ---- */
+
+typedef struct {
+    int games;
+    RecordTimeControl time[4][COLOR_NB];
+} TimesRead;
+
+static bool take_times(void *ctx, const RecordGame *g) {
+    TimesRead *t = ctx;
+    if (t->games < 4)
+        memcpy(t->time[t->games], g->time, sizeof g->time);
+    t->games++;
+    return true;
+}
+
+static void read_times(const char *text, TimesRead *t) {
+    memset(t, 0, sizeof *t);
+    RecordReadOptions ro = {.on_game = take_times, .ctx = t};
+    char err[128];
+    assert_true(record_read_memory("t.csa", text, strlen(text), REC_FMT_CSA, &ro, NULL, err, sizeof err));
+}
+
+static void expect_rtc(const RecordTimeControl *t, bool set, long long total, long long byo, long long inc) {
+    assert_int_equal(t->set, set);
+    assert_int_equal(t->total_ms, total);
+    assert_int_equal(t->byoyomi_ms, byo);
+    assert_int_equal(t->increment_ms, inc);
+}
+
+static void test_record_clocks_round_trip(void **state) {
+    (void)state;
+    GameRecord games[3];
+    for (int i = 0; i < 3; i++) {
+        make_record(&games[i], "startpos moves 7g7f 3c3d", 0);
+        games[i].end = END_RESIGN;
+        games[i].outcome = OUTCOME_BLACK_WINS;
+    }
+    const TimeControl odds[2] = {{.byoyomi_ms = 100}, {.time_ms = 60000, .inc_ms = 1500}};
+    games[0].clock[BLACK] = time_control_for_record(&odds[0]);
+    games[0].clock[WHITE] = time_control_for_record(&odds[1]);
+    games[1].clock[BLACK] = games[1].clock[WHITE] = time_control_for_record(&odds[1]);
+    const TimeControl n = {.nodes = 300};
+    games[2].clock[BLACK] = time_control_for_record(&n);
+    games[2].clock[WHITE] = time_control_for_record(&odds[0]);
+    size_t len;
+    char err[128];
+    char *text = csa_format_games(games, NULL, 3, &len, err, sizeof err);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "N-Bob\n$TIME+:0+0.1+0\n$TIME-:60+0+1.5\nPI\n"));
+    assert_non_null(strstr(text, "N-Bob\n$TIME:60+0+1.5\nPI\n"));
+    assert_non_null(strstr(text, "N-Bob\n$TIME-:0+0.1+0\nPI\n")); /* black on nodes: no clock */
+    TimesRead t;
+    read_times(text, &t);
+    assert_int_equal(t.games, 3);
+    for (int i = 0; i < 3; i++)
+        for (int c = 0; c < COLOR_NB; c++)
+            assert_true(record_time_control_equal(&t.time[i][c], &games[i].clock[c]));
+    free(text);
+    for (int i = 0; i < 3; i++)
+        game_record_free(&games[i]);
+
+    /* a side's own line wins over $TIME in either order; a value that does not read states
+     * nothing; the next game starts with nothing */
+    read_times("V3.0\n$TIME-:0+30+0\n$TIME:600+10+0\nPI\n+\n+7776FU\n/\n$TIME:1.2.3+0+0\n$TIME+:10+0+0.0005\nPI\n+\n"
+               "/\n$TIME+:999999999.999+0+0\n$TIME-:1+2\nPI\n+\n/\nPI\n+\n",
+               &t);
+    assert_int_equal(t.games, 4);
+    expect_rtc(&t.time[0][BLACK], true, 600000, 10000, 0);
+    expect_rtc(&t.time[0][WHITE], true, 0, 30000, 0);
+    expect_rtc(&t.time[1][BLACK], false, 0, 0, 0);
+    expect_rtc(&t.time[1][WHITE], false, 0, 0, 0);
+    expect_rtc(&t.time[2][BLACK], true, 999999999999LL, 0, 0);
+    expect_rtc(&t.time[2][WHITE], false, 0, 0, 0);
+    expect_rtc(&t.time[3][BLACK], false, 0, 0, 0);
+    char buf[RECORD_TIME_CONTROL_MAX];
+    RecordTimeControl big = {true, 999999999999LL, 1, 10};
+    assert_string_equal(record_time_control_format(&big, buf, sizeof buf), "999999999.999+0.001+0.01");
+}
+
+/* --resume refuses a record whose games were played at two time controls, and reports the
+ * one they share (the command compares it with its own clocks). */
+static void test_resume_time_control(void **state) {
+    (void)state;
+    const char *g1 = "N+A\nN-B\n$EVENT:hayanagi match, game 1 of 2\n'time control: engine 1 byoyomi 100 ms; "
+                     "engine 2 byoyomi 2000 ms\nPI\n+\n%TORYO\n'summary:toryo:A lose:B win\n";
+    const char *g2 = "N+B\nN-A\n$EVENT:hayanagi match, game 2 of 2\n'time control: byoyomi 100 ms\nPI\n+\n%CHUDAN\n";
+    char rec[1024];
+    snprintf(rec, sizeof rec, "V2.2\n%s/\n%s", g1, g2);
+    MatchResume r;
+    char err[256];
+    assert_false(match_resume_read_memory("rec.csa", rec, strlen(rec), 2, &r, err, sizeof err));
+    assert_non_null(strstr(err, "rec.csa:11: game 2 was played at 'byoyomi 100 ms', an earlier game at 'engine 1 "
+                                "byoyomi 100 ms; engine 2 byoyomi 2000 ms'"));
+    match_resume_free(&r);
+    snprintf(rec, sizeof rec, "V2.2\n%s", g1);
+    assert_true(match_resume_read_memory("rec.csa", rec, strlen(rec), 2, &r, err, sizeof err));
+    assert_string_equal(r.time_control, "engine 1 byoyomi 100 ms; engine 2 byoyomi 2000 ms");
+    match_resume_free(&r);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -441,6 +688,13 @@ int main(void) {
         cmocka_unit_test(test_engine_command_splitting),
         cmocka_unit_test(test_engine_option_from_arg),
         cmocka_unit_test(test_resume_keeps_every_game),
+        cmocka_unit_test(test_clock_fischer_odds),
+        cmocka_unit_test(test_clock_byoyomi_odds),
+        cmocka_unit_test(test_clock_mixed_forms),
+        cmocka_unit_test(test_clock_options),
+        cmocka_unit_test(test_clocks_text),
+        cmocka_unit_test(test_record_clocks_round_trip),
+        cmocka_unit_test(test_resume_time_control),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

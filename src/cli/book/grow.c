@@ -42,6 +42,9 @@ static void grow_usage(FILE *f) {
                "  --player-option N=V, --opponent-option N=V   setoption for that side (repeatable)\n"
                "  --byoyomi MS, --time MS, --inc MS, --nodes N   the clock, as for match (default byoyomi 1000)\n"
                "  --player-nodes N, --opponent-nodes N           that side alone at N nodes per move\n"
+               "  --player-byoyomi MS, --player-time MS, --player-inc MS, --opponent-byoyomi MS,\n"
+               "  --opponent-time MS, --opponent-inc MS   that side's own clock (time odds), each\n"
+               "                         overriding the common option of its kind for that side\n"
                "  --nodes-jitter P       at fixed nodes, each side's budget for a game is drawn from\n"
                "                         N(1 +- P/100) by a hash of --seed, the game and the side (default 10;\n"
                "                         0: every game at N; the budgets are in each record's comments)\n"
@@ -331,6 +334,32 @@ static void on_game(void *ctx, const MatchResult *res) {
     pthread_mutex_unlock(&p->lock);
 }
 
+/* The player's and the opponents' clocks (tc[0], tc[1]) from the common clock options and
+ * each side's own ([0] common, [1] player, [2] opponents; -1 when not given): the match's
+ * one policy, match/clock.h. False (the reason on stderr) on a usage error. */
+static bool grow_clocks(const long time[3], const long inc[3], const long byoyomi[3], const long nodes[3],
+                        TimeControl tc[2]) {
+    static const char *const flags[3][4] = {
+        {"--time", "--inc", "--byoyomi", "--nodes"},
+        {"--player-time", "--player-inc", "--player-byoyomi", "--player-nodes"},
+        {"--opponent-time", "--opponent-inc", "--opponent-byoyomi", "--opponent-nodes"}};
+    for (int k = 0; k < 2; k++) {
+        ClockArgs args[2];
+        for (int j = 0; j < 2; j++) {
+            int i = j == 0 ? 0 : k + 1;
+            args[j] = (ClockArgs){
+                {time[i], flags[i][0]}, {inc[i], flags[i][1]}, {byoyomi[i], flags[i][2]}, {nodes[i], flags[i][3]}};
+        }
+        char why[256];
+        if (!time_control_resolve(&args[0], &args[1], k == 0 ? "the player" : "the opponents", &tc[k], why,
+                                  sizeof why)) {
+            fprintf(stderr, "%s: %s\n", PROG, why);
+            return false;
+        }
+    }
+    return true;
+}
+
 typedef struct {
     const char *cmd[MAX_OPPONENTS + 1]; /* [0] the player, then the opponents */
     int n_opponents;
@@ -339,8 +368,7 @@ typedef struct {
     char *storage[2 * MAX_OPTIONS];
     int n_storage;
     const char *go_extra[3]; /* both, player, opponent */
-    long long nodes[2];      /* per side, 0: the clock */
-    TimeControl tc;
+    TimeControl tc[2];       /* the player's clock, the opponents' (match/clock.h) */
     int concurrency, max_moves;
     long long grace, move_timeout;
     bool engine_stderr;
@@ -368,10 +396,9 @@ static int play(PlaySetup *ps, Play *p) {
                 cfg.engines[k].options = ps->opts[k];
                 cfg.engines[k].n_options = ps->n_opts[k];
                 cfg.engines[k].go_extra = ps->go_extra[1 + k] ? ps->go_extra[1 + k] : ps->go_extra[0];
-                cfg.engines[k].nodes = ps->nodes[k];
+                cfg.engines[k].tc = ps->tc[k];
             }
             cfg.engines[0].name = ps->player_name;
-            cfg.tc = ps->tc;
             cfg.games = games;
             cfg.concurrency = ps->concurrency;
             cfg.max_moves = ps->max_moves;
@@ -484,8 +511,14 @@ int book_verb_grow(int argc, char **argv) {
         O_POPT,
         O_OOPT,
         O_BYO,
+        O_PBYO,
+        O_OBYO,
         O_TIME,
+        O_PTIME,
+        O_OTIME,
         O_INC,
+        O_PINC,
+        O_OINC,
         O_NODES,
         O_PNODES,
         O_ONODES,
@@ -517,8 +550,14 @@ int book_verb_grow(int argc, char **argv) {
                                              {"player-option", required_argument, NULL, O_POPT},
                                              {"opponent-option", required_argument, NULL, O_OOPT},
                                              {"byoyomi", required_argument, NULL, O_BYO},
+                                             {"player-byoyomi", required_argument, NULL, O_PBYO},
+                                             {"opponent-byoyomi", required_argument, NULL, O_OBYO},
                                              {"time", required_argument, NULL, O_TIME},
+                                             {"player-time", required_argument, NULL, O_PTIME},
+                                             {"opponent-time", required_argument, NULL, O_OTIME},
                                              {"inc", required_argument, NULL, O_INC},
+                                             {"player-inc", required_argument, NULL, O_PINC},
+                                             {"opponent-inc", required_argument, NULL, O_OINC},
                                              {"nodes", required_argument, NULL, O_NODES},
                                              {"player-nodes", required_argument, NULL, O_PNODES},
                                              {"opponent-nodes", required_argument, NULL, O_ONODES},
@@ -547,7 +586,9 @@ int book_verb_grow(int argc, char **argv) {
     if (!ps)
         return 1;
     const char *dir = NULL, *startmoves = NULL;
-    long games = -1, byoyomi = -1, main_time = -1, inc = -1, nodes = -1, pnodes = 0, onodes = 0;
+    long games = -1;
+    /* the clock options, -1 when not given: [0] the common ones, [1] the player's, [2] the opponents' */
+    long byoyomi[3] = {-1, -1, -1}, main_time[3] = {-1, -1, -1}, inc[3] = {-1, -1, -1}, nodes[3] = {-1, -1, -1};
     long grace = 50, move_timeout = 60000, max_moves = 320, concurrency = 1, max_ply = 32, expand_after = 2;
     long seed = 0, jitter = 10;
     double prior = 4, explore = 0.5, widen = 0, confidence = 0;
@@ -613,12 +654,18 @@ int book_verb_grow(int argc, char **argv) {
             rc = 0;
             break;
         case O_GAMES: target = &games, lo = 0, hi = 100000000; break;
-        case O_BYO: target = &byoyomi, lo = 1, hi = 86400000; break;
-        case O_TIME: target = &main_time, lo = 1, hi = 360000000; break;
-        case O_INC: target = &inc, lo = 0, hi = 86400000; break;
-        case O_NODES: target = &nodes, lo = 1, hi = LONG_MAX; break;
-        case O_PNODES: target = &pnodes, lo = 1, hi = LONG_MAX; break;
-        case O_ONODES: target = &onodes, lo = 1, hi = LONG_MAX; break;
+        case O_BYO:
+        case O_PBYO:
+        case O_OBYO: target = &byoyomi[c - O_BYO], lo = 1, hi = 86400000; break;
+        case O_TIME:
+        case O_PTIME:
+        case O_OTIME: target = &main_time[c - O_TIME], lo = 1, hi = 360000000; break;
+        case O_INC:
+        case O_PINC:
+        case O_OINC: target = &inc[c - O_INC], lo = 0, hi = 86400000; break;
+        case O_NODES:
+        case O_PNODES:
+        case O_ONODES: target = &nodes[c - O_NODES], lo = 1, hi = LONG_MAX; break;
         case O_GRACE: target = &grace, lo = 0, hi = 60000; break;
         case O_TIMEOUT: target = &move_timeout, lo = 1, hi = 86400000; break;
         case O_MAXMOVES: target = &max_moves, lo = 0, hi = 10000; break;
@@ -640,10 +687,8 @@ int book_verb_grow(int argc, char **argv) {
             rc = 2, fprintf(stderr, "%s: --records DIR and --games N are required\n", PROG);
         else if (games > 0 && ps->n_opponents == 0)
             rc = 2, fprintf(stderr, "%s: --opponent CMD is required to play games\n", PROG);
-        else if (nodes > 0 && (byoyomi > 0 || main_time > 0 || inc >= 0))
-            rc = 2, fprintf(stderr, "%s: --nodes cannot be combined with --byoyomi, --time or --inc\n", PROG);
-        else if (inc >= 0 && (main_time < 0 || byoyomi > 0))
-            rc = 2, fprintf(stderr, "%s: --inc needs --time and no --byoyomi\n", PROG);
+        else if (!grow_clocks(main_time, inc, byoyomi, nodes, ps->tc))
+            rc = 2;
         else {
             in_path = av[optind];
             out_path = av[optind + 1];
@@ -710,15 +755,6 @@ int book_verb_grow(int argc, char **argv) {
             own_book_set |= !strcasecmp(ps->opts[0][i].name, "USI_OwnBook");
         if (!own_book_set && ps->n_opts[0] < MAX_OPTIONS)
             ps->opts[0][ps->n_opts[0]++] = (EngineOption){.name = "USI_OwnBook", .value = "false"};
-        if (nodes > 0)
-            ps->tc.nodes = nodes;
-        else {
-            ps->tc.time_ms = main_time > 0 ? main_time : 0;
-            ps->tc.inc_ms = inc > 0 ? inc : 0;
-            ps->tc.byoyomi_ms = byoyomi > 0 ? byoyomi : (main_time > 0 ? 0 : 1000);
-        }
-        ps->nodes[0] = pnodes;
-        ps->nodes[1] = onodes;
         ps->concurrency = (int)concurrency;
         ps->max_moves = (int)max_moves;
         ps->grace = grace;
