@@ -526,7 +526,7 @@ int cmd_match(int argc, char **argv) {
     /* a log on the terminal (--log - with stderr there) would land in the redrawn line */
     cfg.tty = isatty(STDOUT_FILENO) && !(log_path && strcmp(log_path, "-") == 0 && isatty(STDERR_FILENO));
     pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-    EngineLog log = {log_file, &log_lock};
+    EngineLog log = {log_file, &log_lock, engine_now_us(), false}; /* seconds since the start */
     cfg.log = log_file ? &log : NULL;
     cfg.stop_flag = interrupt_flag(); /* the runner finishes no new game and writes what it has */
     RecordSink sink = {out_path, resumed.games ? &resumed : NULL, false, cfg.tty && isatty(STDERR_FILENO)};

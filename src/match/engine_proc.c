@@ -47,10 +47,20 @@ void engine_init(EngineProc *e) {
 static void log_line(const EngineProc *e, char dir, const char *line) {
     if (!e->log || !e->log->file)
         return;
-    int64_t us = engine_now_us();
+    char when[32];
+    if (e->log->utc_time_of_day) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        struct tm tm;
+        gmtime_r(&ts.tv_sec, &tm);
+        size_t n = strftime(when, sizeof when, "%H:%M:%S", &tm);
+        snprintf(when + n, sizeof when - n, ".%03ld", ts.tv_nsec / 1000000);
+    } else {
+        int64_t us = engine_now_us() - e->log->start_us;
+        snprintf(when, sizeof when, "%lld.%03lld", (long long)(us / 1000000), (long long)(us / 1000 % 1000));
+    }
     pthread_mutex_lock(e->log->lock);
-    fprintf(e->log->file, "%lld.%03lld %s %c %s\n", (long long)(us / 1000000), (long long)(us / 1000 % 1000), e->tag,
-            dir, line);
+    fprintf(e->log->file, "%s %s %c %s\n", when, e->tag, dir, line);
     fflush(e->log->file);
     pthread_mutex_unlock(e->log->lock);
 }

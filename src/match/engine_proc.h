@@ -43,10 +43,14 @@ typedef struct {
 } EngineOption;
 
 /* Where the USI dialogue is logged (optional). The mutex is shared by every engine
- * writing to the same file. */
+ * writing to the same file. Each line starts with its time: the seconds since start_us
+ * (an engine_now_us() value, `match --log`), or with utc_time_of_day the UTC time of
+ * day, HH:MM:SS.mmm, as the server lines beside them (`csa --log`). */
 typedef struct {
     FILE *file;
     pthread_mutex_t *lock;
+    int64_t start_us;
+    bool utc_time_of_day;
 } EngineLog;
 
 typedef struct {

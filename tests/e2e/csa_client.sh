@@ -32,6 +32,9 @@ server_status "full game"
 expect_contains "full game" "$out" "game g1 vs rival as black: WIN by RESIGN, 5 moves"
 expect_contains "full game byoyomi" "$(cat "$tmp/full.log")" "byoyomi 400"
 [ "$(head -1 "$tmp/full.log")" = "an earlier session" ] || fail "--log truncated the earlier session's log"
+# the engine's lines carry the UTC time of day, as the server's lines beside them
+grep -q '^[0-2][0-9]:[0-5][0-9]:[0-6][0-9]\.[0-9][0-9][0-9] csa > usi$' "$tmp/full.log" ||
+    fail "--log: the engine's lines do not start with the time of day: $(grep ' csa > usi$' "$tmp/full.log")"
 out=$("$HAYANAGI" book records "$tmp/rec/g1.csa" 2>&1)
 expect_contains "record reads back" "$out" "5 moves	black	TORYO	hayanagi-test vs rival"
 expect_contains "record times" "$(cat "$tmp/rec/g1.csa")" "T0"

@@ -174,6 +174,9 @@ printf 'an earlier run\n' > "$tmp/own_nodes.log"
 run_match "own nodes" 0 --engine "$(fake slow)" --engine "$HAYANAGI" --name fake --name ours --nodes1 300 \
     --byoyomi 100 --grace 2000 --log "$tmp/own_nodes.log"
 [ "$(head -1 "$tmp/own_nodes.log")" = "an earlier run" ] || fail "--log truncated the earlier run's log"
+# each line's seconds count from this run's start (the match took seconds, not hours)
+first=$(sed -n '2s/^\([0-9]*\)\.[0-9][0-9][0-9] .*/\1/p' "$tmp/own_nodes.log")
+[ -n "$first" ] && [ "$first" -lt 60 ] || fail "--log: the first line is not seconds since the start: $(sed -n 2p "$tmp/own_nodes.log")"
 expect_contains "own nodes result" "$out" "+0 =0 -2 (2 games)"
 expect_contains "own nodes header" "$out" "byoyomi 100 ms; engine 1 nodes 300"
 expect_contains "own nodes no time loss" "$out" "Time losses: fake 0, ours 0"
