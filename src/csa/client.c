@@ -118,7 +118,7 @@ int csa_client_run(const CsaClientConfig *cfg, CsaClientStats *stats) {
     memset(stats, 0, sizeof *stats);
     CsaEngine ce;
     char err[320];
-    pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER; /* engine_proc logs under a lock */
+    pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;                            /* engine_proc logs under a lock */
     EngineLog elog = {.file = cfg->log, .lock = &log_lock, .utc_time_of_day = true}; /* as the server lines */
     if (!csa_engine_start(&ce, cfg->engine_cmd, cfg->options, cfg->n_options, cfg->play.ponder, cfg->engine_stderr,
                           cfg->log ? &elog : NULL, err, sizeof err)) {
