@@ -514,9 +514,10 @@ static double lower_bound(double q, double weight, double z) {
 }
 
 /* The value of node id for its side to move when that is the player (role 0: the best
- * move, a kept one at the start position under root_moves) or an opponent (role 1: the replies the opponents were seen
- * to play, by their games), -1 when it is being valued (a cycle). Role 0 sets every move's q, the player's value of the
- * move: the value of the next position with an opponent to move. */
+ * move, a kept one at the start position under root_moves) or an opponent (role 1: the
+ * replies the opponents were seen to play, by their games), -1 when it is being valued (a
+ * cycle). Role 0 sets every move's q, the player's value of the move: the value of the
+ * next position with an opponent to move. */
 static double node_value(Valuer *v, uint32_t id, int role) {
     if (v->state[role][id] == 2)
         return v->value[role][id];
