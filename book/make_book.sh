@@ -33,9 +33,10 @@
 #      files are left out: gpsusi lost many of those games on time, Hayanagi scored 73-90 %
 #      there against 45-70 % since) with Hayanagi's names made the player's, and every
 #      game of book/grow-records (played by `book grow` itself); learned moves are scored
-#      by their lower confidence bound (CONFIDENCE standard errors);
-#   9. the start position keeps ROOT_MOVES (7g7f, 2g2f) only; what ships is written sorted
-#      (on-the-fly ready) and checked.
+#      by their lower confidence bound (CONFIDENCE standard errors), and the start position
+#      keeps ROOT_MOVES (7g7f, 2g2f) only (`--root-moves`: the records' other first moves
+#      still count as games, they are not listed nor played there);
+#   9. what ships is written sorted (on-the-fly ready) and checked.
 # Deterministic: fixed inputs (the log starts with joseki.dat's and the records' SHA-256
 # and gpsusi's version), a fixed depth, each leaf searched as if first, the provenance date
 # SOURCE_DATE_EPOCH (joseki.dat's modification time unless set), and learning that is a
@@ -59,8 +60,7 @@ LEARN_PLIES=${LEARN_PLIES:-10}
 RECORDS=${RECORDS:-"book/records/s27-*.csa book/records/s28-*.csa"}
 GROW_RECORDS=${GROW_RECORDS:-"book/records/s28-*.csa book/records/s29*.csa book/grow-records/*.csa"}
 CONFIDENCE=${CONFIDENCE:-1}
-ROOT_MOVES=${ROOT_MOVES:-"7g7f 2g2f"}
-START_SFEN="lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+ROOT_MOVES=${ROOT_MOVES:-7g7f,2g2f}
 ENGINES=${ENGINES:-1}
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$JOSEKI")}
 export SOURCE_DATE_EPOCH
@@ -129,31 +129,14 @@ rm -rf "$W/grow" && mkdir -p "$W/grow"
 for f in $GROW_RECORDS; do
     sed 's/^N\([+-]\)hayanagi-.*/N\1grow-player/' "$f" > "$W/grow/$(basename "$f")"
 done
-step "$H" book grow "$W/learned_cut.db" "$W/grown.db" --records "$W/grow" --games 0 --confidence "$CONFIDENCE" --quiet
-# 9. the first move: only ROOT_MOVES stay listed at the start position (the tree also lists
-#    1g1f, which won 124 of 152 games against gpsusi at 120 ms and was never tried against
-#    anything else: an overlay's move, not a default book's; book/README.md); the root's
-#    "#grow:" value with the player to move becomes that of the kept move grow would play
-#    (the best lower bound), as the tree without 1g1f values it
-echo "\$ keep $ROOT_MOVES at the start position" >> "$LOG"
-awk -v keep="$ROOT_MOVES" -v root="sfen $START_SFEN" '
-    BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) ok[k[i]] = 1; best_lb = -1 }
-    function after(word,    i) { for (i = 1; i < NF; i++) if ($i == word) return $(i + 1) + 0; return -1 }
-    FNR == NR {
-        if (/^sfen /) in_root = ($0 == root)
-        else if (in_root && /^#grow [^:]*:/) {
-            split($2, a, ":"); lb = after("bound")
-            if ((a[1] in ok) && lb > best_lb) { best_lb = lb; best_v = after("value") }
-        }
-        next
-    }
-    /^sfen / { in_root = ($0 == root); print; next }
-    !in_root { print; next }
-    /^#grow: / { if (best_lb >= 0) sub(/value [0-9.]+ with the player/, sprintf("value %.3f with the player", best_v)); print; next }
-    /^#grow / { split($2, a, ":"); if (a[1] in ok) print; next }
-    /^#/ { print; next }
-    $1 in ok { print }' "$W/grown.db" "$W/grown.db" > "$W/rooted.db"
-step "$H" book sort --quiet "$W/rooted.db" "$W/final.db"
+# the first move: only ROOT_MOVES are listed (and valued) at the start position; the
+# records also open 1g1f, which won 124 of 152 games against gpsusi at 120 ms and was
+# never tried against anything else: an overlay's move, not a default book's
+# (book/README.md)
+step "$H" book grow "$W/learned_cut.db" "$W/grown.db" --records "$W/grow" --games 0 --confidence "$CONFIDENCE" \
+    --root-moves "$ROOT_MOVES" --quiet
+# 9. sorted and checked
+step "$H" book sort --quiet "$W/grown.db" "$W/final.db"
 cp "$W/final.db" book/standard_book.db
 sha256sum book/standard_book.db >> "$LOG"
 step "$H" book check book/standard_book.db

@@ -46,6 +46,21 @@
  * a second, and so on: k arms after about (k/W)^2 such games. Widening changes only what
  * the policy chooses in play, never grow_tree_book().
  *
+ * The root's moves (root_moves, n > 0): the start position is where the player's first
+ * move is chosen, and a user may want the book to open with given moves only (the shipped
+ * book's 7g7f and 2g2f, whatever first moves the records hold). Then, at the start
+ * position only: the tree policy chooses only among the kept moves it lists, and when it
+ * lists none of them, or widening applies there, the player searches among the kept moves it
+ * does not list; UCB's N and progressive widening's k and N count the kept moves; Vp is the best
+ * over the kept moves; OUT lists the kept moves only (each still filtered by the rules
+ * above: a kept move no game played and IN does not list is not added). Every game is still
+ * added and walked as above, whatever its first move (a record is a fact about the positions
+ * it reached: an opponent's first move as black is its own choice, and the player's replies
+ * after it are learned; the positions after an unkept first move stay nodes): so the root's
+ * game count, its position statistics, Vo and every other node are what they are without
+ * the option, and the priors (the position's mean) count every game. An opponent to move at
+ * the start position (the player white) plays freely.
+ *
  * Threads: none inside; a GrowTree is used by one thread at a time.
  * Memory: the tree keeps each game's first max_ply moves and small per-position arrays.
  */
@@ -63,14 +78,16 @@
 #define GROW_LOGISTIC_CP 600.0
 
 typedef struct {
-    int max_ply;        /* the walk credits moves at plies 1..max_ply; >= 1 */
-    int expand_after;   /* K: games that must exit at a position for it to become a node; >= 1 */
-    double prior;       /* G: the prior's weight in games; >= 0 */
-    double explore;     /* X: the UCB exploration constant; >= 0 */
-    double widen;       /* W: progressive widening, 0 off; >= 0 */
-    double confidence;  /* Z: scores are lower bounds q - Z se, nodes valued by them; 0 off; >= 0 */
-    uint64_t seed;      /* ties of the tree policy */
-    const char *player; /* the grown side's name in the records (exact); borrowed */
+    int max_ply;              /* the walk credits moves at plies 1..max_ply; >= 1 */
+    int expand_after;         /* K: games that must exit at a position for it to become a node; >= 1 */
+    double prior;             /* G: the prior's weight in games; >= 0 */
+    double explore;           /* X: the UCB exploration constant; >= 0 */
+    double widen;             /* W: progressive widening, 0 off; >= 0 */
+    double confidence;        /* Z: scores are lower bounds q - Z se, nodes valued by them; 0 off; >= 0 */
+    uint64_t seed;            /* ties of the tree policy */
+    const char *player;       /* the grown side's name in the records (exact); borrowed */
+    const Move16 *root_moves; /* the moves kept at the start position (above); borrowed, copied */
+    int n_root_moves;         /* their number; 0: every move (no restriction) */
 } GrowOptions;
 
 typedef struct {
@@ -92,9 +109,19 @@ typedef struct GrowTree GrowTree;
  * GROW_EVENT: a game book grow played, whichever run and directory it came from. */
 bool grow_event_is_grow(const char *event);
 
+/* Parses text, USI moves separated by commas or blanks ("7g7f,2g2f"), each legal at the
+ * start position and given once, into out (the caller's, MAX_MOVES entries). Returns
+ * their number (>= 1); -1 with the reason in err (the first bad word named) otherwise. */
+int grow_root_moves_parse(const char *text, Move16 *out, char *err, size_t err_len);
+
+/* The moves in lists at the start position that are legal there, each once, in in's
+ * order, into out (the caller's, MAX_MOVES entries): what `--keep-root` keeps. Returns
+ * their number, 0 when in (may be NULL) lists none; -1 when memory runs out. */
+int grow_root_moves_of_book(const Book *in, Move16 *out);
+
 /* A new tree holding every position and move of in (borrowed: it must outlive the tree,
- * and grow_tree_book() copies it) and the root. o is copied (o->player borrowed). NULL
- * when memory runs out. */
+ * and grow_tree_book() copies it) and the root. o is copied (o->player borrowed, the
+ * o->root_moves array copied). NULL when memory runs out. */
 GrowTree *grow_tree_create(const Book *in, const GrowOptions *o);
 
 void grow_tree_free(GrowTree *t);
@@ -118,12 +145,15 @@ GrowAddResult grow_tree_add_game(GrowTree *t, const char *root_sfen, const Move 
  * the move in *out when every position on the way is a node (the game is still in the
  * book), n < max_ply, the node has a legal move and progressive widening does not apply;
  * false otherwise (the player searches: among grow_tree_widen()'s moves when it names any).
+ * At the start position under root_moves it chooses among the kept moves only.
  * The chosen move counts as a game in progress until grow_tree_release(t, n, moves, *out). */
 bool grow_tree_choose(GrowTree *t, const Move *moves, int n, Move *out);
 
 /* Progressive widening at the position after moves[0..n) (a node, n < max_ply): the
  * number of legal moves the node does not list, written to out (MAX_MOVES entries, the
- * caller's), when the widening rule applies there; 0 otherwise. */
+ * caller's), when the widening rule applies there; 0 otherwise. At the start position
+ * under root_moves: the kept legal moves it does not list, when widening applies or it
+ * lists none of them (whatever widen is). */
 int grow_tree_widen(GrowTree *t, const Move *moves, int n, Move *out);
 
 /* Ends the game in progress that grow_tree_choose() counted for the move `m` played after
@@ -139,8 +169,8 @@ void grow_tree_summary(const GrowTree *t, GrowSummary *s);
  * games and wins by colour, and a comment "grow MOVE: N games +W =D -L, value q, prior p";
  * the position gets its games and wins by colour and a comment with both its values. Moves are
  * ordered by count, then score, then move. A pure function of the input book, the games
- * added (in any order) and the options max_ply, expand_after, prior, confidence and player
- * (not of the games' events, nor of widen, explore and seed, which steer play only). The
+ * added (in any order) and the options max_ply, expand_after, prior, confidence, player
+ * and root_moves (not of the games' events, nor of widen, explore and seed, which steer play only). The
  * caller frees the book; NULL when memory runs out. The tree keeps the values computed
  * (the moves' q) and may go on growing. */
 Book *grow_tree_book(GrowTree *t);

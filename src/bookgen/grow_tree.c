@@ -55,6 +55,8 @@ struct GrowTree {
     StateInfo *st; /* max_ply + 1 states for replays */
     uint64_t book_plies, grown, grow_games;
     BookKey root;
+    uint32_t root_id;
+    Move16 *keep;       /* o.root_moves copied (o.root_moves then points here); NULL when every move is */
     BookMoveList *list; /* scratch for reading the input book */
 };
 
@@ -139,6 +141,15 @@ GrowTree *grow_tree_create(const Book *in, const GrowOptions *o) {
     if (!t)
         return NULL;
     t->o = *o;
+    t->o.root_moves = NULL;
+    t->o.n_root_moves = 0;
+    if (o->n_root_moves > 0) {
+        if (!(t->keep = malloc((size_t)o->n_root_moves * sizeof *t->keep)))
+            goto oom;
+        memcpy(t->keep, o->root_moves, (size_t)o->n_root_moves * sizeof *t->keep);
+        t->o.root_moves = t->keep;
+        t->o.n_root_moves = o->n_root_moves;
+    }
     if (t->o.max_ply < 1)
         t->o.max_ply = 1;
     if (t->o.expand_after < 1)
@@ -185,6 +196,7 @@ GrowTree *grow_tree_create(const Book *in, const GrowOptions *o) {
     if (root == NONE)
         goto oom;
     t->pos[root].node = true;
+    t->root_id = root;
     return t;
 oom:
     grow_tree_free(t);
@@ -202,6 +214,7 @@ void grow_tree_free(GrowTree *t) {
     free(t->games);
     free(t->work);
     free(t->st);
+    free(t->keep);
     free(t->list);
     book_free(t->keys);
     free(t);
@@ -319,6 +332,17 @@ static uint32_t node_after(GrowTree *t, const Move *moves, int n, Position *pos)
     }
 }
 
+/* False when m is a move of node id that the tree may not play nor list: at the start
+ * position under root_moves, a move not kept (grow.h, "The root's moves"). */
+static bool kept(const GrowTree *t, uint32_t id, Move16 m) {
+    if (id != t->root_id || t->o.n_root_moves == 0)
+        return true;
+    for (int i = 0; i < t->o.n_root_moves; i++)
+        if (t->o.root_moves[i] == m)
+            return true;
+    return false;
+}
+
 /* The mean result of the games at p for the side to move, shrunk toward 1/2 by G games:
  * the prior of its moves without a book score. Raw results, never backed-up values, so that
  * the shrinking does not compound down a line (a line of single games would otherwise
@@ -343,27 +367,32 @@ static uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
-/* The progressive widening rule (grow.h) at node p of position pos: true when k, its
+/* The progressive widening rule (grow.h) at node id of position pos: true when k, its
  * listed moves legal here, is below W sqrt(N), N the games book grow played through it
  * (finished and in progress), and some legal move is not listed; then the unlisted legal
  * moves (in generation order) are in out[0..*n_out) when out is given. Imported games
  * (other matches' records) list moves but do not count in N: over a directory of thousands
- * of them every busy node would widen at once. */
-static bool widening(const GrowTree *t, const GPos *p, const Position *pos, Move *out, int *n_out) {
-    if (!(t->o.widen > 0))
+ * of them every busy node would widen at once. At the start position under root_moves,
+ * only kept moves count and are offered, and a root listing none of them offers them
+ * whatever W is (the player may not search the others). */
+static bool widening(const GrowTree *t, uint32_t id, const Position *pos, Move *out, int *n_out) {
+    bool restricted = id == t->root_id && t->o.n_root_moves > 0;
+    if (!(t->o.widen > 0) && !restricted)
         return false;
+    const GPos *p = &t->pos[id];
     double N = 0;
     int k = 0;
-    for (int i = 0; i < p->n; i++) {
-        N += p->moves[i].grow_games + p->moves[i].pending;
-        k += position_legal_move_from16(pos, p->moves[i].move) != MOVE_NONE;
-    }
-    if (!((double)k < t->o.widen * sqrt(N)))
+    for (int i = 0; i < p->n; i++)
+        if (kept(t, id, p->moves[i].move)) {
+            N += p->moves[i].grow_games + p->moves[i].pending;
+            k += position_legal_move_from16(pos, p->moves[i].move) != MOVE_NONE;
+        }
+    if (!((double)k < t->o.widen * sqrt(N)) && !(restricted && k == 0))
         return false;
     ExtMove list[MAX_MOVES];
     int n = generate_moves(pos, GEN_LEGAL, list), unlisted = 0;
     for (int j = 0; j < n; j++) {
-        bool listed = false;
+        bool listed = !kept(t, id, move_to_move16(list[j].move));
         for (int i = 0; i < p->n && !listed; i++)
             listed = p->moves[i].move == move_to_move16(list[j].move);
         if (!listed) {
@@ -383,7 +412,7 @@ int grow_tree_widen(GrowTree *t, const Move *moves, int n, Move *out) {
     if (n >= t->o.max_ply)
         return 0;
     uint32_t id = node_after(t, moves, n, &pos);
-    if (id == NONE || !widening(t, &t->pos[id], &pos, out, &count))
+    if (id == NONE || !widening(t, id, &pos, out, &count))
         return 0;
     return count;
 }
@@ -396,11 +425,12 @@ bool grow_tree_choose(GrowTree *t, const Move *moves, int n, Move *out) {
     if (id == NONE)
         return false;
     GPos *p = &t->pos[id];
-    if (widening(t, p, &pos, NULL, NULL))
+    if (widening(t, id, &pos, NULL, NULL))
         return false; /* the player searches among the moves not listed (grow_tree_widen) */
     double total = 0;
     for (int i = 0; i < p->n; i++)
-        total += p->moves[i].games + p->moves[i].pending;
+        if (kept(t, id, p->moves[i].move))
+            total += p->moves[i].games + p->moves[i].pending;
     double lnN = log(1 + total), G = t->o.prior, mean = node_mean(p, G);
     int best = -1;
     double best_u = 0;
@@ -409,7 +439,7 @@ bool grow_tree_choose(GrowTree *t, const Move *moves, int n, Move *out) {
     for (int i = 0; i < p->n; i++) {
         const GMove *m = &p->moves[i];
         Move full = position_legal_move_from16(&pos, m->move);
-        if (full == MOVE_NONE)
+        if (full == MOVE_NONE || !kept(t, id, m->move))
             continue;
         double nv = (double)m->games + m->pending;
         double q = nv + G > 0 ? (m->wins + 0.5 * m->draws + G * prior_of(m, mean)) / (nv + G) : prior_of(m, mean);
@@ -484,9 +514,10 @@ static double lower_bound(double q, double weight, double z) {
 }
 
 /* The value of node id for its side to move when that is the player (role 0: the best
- * move) or an opponent (role 1: the replies the opponents were seen to play, by their
- * games), -1 when it is being valued (a cycle). Role 0 sets every move's q, the player's
- * value of the move: the value of the next position with an opponent to move. */
+ * move, a kept one at the start position under root_moves) or an opponent (role 1: the
+ * replies the opponents were seen to play, by their games), -1 when it is being valued (a
+ * cycle). Role 0 sets every move's q, the player's value of the move: the value of the
+ * next position with an opponent to move. */
 static double node_value(Valuer *v, uint32_t id, int role) {
     if (v->state[role][id] == 2)
         return v->value[role][id];
@@ -524,7 +555,8 @@ static double node_value(Valuer *v, uint32_t id, int role) {
                 m->q = q;
                 m->lcb = lcb;
             }
-            if (lcb > best_lcb) /* the move a reader playing the best score plays */
+            /* the move a reader playing the best score plays; the player only among the kept */
+            if (lcb > best_lcb && (role == 1 || kept(t, id, m->move)))
                 best_lcb = lcb, best = q;
             sum_all += m->games * q;
             games += m->games;
@@ -561,9 +593,12 @@ static bool emit(const GrowTree *t, const Valuer *v, uint32_t id, Book *out, Boo
     Position pos;
     StateInfo st;
     bool have_pos = book_key_to_position(&key, &pos, &st, ply_of(t, id));
+    int n_list = 0;
     for (int i = 0; i < p->n; i++) {
         const GMove *m = &p->moves[i];
         player += m->player_games;
+        if (!kept(t, id, m->move))
+            continue; /* counted in the position's games, never listed */
         BookMove bm = {.move = m->move, .ponder = m->ponder, .count = m->games};
         /* a move without games keeps the input book's score, unless scores are lower bounds:
          * then every move of a node with games has its bound, so that they compare alike */
@@ -577,10 +612,10 @@ static bool emit(const GrowTree *t, const Valuer *v, uint32_t id, Book *out, Boo
             bm.has_depth = m->has_depth;
             bm.depth = m->depth;
         }
-        list[i] = bm;
+        list[n_list++] = bm;
     }
-    qsort(list, (size_t)p->n, sizeof *list, by_count_score);
-    if (!book_set_moves(out, oid, list, p->n))
+    qsort(list, (size_t)n_list, sizeof *list, by_count_score);
+    if (!book_set_moves(out, oid, list, n_list))
         return false;
     if (games == 0)
         return true;
@@ -601,7 +636,7 @@ static bool emit(const GrowTree *t, const Valuer *v, uint32_t id, Book *out, Boo
     Color us = side;
     for (int i = 0; i < p->n; i++) {
         const GMove *m = &p->moves[i];
-        if (m->games == 0)
+        if (m->games == 0 || !kept(t, id, m->move))
             continue;
         uint32_t losses = m->games - m->wins - m->draws;
         BookStats s = {.games = m->games,
@@ -631,8 +666,12 @@ Book *grow_tree_book(GrowTree *t) {
     if (ok && book_find(t->keys, &t->root, &root)) /* from the root first: cycles are cut where games meet them */
         for (int role = 0; role < 2; role++)
             node_value(&v, root, role);
+    /* the start position under root_moves is written even without games, so that IN's
+     * moves there that are not kept leave the list */
+    uint32_t in_root;
+    bool root_listed = t->o.n_root_moves > 0 && t->in && book_find(t->in, &t->root, &in_root);
     for (size_t i = 0; ok && i < n; i++)
-        if (t->pos[ids[i]].node && node_games(&t->pos[ids[i]]) > 0) {
+        if (t->pos[ids[i]].node && (node_games(&t->pos[ids[i]]) > 0 || (root_listed && ids[i] == t->root_id))) {
             node_value(&v, ids[i], 0);
             node_value(&v, ids[i], 1);
             ok = emit(t, &v, ids[i], out, list);

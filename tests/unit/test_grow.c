@@ -441,6 +441,222 @@ static void test_grow_event(void **state) {
     assert_false(grow_event_is_grow(NULL));
 }
 
+/* The root's moves (grow.h): the text of --root-moves, and what --keep-root takes from a
+ * book (its legal moves at the start position, each once). */
+static void test_root_moves_parse(void **state) {
+    (void)state;
+    Move16 m[MAX_MOVES];
+    char err[128];
+    assert_int_equal(grow_root_moves_parse("7g7f,2g2f", m, err, sizeof err), 2);
+    assert_true(is_move(m[0], "7g7f") && is_move(m[1], "2g2f"));
+    assert_int_equal(grow_root_moves_parse(" 2g2f 7g7f,,", m, err, sizeof err), 2);
+    assert_true(is_move(m[0], "2g2f") && is_move(m[1], "7g7f"));
+    assert_int_equal(grow_root_moves_parse("1g1f", m, err, sizeof err), 1);
+    /* not legal at the start position: a square off the pawn's path, white's move, a drop
+     * with an empty hand, a promotion, junk; repeated; nothing */
+    static const char *const BAD[] = {"7g7e", "3c3d", "P*5e", "7g7f+", "7g7f,xyz", "7g7f,2g2f,7g7f", "", " , "};
+    static const char *const NAMED[] = {"'7g7e'",  "'3c3d'", "'P*5e'", "'7g7f+'", "'xyz'", "7g7f is given twice",
+                                        "no move", "no move"};
+    for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
+        err[0] = '\0';
+        assert_int_equal(grow_root_moves_parse(BAD[i], m, err, sizeof err), -1);
+        if (!strstr(err, NAMED[i]))
+            fail_msg("'%s': the reason '%s' does not name %s", BAD[i], err, NAMED[i]);
+    }
+    /* a book's moves at the start position: the legal ones, each once, in its order */
+    Book *in = book_create();
+    Position pos;
+    StateInfo st;
+    position_set_startpos(&pos, &st);
+    BookKey key;
+    book_key_from_position(&pos, &key);
+    uint32_t id;
+    assert_true(book_add_position(in, &key, 1, &id));
+    static const char *const LISTED[] = {"2g2f", "3c3d", "7g7f"}; /* 3c3d is white's: illegal here */
+    for (int i = 0; i < 3; i++) {
+        BookMove bm = {.ponder = MOVE_NONE};
+        assert_true(move16_from_usi(LISTED[i], 4, &bm.move));
+        assert_true(book_add_move(in, id, &bm, NULL));
+    }
+    assert_int_equal(grow_root_moves_of_book(in, m), 2);
+    assert_true(is_move(m[0], "2g2f") && is_move(m[1], "7g7f"));
+    assert_int_equal(grow_root_moves_of_book(NULL, m), 0);
+    Book *empty = book_create();
+    assert_int_equal(grow_root_moves_of_book(empty, m), 0);
+    book_free(empty);
+    book_free(in);
+}
+
+/* The games of the root test: 1g1f won by the player (black) 5 times, 7g7f 1 of 2 and 2g2f
+ * lost once, and the opponent opening 5g5f as black twice (10 games) (the player, white, winning):
+ * every game passes the root, K = 2 makes the positions after 1g1f, 7g7f and 5g5f nodes. */
+static void add_root_games(GrowTree *t) {
+    for (int i = 0; i < 5; i++)
+        add(t, i % 2 ? "startpos moves 1g1f 3c3d 7g7f" : "startpos moves 1g1f 3c3d 2g2f", REC_BLACK_WIN, "P", "O");
+    add(t, "startpos moves 7g7f 3c3d 2g2f", REC_BLACK_WIN, "P", "O");
+    add(t, "startpos moves 7g7f 8c8d 2g2f", REC_WHITE_WIN, "P", "O");
+    add(t, "startpos moves 2g2f 8c8d", REC_WHITE_WIN, "P", "O");
+    add(t, "startpos moves 5g5f 3c3d", REC_WHITE_WIN, "O", "P");
+    add(t, "startpos moves 5g5f 8c8d", REC_WHITE_WIN, "O", "P");
+}
+
+/* The first line that begins with start in the start position's entry of the book text x
+ * ("" when none), copied into line. */
+static const char *line_of(const char *x, const char *start, char *line, size_t cap) {
+    line[0] = '\0';
+    const char *s = strstr(x, "sfen " STARTPOS_SFEN "\n");
+    for (s = s ? strchr(s, '\n') + 1 : NULL; s && *s && strncmp(s, "sfen ", 5);
+         s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL)
+        if (!strncmp(s, start, strlen(start))) {
+            size_t n = strcspn(s, "\n");
+            snprintf(line, cap, "%.*s", (int)(n < cap ? n : cap - 1), s);
+            break;
+        }
+    return line;
+}
+
+/* root_moves 7g7f, 2g2f over games whose best first move by far is 1g1f: without the option
+ * the policy picks 1g1f and OUT lists it; with it the policy never does (not even with every
+ * kept arm loaded by games in progress), OUT lists 7g7f and 2g2f alone at the root, the
+ * positions after 1g1f and after the opponent's 5g5f stay with their games, the root's
+ * comment keeps all 10 games and its value with an opponent to move, and its value with the
+ * player to move is 7g7f's (the best kept move), not 1g1f's. The player's moves after the
+ * opponent's free 5g5f are still chosen by the tree. */
+static void test_root_moves_tree(void **state) {
+    (void)state;
+    Move16 keep[2];
+    assert_true(move16_from_usi("7g7f", 4, &keep[0]) && move16_from_usi("2g2f", 4, &keep[1]));
+    GrowOptions o = OPTS;
+    o.explore = 0.5;
+    GrowTree *free_root = grow_tree_create(NULL, &o);
+    o.root_moves = keep;
+    o.n_root_moves = 2;
+    GrowTree *t = grow_tree_create(NULL, &o);
+    keep[0] = keep[1] = MOVE_NONE; /* the tree keeps its own copy */
+    add_root_games(free_root);
+    add_root_games(t);
+    Move out;
+    assert_true(grow_tree_choose(free_root, NULL, 0, &out));
+    assert_true(is_move(out, "1g1f"));
+    grow_tree_release(free_root, NULL, 0, out);
+    for (int i = 0; i < 50; i++) { /* in progress, never released: each pick loads its arm */
+        assert_true(grow_tree_choose(t, NULL, 0, &out));
+        if (!is_move(out, "7g7f") && !is_move(out, "2g2f"))
+            fail_msg("pick %d: an unkept move", i);
+    }
+    /* the opponent's free first move 5g5f: the player (white) is chosen its reply there */
+    Game g;
+    game_init(&g);
+    char err[256];
+    assert_true(game_set_from_usi(&g, "startpos moves 5g5f", err, sizeof err));
+    assert_true(grow_tree_choose(t, g.moves, 1, &out));
+    assert_true(is_move(out, "8c8d") || is_move(out, "3c3d"));
+    game_free(&g);
+    Book *a = grow_tree_book(free_root), *b = grow_tree_book(t);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(move_at(a, "startpos", "1g1f").count, 5);
+    assert_int_equal(move_at(a, "startpos", "5g5f").count, 2);
+    Position pos;
+    StateInfo st;
+    position_set_startpos(&pos, &st);
+    BookMoveList *l = malloc(sizeof *l);
+    assert_true(book_lookup(b, &pos, l));
+    assert_int_equal(l->n, 2);
+    assert_true(is_move(l->moves[0].move, "7g7f") && is_move(l->moves[1].move, "2g2f"));
+    free(l);
+    assert_int_equal(move_at(b, "startpos", "7g7f").score, move_at(a, "startpos", "7g7f").score);
+    assert_int_equal(move_at(b, "startpos moves 1g1f", "3c3d").count, 5);
+    assert_int_equal(move_at(b, "startpos moves 5g5f", "8c8d").count, 1);
+    static char x[1 << 16], y[1 << 16];
+    size_t nx = book_bytes(a, x, sizeof x), ny = book_bytes(b, y, sizeof y);
+    (void)nx;
+    (void)ny;
+    assert_null(strstr(y, "grow 1g1f"));
+    assert_null(strstr(y, "grow 5g5f"));
+    assert_non_null(strstr(x, "grow 1g1f: 5 games +5 =0 -0"));
+    /* the root's comment: the same games and opponent's value, the player's value that of
+     * 7g7f (its q in its own comment) */
+    char ra[256], rb[256], q7[256];
+    line_of(x, "#grow: ", ra, sizeof ra);
+    line_of(y, "#grow: ", rb, sizeof rb);
+    line_of(y, "#grow 7g7f: ", q7, sizeof q7);
+    assert_non_null(strstr(ra, "#grow: 10 games (8 by the player), value "));
+    assert_non_null(strstr(rb, "#grow: 10 games (8 by the player), value "));
+    const char *va = strstr(ra, ", value "), *vb = strstr(rb, ", value "), *v7 = strstr(q7, ", value ");
+    assert_true(va && vb && v7);
+    assert_string_equal(strstr(ra, " with the player to move"), strstr(rb, " with the player to move"));
+    assert_memory_equal(vb + 8, v7 + 8, 5);      /* "0.xyz" */
+    assert_true(strncmp(va + 8, vb + 8, 5) > 0); /* 1g1f's value was above every kept move's */
+    book_free(a);
+    book_free(b);
+    grow_tree_free(free_root);
+    grow_tree_free(t);
+}
+
+/* A kept move no node lists: the tree chooses nothing at the root and the player searches
+ * among the kept moves it lacks, whatever W is (and among them only when widening applies
+ * to the kept arms); an IN listing an unkept move at the root loses it in OUT, games or not. */
+static void test_root_moves_unlisted(void **state) {
+    (void)state;
+    Book *in = book_create();
+    Position pos;
+    StateInfo st;
+    position_set_startpos(&pos, &st);
+    BookKey key;
+    book_key_from_position(&pos, &key);
+    uint32_t id;
+    assert_true(book_add_position(in, &key, 1, &id));
+    BookMove bm = {.ponder = MOVE_NONE, .has_score = true, .score = 50, .count = 1};
+    assert_true(move16_from_usi("1g1f", 4, &bm.move));
+    assert_true(book_add_move(in, id, &bm, NULL));
+    Move16 keep[2];
+    assert_true(move16_from_usi("5g5f", 4, &keep[0]) && move16_from_usi("6g6f", 4, &keep[1]));
+    GrowOptions o = OPTS;
+    o.root_moves = keep;
+    o.n_root_moves = 2;
+    GrowTree *t = grow_tree_create(in, &o);
+    Move out, only[MAX_MOVES];
+    assert_false(grow_tree_choose(t, NULL, 0, &out));
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 2);
+    assert_true((is_move(only[0], "5g5f") && is_move(only[1], "6g6f")) ||
+                (is_move(only[0], "6g6f") && is_move(only[1], "5g5f")));
+    /* OUT without games: the root keeps IN's entry less 1g1f (no move left) */
+    Book *b = grow_tree_book(t);
+    assert_non_null(b);
+    BookMoveList *l = malloc(sizeof *l);
+    assert_false(book_lookup(b, &pos, l) && l->n > 0);
+    book_free(b);
+    /* one game with 5g5f: now listed, the tree plays it; 6g6f is offered only when widening
+     * applies (W = 1: 1 < sqrt(N) from N = 2 grow games) */
+    add(t, "startpos moves 5g5f 3c3d", REC_BLACK_WIN, "P", "O");
+    assert_true(grow_tree_choose(t, NULL, 0, &out));
+    assert_true(is_move(out, "5g5f"));
+    grow_tree_release(t, NULL, 0, out);
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 0);
+    grow_tree_free(t);
+    o.widen = 1;
+    t = grow_tree_create(in, &o);
+    add(t, "startpos moves 5g5f 3c3d", REC_BLACK_WIN, "P", "O");
+    add(t, "startpos moves 1g1f 3c3d", REC_BLACK_WIN, "P", "O"); /* unkept: not in N */
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 0);
+    assert_true(grow_tree_choose(t, NULL, 0, &out));
+    assert_true(is_move(out, "5g5f"));
+    grow_tree_release(t, NULL, 0, out);
+    add(t, "startpos moves 5g5f 8c8d", REC_BLACK_WIN, "P", "O"); /* N = 2 */
+    assert_false(grow_tree_choose(t, NULL, 0, &out));
+    assert_int_equal(grow_tree_widen(t, NULL, 0, only), 1);
+    assert_true(is_move(only[0], "6g6f"));
+    b = grow_tree_book(t);
+    assert_true(book_lookup(b, &pos, l));
+    assert_int_equal(l->n, 1);
+    assert_true(is_move(l->moves[0].move, "5g5f"));
+    free(l);
+    book_free(b);
+    grow_tree_free(t);
+    book_free(in);
+}
+
 int main(void) {
     shogi_init();
     const struct CMUnitTest tests[] = {
@@ -454,6 +670,9 @@ int main(void) {
         cmocka_unit_test(test_widen),
         cmocka_unit_test(test_widen_counts_grow_games),
         cmocka_unit_test(test_grow_event),
+        cmocka_unit_test(test_root_moves_parse),
+        cmocka_unit_test(test_root_moves_tree),
+        cmocka_unit_test(test_root_moves_unlisted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,8 @@
 #include "cli/book/verbs.h"
 #include "match/match.h"
 #include "match/node_jitter.h"
+#include "shogi/movegen.h"
+#include "shogi/notation.h"
 #include "util/cli_opts.h"
 #include "util/long_job.h"
 #include "util/path.h"
@@ -60,6 +62,10 @@ static void grow_usage(FILE *f) {
                "  --widen W              progressive widening: a player's node with k < W sqrt(N) moves, N its\n"
                "                         games played by book grow, has the player search the moves it does\n"
                "                         not list (default 0: off)\n"
+               "  --root-moves LIST      the only first moves the player may play and OUT list at the start\n"
+               "                         position, USI, separated by commas (7g7f,2g2f); every game still counts\n"
+               "  --keep-root            the same with the moves IN lists at the start position: growing\n"
+               "                         from a book keeps its first moves whatever DIR's games opened with\n"
                "  --seed S               the policy's tie-breaks (default 0)\n"
                "  --startmoves FILE      forced first moves, one 'startpos moves ...' line each\n"
                "  --engine-stderr        let the engines write to our stderr\n"
@@ -178,7 +184,7 @@ typedef struct {
     int next_file;
     int max_ply;
     int jitter;     /* --nodes-jitter, percent */
-    bool widen;     /* --widen > 0 */
+    bool widen;     /* --widen > 0, or the root's moves restricted: the tree may name searchmoves */
     uint64_t seed;  /* --seed */
     uint64_t base;  /* games in DIR when the match running started */
     int opponent;   /* the opponent of the match running */
@@ -487,6 +493,29 @@ static bool add_option(PlaySetup *ps, int side, const char *arg, const char *fla
     return true;
 }
 
+/* True when every line of o opens with one of keep[0..n) (or with no move); otherwise
+ * false, the line named on stderr with the option that keeps the root's moves: a forced
+ * first move the player may not play. */
+static bool startmoves_kept(const Openings *o, const Move16 *keep, int n, const char *path, const char *flag) {
+    for (int i = 0; i < o->n; i++) {
+        Game g;
+        game_init(&g);
+        char err[256];
+        bool ok = !game_set_from_usi(&g, o->lines[i], err, sizeof err) || g.count == 0;
+        for (int j = 0; j < n && !ok; j++)
+            ok = keep[j] == move_to_move16(g.moves[0]);
+        if (!ok) {
+            char usi[USI_MOVE_MAX];
+            fprintf(stderr, "%s: --startmoves: %s: line %d opens with %s, which %s does not keep\n", PROG, path, i + 1,
+                    move_to_usi(g.moves[0], usi), flag);
+        }
+        game_free(&g);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
 /* Makes the tree of IN and DIR. NULL (reason on stderr) on failure. */
 static GrowTree *tree_of(const Book *in, const GrowOptions *go, const char *dir, Load *l, int *next) {
     GrowTree *t = grow_tree_create(in, go);
@@ -540,6 +569,8 @@ int book_verb_grow(int argc, char **argv) {
         O_JITTER,
         O_WIDEN,
         O_CONFIDENCE,
+        O_ROOT_MOVES,
+        O_KEEP_ROOT,
         O_HELP = 'h'
     };
     static const struct option longopts[] = {{"records", required_argument, NULL, O_RECORDS},
@@ -579,6 +610,8 @@ int book_verb_grow(int argc, char **argv) {
                                              {"nodes-jitter", required_argument, NULL, O_JITTER},
                                              {"widen", required_argument, NULL, O_WIDEN},
                                              {"confidence", required_argument, NULL, O_CONFIDENCE},
+                                             {"root-moves", required_argument, NULL, O_ROOT_MOVES},
+                                             {"keep-root", no_argument, NULL, O_KEEP_ROOT},
                                              {"help", no_argument, NULL, O_HELP},
                                              {NULL, 0, NULL, 0}};
     PlaySetup *ps = calloc(1, sizeof *ps);
@@ -592,7 +625,9 @@ int book_verb_grow(int argc, char **argv) {
     long grace = 50, move_timeout = 60000, max_moves = 320, concurrency = 1, max_ply = 32, expand_after = 2;
     long seed = 0, jitter = 10;
     double prior = 4, explore = 0.5, widen = 0, confidence = 0;
-    bool quiet = false;
+    bool quiet = false, keep_root = false;
+    Move16 root_moves[MAX_MOVES];
+    int n_root_moves = 0;
     ps->player_name = "grow-player";
     char **av = cli_opts_begin(PROG, argc, argv);
     int c, rc = av ? -1 : 1;
@@ -646,6 +681,13 @@ int book_verb_grow(int argc, char **argv) {
                 explore = x;
             break;
         }
+        case O_ROOT_MOVES: {
+            char why[128];
+            if ((n_root_moves = grow_root_moves_parse(optarg, root_moves, why, sizeof why)) < 0)
+                rc = cli_opts_bad_value(PROG, longopts, c, optarg, why);
+            break;
+        }
+        case O_KEEP_ROOT: keep_root = true; break;
         case O_START: startmoves = optarg; break;
         case O_STDERR: ps->engine_stderr = true; break;
         case O_QUIET: quiet = true; break;
@@ -689,6 +731,8 @@ int book_verb_grow(int argc, char **argv) {
             rc = 2, fprintf(stderr, "%s: --opponent CMD is required to play games\n", PROG);
         else if (!grow_clocks(main_time, inc, byoyomi, nodes, ps->tc))
             rc = 2;
+        else if (keep_root && n_root_moves > 0)
+            rc = 2, fprintf(stderr, "%s: --root-moves and --keep-root exclude each other\n", PROG);
         else {
             in_path = av[optind];
             out_path = av[optind + 1];
@@ -725,6 +769,18 @@ int book_verb_grow(int argc, char **argv) {
     }
     if (!(in = cli_read_book(in_path, NULL, &(BookReadOptions){.log = stderr, .quiet = quiet}, NULL)))
         goto out;
+    if (keep_root && (n_root_moves = grow_root_moves_of_book(in, root_moves)) <= 0) {
+        if (n_root_moves < 0)
+            fprintf(stderr, "%s: out of memory\n", PROG);
+        else
+            rc = 2, fprintf(stderr, "%s: --keep-root: %s lists no legal move at the start position\n", PROG, in_path);
+        goto out;
+    }
+    if (n_root_moves > 0 && !startmoves_kept(&ps->startmoves, root_moves, n_root_moves, startmoves,
+                                             keep_root ? "--keep-root" : "--root-moves")) {
+        rc = 2;
+        goto out;
+    }
     GrowOptions go = {.max_ply = (int)max_ply,
                       .expand_after = (int)expand_after,
                       .prior = prior,
@@ -732,7 +788,9 @@ int book_verb_grow(int argc, char **argv) {
                       .widen = widen,
                       .confidence = confidence,
                       .seed = (uint64_t)seed,
-                      .player = ps->player_name};
+                      .player = ps->player_name,
+                      .root_moves = root_moves,
+                      .n_root_moves = n_root_moves};
     Load l;
     int next_file = 0;
     if (!(tree = tree_of(in, &go, dir, &l, &next_file)))
@@ -773,7 +831,7 @@ int book_verb_grow(int argc, char **argv) {
         p->next_file = next_file;
         p->max_ply = (int)max_ply;
         p->jitter = (int)jitter;
-        p->widen = widen > 0;
+        p->widen = widen > 0 || n_root_moves > 0;
         p->seed = (uint64_t)seed;
         p->have = l.added;
         p->goal = (uint64_t)games;
