@@ -4,6 +4,7 @@
  * and a message printed above the bar (progress_line). Rates and
  * times are read as numbers, never compared with the clock. */
 #define _XOPEN_SOURCE 700 /* posix_openpt and friends */
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,12 +159,22 @@ static FILE *open_terminal(int *master, unsigned short columns) {
     return f;
 }
 
-/* What the terminal shows after f is closed, NUL-terminated in buf; closes master. */
+/* What the terminal shows after f is closed, NUL-terminated in buf; closes master. One
+ * read() may return part of it (the line discipline hands the output over in pieces, later
+ * on a loaded machine), so this reads until the closed slave's end: EIO on Linux. */
 static void read_terminal(int master, char *buf, size_t len) {
-    ssize_t n = read(master, buf, len - 1);
+    size_t got = 0;
+    while (got < len - 1) {
+        ssize_t n = read(master, buf + got, len - 1 - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
     close(master);
-    assert_true(n > 0);
-    buf[n] = '\0';
+    assert_true(got > 0);
+    buf[got] = '\0';
 }
 
 /* A terminal: the bar, \r before and the erase-to-end after each redraw, one \n at the end. */
