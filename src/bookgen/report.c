@@ -204,6 +204,24 @@ bool book_report_add_result(BookReport *r, const char *root_sfen, const Move *mo
         }
         position_do_move(&pos, moves[k], &st[k]);
     }
+    /* the rest of the game: moves played later from a position the book also holds (a
+     * transposition, or a deviation into one of its positions) that are among its
+     * candidates; the engine would have played from its book there */
+    Position later = pos;
+    for (int j = k; j < n; j++) {
+        int rc = book_probe(&r->src, &later, &r->opt, r->list, NULL, why, sizeof why);
+        if (rc < 0) {
+            free(st);
+            return error_set(err, err_len, "book: %s", why);
+        }
+        if (rc > 0 && find_move(r->list, move_to_move16(moves[j])) >= 0)
+            r->s.later_book_moves[later.side]++;
+        if (position_legal_move_from16(&later, move_to_move16(moves[j])) == MOVE_NONE) {
+            free(st);
+            return error_set(err, err_len, "move %d is illegal", j + 1);
+        }
+        position_do_move(&later, moves[j], &st[j]);
+    }
     bool ok = push_i32(&r->plies, &r->n_games, &r->cap_games, k) &&
               (!has_score || push_i32(&r->scores, &r->n_scores, &r->cap_scores, score)) &&
               note_exit(r, &pos, deviation, has_score, score, best);
@@ -254,6 +272,8 @@ void book_report_print(const BookReport *r, FILE *f, int top) {
     fprintf(f, "plies in book    mean %.2f, median %.1f\n", s.mean_plies, s.median_plies);
     fprintf(f, "book moves       black %.2f, white %.2f a game\n", (double)s.book_moves[BLACK] / g,
             (double)s.book_moves[WHITE] / g);
+    fprintf(f, "book moves later black %.2f, white %.2f a game (back in a book position after the exit)\n",
+            (double)s.later_book_moves[BLACK] / g, (double)s.later_book_moves[WHITE] / g);
     fprintf(f, "still in book   ");
     for (int i = 0; i < r->n_at; i++)
         fprintf(f, " ply %d: %.1f%%", r->plies_at[i], 100.0 * (double)s.still_in[i] / g);

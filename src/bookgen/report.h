@@ -7,7 +7,9 @@
  * book position where the side to move played something else (a deviation) or a position
  * the book does not hold (the book line ended). The book's score at the exit, from
  * black's view, is the best candidate's score at a deviation, and the last book move's
- * score at an end of line; exits without a score are not counted for it.
+ * score at an end of line; exits without a score are not counted for it. After the exit,
+ * every later move played from a position the book holds that is one of its candidates is
+ * counted apart (later_book_moves): the engine would have played from its book there too.
  *
  * The report keeps one small record per game (for the median) and one per distinct exit
  * position; memory grows with the games, not with their length.
@@ -60,6 +62,7 @@ typedef struct {
     double mean_plies;
     double median_plies;
     uint64_t book_moves[2];           /* book moves played by black, by white */
+    uint64_t later_book_moves[2];     /* after the exit: moves of a book position the game came back to */
     uint64_t still_in[REPORT_MAX_AT]; /* games with at least plies_at[i] plies in book */
     uint64_t deviations[2];           /* exits where black / white, to move, left the book */
     uint64_t line_ends[2];            /* exits at the end of a book line, black / white to move */

@@ -27,6 +27,20 @@ expect_contains "report still" "$out" "still in book    ply 1: 88.9% ply 2: 77.8
 expect_contains "report left" "$out" "black to move: 2 deviated, 1 at a line's end; white to move: 1 deviated, 5 at a line's end"
 expect_contains "report score" "$out" "9 scored, black's view: mean +36.1, median +40.0"
 expect_contains "report top exit" "$out" "      4     0  -         +40  lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL w - 4"
+# moves played after the game left the book, from a position the book also holds: the
+# book above plus the position after 2g2f 8c8d 7g7f 3c3d (2f2e), which both games below
+# reach by other orders. Game 1 (2g2f 8c8d 7g7f 3c3d 2f2e) leaves at its third move (the
+# book has 2f2e after 2g2f 8c8d), game 2 (7g7f 3c3d 2g2f 8c8d 2f2e) at the end of the line
+# after 2g2f; both then play the book's 2f2e: 2 + 3 plies in book, black's later book
+# moves 2 in 2 games, white's none
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+{ cat $B; printf 'sfen lnsgkgsnl/1r5b1/p1pppp1pp/1p4p2/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL b - 5\n2f2e none 50 1 1\n'; } > "$t/b.db"
+printf 'V2.2\nPI\n+\n+2726FU\n-8384FU\n+7776FU\n-3334FU\n+2625FU\n%%TORYO\n/\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n-8384FU\n+2625FU\n%%TORYO\n' > "$t/g.csa"
+out=$("$HAYANAGI" book report "$t/b.db" --records "$t/g.csa" 2>&1)
+expect_status "report later" 0 $?
+expect_contains "report later plies" "$out" "plies in book    mean 2.50, median 2.5"
+expect_contains "report later moves" "$out" "book moves later black 1.00, white 0.00 a game"
 # the records option may come first; --help; usage and file errors
 out=$("$HAYANAGI" book report --records $R/csa/json-kifu-format/example.csa $B 2>&1); expect_status "report order" 0 $?
 expect_contains "report order" "$out" "plies in book    mean 1.00, median 1.0"
