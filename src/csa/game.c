@@ -637,6 +637,9 @@ CsaGameStatus csa_play_game(CsaConn *conn, CsaEngine *ce, const CsaPlayConfig *c
     snprintf(r->white, sizeof r->white, "%s", sum->name[WHITE]);
     snprintf(r->event, sizeof r->event, "%s", sum->game_id);
     describe_clock(sum, r->time_control, sizeof r->time_control);
+    for (int c = 0; c < COLOR_NB; c++) /* each side's clock as the server set it: $TIME+ / $TIME- */
+        r->clock[c] =
+            (RecordTimeControl){true, sum->time[c].total_ms, sum->time[c].byoyomi_ms, sum->time[c].increment_ms};
     snprintf(r->root_sfen, sizeof r->root_sfen, "%s", sum->root_sfen);
     r->start_time = time(NULL);
     for (int i = 0; i < sum->n_moves; i++) {

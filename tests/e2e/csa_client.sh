@@ -38,6 +38,8 @@ grep -q '^[0-2][0-9]:[0-5][0-9]:[0-6][0-9]\.[0-9][0-9][0-9] csa > usi$' "$tmp/fu
 out=$("$HAYANAGI" book records "$tmp/rec/g1.csa" 2>&1)
 expect_contains "record reads back" "$out" "5 moves	black	TORYO	hayanagi-test vs rival"
 expect_contains "record times" "$(cat "$tmp/rec/g1.csa")" "T0"
+# the clock as the Game_Summary set it (Total_Time 0, Byoyomi 500 ms for both): CSA V3's $TIME
+expect_contains "record clock" "$(cat "$tmp/rec/g1.csa")" '$TIME:0+0.5+0'
 
 # 2. White, three moves already played, Fischer 60 s + 5 s, the scripted engine
 start_server white-fischer
