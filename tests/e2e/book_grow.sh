@@ -12,15 +12,9 @@
 T=$(mktemp -d)
 pids=""
 trap 'for p in $pids; do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
-# IN: the start position with 7g7f and 2g2f (scores 30 and 20), and one reply
-cat > "$T/in.db" <<'EOF'
-#YANEURAOU-DB2016 1.00
-sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
-7g7f none 30 10 1
-2g2f none 20 10 1
-sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2
-3c3d none 0 10 1
-EOF
+# tests/e2e/data/grow_in.db: the start position with 7g7f and 2g2f (scores 30 and 20),
+# and 3c3d after 7g7f
+cp "$(dirname "$0")/data/grow_in.db" "$T/in.db"
 common=(--opponent "$HAYANAGI" --nodes 300 --max-moves 60 --quiet)
 grow() { "$HAYANAGI" book grow "$T/in.db" "$@" "${common[@]}"; }
 # root counts: the sum of the count column of `book lookup OUT startpos`

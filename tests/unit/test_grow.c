@@ -217,18 +217,25 @@ static void test_foreign(void **state) {
     grow_tree_free(t);
 }
 
+/* A new book holding the start position (pos, set to it), no move yet: its id in *id. */
+static Book *startpos_book(Position *pos, StateInfo *st, uint32_t *id) {
+    Book *b = book_create();
+    assert_non_null(b);
+    position_set_startpos(pos, st);
+    BookKey key;
+    book_key_from_position(pos, &key);
+    assert_true(book_add_position(b, &key, 1, id));
+    return b;
+}
+
 /* The policy: the prior decides before any game, results after; a game in progress
  * counts as a loss until released; off the tree the player searches. */
 static void test_policy(void **state) {
     (void)state;
-    Book *in = book_create();
     Position pos;
     StateInfo st;
-    position_set_startpos(&pos, &st);
-    BookKey key;
-    book_key_from_position(&pos, &key);
     uint32_t id;
-    assert_true(book_add_position(in, &key, 1, &id));
+    Book *in = startpos_book(&pos, &st, &id);
     Move16 a = MOVE_NONE, b = MOVE_NONE;
     assert_true(move16_from_usi("7g7f", 4, &a));
     assert_true(move16_from_usi("2g2f", 4, &b));
@@ -464,14 +471,10 @@ static void test_root_moves_parse(void **state) {
             fail_msg("'%s': the reason '%s' does not name %s", BAD[i], err, NAMED[i]);
     }
     /* a book's moves at the start position: the legal ones, each once, in its order */
-    Book *in = book_create();
     Position pos;
     StateInfo st;
-    position_set_startpos(&pos, &st);
-    BookKey key;
-    book_key_from_position(&pos, &key);
     uint32_t id;
-    assert_true(book_add_position(in, &key, 1, &id));
+    Book *in = startpos_book(&pos, &st, &id);
     static const char *const LISTED[] = {"2g2f", "3c3d", "7g7f"}; /* 3c3d is white's: illegal here */
     for (int i = 0; i < 3; i++) {
         BookMove bm = {.ponder = MOVE_NONE};
@@ -599,14 +602,10 @@ static void test_root_moves_tree(void **state) {
  * to the kept arms); an IN listing an unkept move at the root loses it in OUT, games or not. */
 static void test_root_moves_unlisted(void **state) {
     (void)state;
-    Book *in = book_create();
     Position pos;
     StateInfo st;
-    position_set_startpos(&pos, &st);
-    BookKey key;
-    book_key_from_position(&pos, &key);
     uint32_t id;
-    assert_true(book_add_position(in, &key, 1, &id));
+    Book *in = startpos_book(&pos, &st, &id);
     BookMove bm = {.ponder = MOVE_NONE, .has_score = true, .score = 50, .count = 1};
     assert_true(move16_from_usi("1g1f", 4, &bm.move));
     assert_true(book_add_move(in, id, &bm, NULL));
