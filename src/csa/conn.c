@@ -15,6 +15,7 @@
 
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/log_file.h"
 
 void csa_conn_init(CsaConn *c, FILE *log) {
     c->fd = -1;
@@ -27,19 +28,14 @@ void csa_conn_init(CsaConn *c, FILE *log) {
 static void log_line(CsaConn *c, char dir, const char *line) {
     if (!c->log)
         return;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    struct tm tm;
-    gmtime_r(&ts.tv_sec, &tm);
-    char when[32];
-    strftime(when, sizeof when, "%H:%M:%S", &tm);
+    char when[LOG_TIME_OF_DAY_MAX];
+    log_time_of_day(when, sizeof when);
     if (dir == '>' && !strncmp(line, "LOGIN ", 6)) {
         /* LOGIN id password: the password (and a game name before it) stays out of logs */
         const char *sp = strchr(line + 6, ' ');
-        fprintf(c->log, "%s.%03ld > %.*s *\n", when, ts.tv_nsec / 1000000, sp ? (int)(sp - line) : (int)strlen(line),
-                line);
+        fprintf(c->log, "%s > %.*s *\n", when, sp ? (int)(sp - line) : (int)strlen(line), line);
     } else {
-        fprintf(c->log, "%s.%03ld %c %s\n", when, ts.tv_nsec / 1000000, dir, line);
+        fprintf(c->log, "%s %c %s\n", when, dir, line);
     }
     fflush(c->log);
 }

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/log_file.h"
+
 extern char **environ;
 
 static void sleep_ms(int ms) {
@@ -49,12 +51,7 @@ static void log_line(const EngineProc *e, char dir, const char *line) {
         return;
     char when[32];
     if (e->log->utc_time_of_day) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        struct tm tm;
-        gmtime_r(&ts.tv_sec, &tm);
-        size_t n = strftime(when, sizeof when, "%H:%M:%S", &tm);
-        snprintf(when + n, sizeof when - n, ".%03ld", ts.tv_nsec / 1000000);
+        log_time_of_day(when, sizeof when);
     } else {
         int64_t us = engine_now_us() - e->log->start_us;
         snprintf(when, sizeof when, "%lld.%03lld", (long long)(us / 1000000), (long long)(us / 1000 % 1000));

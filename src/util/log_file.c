@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 FILE *log_file_open(const char *path, char *err, size_t err_len) {
@@ -22,4 +23,14 @@ FILE *log_file_open(const char *path, char *err, size_t err_len) {
     if (!f)
         error_set(err, err_len, "%s: %s", path, strerror(errno));
     return f;
+}
+
+char *log_time_of_day(char *buf, size_t len) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t n = strftime(buf, len, "%H:%M:%S", &tm);
+    snprintf(buf + n, len - n, ".%03ld", ts.tv_nsec / 1000000);
+    return buf;
 }

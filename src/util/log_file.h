@@ -19,4 +19,10 @@
  * fclose), or NULL with "PATH: reason" in err (a directory, no permission, ...). */
 FILE *log_file_open(const char *path, char *err, size_t err_len);
 
+enum { LOG_TIME_OF_DAY_MAX = 16 }; /* "HH:MM:SS.mmm" and its NUL */
+
+/* Writes the current UTC time of day, "HH:MM:SS.mmm", into buf (len >= LOG_TIME_OF_DAY_MAX):
+ * the time a `csa --log` line starts with. Returns buf. */
+char *log_time_of_day(char *buf, size_t len);
+
 #endif
