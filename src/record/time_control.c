@@ -47,27 +47,27 @@ char *record_time_control_format(const RecordTimeControl *tc, char *buf, size_t 
     return buf;
 }
 
+/* The digits at s[*i..n) into *value: how many (0..max), or -1 when there are more. */
+static int take_digits(const char *s, size_t n, size_t *i, int max, int64_t *value) {
+    int digits = 0;
+    *value = 0;
+    while (*i < n && s[*i] >= '0' && s[*i] <= '9') {
+        if (++digits > max)
+            return -1;
+        *value = *value * 10 + (s[(*i)++] - '0');
+    }
+    return digits;
+}
+
 /* One number at s[*i..n): digits (1..9) and an optional fraction of 1..3 digits; *ms. */
 static bool take_seconds(const char *s, size_t n, size_t *i, int64_t *ms) {
-    int64_t whole = 0;
-    int digits = 0;
-    while (*i < n && s[*i] >= '0' && s[*i] <= '9') {
-        if (++digits > 9)
-            return false;
-        whole = whole * 10 + (s[(*i)++] - '0');
-    }
-    if (digits == 0)
+    int64_t whole, frac = 0;
+    if (take_digits(s, n, i, 9, &whole) <= 0)
         return false;
-    int64_t frac = 0;
     if (*i < n && s[*i] == '.') {
         (*i)++;
-        int fd = 0;
-        while (*i < n && s[*i] >= '0' && s[*i] <= '9') {
-            if (++fd > 3)
-                return false;
-            frac = frac * 10 + (s[(*i)++] - '0');
-        }
-        if (fd == 0)
+        int fd = take_digits(s, n, i, 3, &frac);
+        if (fd <= 0)
             return false;
         while (fd++ < 3)
             frac *= 10;
