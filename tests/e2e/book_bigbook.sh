@@ -50,43 +50,14 @@ cp "$T/sorted_mem.db" "$T/inplace.db"
 "$HAYANAGI" book minimax --converge --flipped --quiet "$T/inplace.db" "$T/inplace.db" >/dev/null || fail "minimax in place"
 cmp -s "$T/inplace.db" "$T/mm_stream.db" || fail "minimax in place: not the output of IN != OUT"
 
-# kill NAME OUT REF DELAY COMMAND...: SIGINT after DELAY seconds; OUT keeps its old bytes,
-# or holds the whole output (REF, what an uninterrupted run writes) when the run got past
-# its rename: then it exited 0, or 130 saying that OUT was written (a signal after the
-# rename); and no temporary file (OUT.tmp.*, .hayanagi-sort-*) is left next to it or in
-# $T/tmp.
-kill_during() {
-    local name=$1 out=$2 ref=$3 delay=$4 pid st
-    shift 4
-    echo "previous content" > "$out"
-    # a script starts background jobs with SIGINT ignored; a user's Ctrl-C finds it at
-    # its default until the verb installs its handler, so the test restores that
-    env --default-signal=INT "$@" >/dev/null 2>"$T/kill.err" &
-    pid=$!
-    sleep "$delay"
-    kill -INT "$pid" 2>/dev/null
-    wait "$pid"; st=$?
-    if [ "$(cat "$out")" != "previous content" ]; then
-        cmp -s "$out" "$ref" || fail "$name after ${delay}s: the output was changed but is not the whole output"
-        if [ "$st" = 130 ]; then
-            grep -q "was written" "$T/kill.err" ||
-                fail "$name after ${delay}s: interrupted after the rename without saying OUT was written"
-        else
-            [ "$st" = 0 ] || fail "$name after ${delay}s: the old output was changed by a failed run (exit $st)"
-        fi
-    else
-        [ "$st" != 0 ] || fail "$name after ${delay}s: exit status 0 and the output not written"
-    fi
-    ls "$out".tmp.* "$(dirname "$out")"/.hayanagi-sort-* "$T"/tmp/.hayanagi-sort-* >/dev/null 2>&1 &&
-        fail "$name after ${delay}s: a temporary file was left behind"
-}
 "$HAYANAGI" book minimax --converge --quiet "$T/sorted_mem.db" "$T/mm_conv.db" >/dev/null || fail "minimax --converge"
+# interrupted runs leave OUT old or whole (kill_during, lib.sh)
 for d in 0.3 1; do
-    kill_during "sort --memory" "$T/k_sort.db" "$T/sorted_mem.db" $d \
+    kill_during "sort --memory" INT "$T/k_sort.db" "$T/sorted_mem.db" $d \
         "$HAYANAGI" book sort --memory 1M "$T/mixed.db" "$T/k_sort.db"
-    kill_during "sort --memory --tmpdir" "$T/k_sort2.db" "$T/sorted_mem.db" $d \
+    kill_during "sort --memory --tmpdir" INT "$T/k_sort2.db" "$T/sorted_mem.db" $d \
         "$HAYANAGI" book sort --memory 1M --tmpdir "$T/tmp" "$T/mixed.db" "$T/k_sort2.db"
-    kill_during "minimax streamed" "$T/k_mm.db" "$T/mm_conv.db" $d \
+    kill_during "minimax streamed" INT "$T/k_mm.db" "$T/mm_conv.db" $d \
         "$HAYANAGI" book minimax --converge "$T/sorted_mem.db" "$T/k_mm.db"
 done
 finish

@@ -185,29 +185,7 @@ else
     echo "note: peak RSS not checked (no /usr/bin/time, or sanitized)"
 fi
 
-# kill_during NAME SIGNAL OUT REF DELAY COMMAND...: as in book_bigbook_verbs.sh
-kill_during() {
-    local name=$1 sig=$2 out=$3 ref=$4 delay=$5 pid st
-    shift 5
-    echo "previous content" > "$out"
-    # a script starts background jobs with SIGINT ignored; a user's Ctrl-C finds it at
-    # its default until the verb installs its handler, so the test restores that
-    env --default-signal=INT "$@" >/dev/null 2>"$T/kill.err" &
-    pid=$!
-    sleep "$delay"
-    kill -"$sig" "$pid" 2>/dev/null
-    { wait "$pid"; } 2>/dev/null; st=$?
-    if [ "$(cat "$out")" != "previous content" ]; then
-        cmp -s "$out" "$ref" || fail "$name $sig after ${delay}s: the output was changed but is not the whole output"
-        [ "$st" = 0 ] || [ "$st" = 130 ] || [ "$sig" = KILL ] ||
-            fail "$name $sig after ${delay}s: the old output was changed by a failed run (exit $st)"
-    else
-        [ "$st" != 0 ] || fail "$name $sig after ${delay}s: exit status 0 and the output not written"
-    fi
-    if [ "$sig" = KILL ]; then rm -f "$out".tmp.*; fi
-    ls "$out".tmp.* "$(dirname "$out")"/.hayanagi-sort-* "$T"/tmp/* >/dev/null 2>&1 &&
-        fail "$name $sig after ${delay}s: a temporary file was left behind: $(ls -A "$T/tmp" "$out".tmp.* 2>/dev/null)"
-}
+# interrupted runs leave OUT old or whole (kill_during, lib.sh)
 for sig in INT KILL; do
     for d in 0.1 0.3 0.6 0.9; do
         kill_during "minimax --memory" $sig "$T/k.db" "$T/mem.db" $d \

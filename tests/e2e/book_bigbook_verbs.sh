@@ -110,34 +110,9 @@ else
     echo "note: peak RSS not checked (no /usr/bin/time, or sanitized)"
 fi
 
-# kill_during NAME SIGNAL OUT REF DELAY COMMAND...: the signal after DELAY seconds; OUT
-# keeps its old bytes, or (the run got past its rename) holds REF, the uninterrupted
-# output; no scratch file in $T/tmp or next to OUT, and no OUT.tmp.* even after SIGKILL:
-# the output's temporary file has no name while it is written (util/atomic_file.h), as
-# the scratch files have none.
-kill_during() {
-    local name=$1 sig=$2 out=$3 ref=$4 delay=$5 pid st
-    shift 5
-    echo "previous content" > "$out"
-    # a script starts background jobs with SIGINT ignored; a user's Ctrl-C finds it at
-    # its default until the verb installs its handler, so the test restores that
-    env --default-signal=INT "$@" >/dev/null 2>"$T/kill.err" &
-    pid=$!
-    sleep "$delay"
-    kill -"$sig" "$pid" 2>/dev/null
-    { wait "$pid"; } 2>/dev/null; st=$?
-    if [ "$(cat "$out")" != "previous content" ]; then
-        cmp -s "$out" "$ref" || fail "$name $sig after ${delay}s: the output was changed but is not the whole output"
-        [ "$st" = 0 ] || [ "$st" = 130 ] || [ "$sig" = KILL ] ||
-            fail "$name $sig after ${delay}s: the old output was changed by a failed run (exit $st)"
-    else
-        [ "$st" != 0 ] || fail "$name $sig after ${delay}s: exit status 0 and the output not written"
-    fi
-    ls "$out".tmp.* "$(dirname "$out")"/.hayanagi-sort-* "$T"/tmp/* >/dev/null 2>&1 &&
-        fail "$name $sig after ${delay}s: a temporary file was left behind: $(ls -A "$T/tmp" "$out".tmp.* 2>/dev/null)"
-}
 "$HAYANAGI" book merge --quiet "$T/a.db" "$T/mixed.db" "$T/b.db" "$T/m_ref.db" >/dev/null
 "$HAYANAGI" book prune --quiet --through-legal --max-ply 16 "$T/mixed.db" "$T/p_ref.db" >/dev/null
+# interrupted runs leave OUT old or whole (kill_during, lib.sh)
 for sig in INT KILL; do
     for d in 0.3 1.2; do
         kill_during "merge --memory" $sig "$T/k_m.db" "$T/m_ref.db" $d \

@@ -54,6 +54,49 @@ writing_output() {
     done < <(readlink /proc/"$1"/fd/* 2>/dev/null)
     return 1
 }
+# kill_during NAME SIGNAL OUT REF DELAY COMMAND...: COMMAND writes OUT; SIGNAL (INT or
+# KILL) after DELAY seconds. OUT then keeps its old bytes, or holds REF (what an
+# uninterrupted run writes) when the run got past its rename: it exited 0, or 130 saying
+# that OUT was written (a signal after the rename), or was killed. No scratch file
+# (.hayanagi-sort-*, anything in $T/tmp) is left next to OUT or in $T/tmp. OUT's temporary
+# file has no name while it is written (util/atomic_file.h) and gets one only for its
+# rename: so the one leftover allowed is an OUT.tmp.* after SIGKILL that is the whole
+# output (killed between the naming and the rename); it is removed.
+kill_during() {
+    local name=$1 sig=$2 out=$3 ref=$4 delay=$5 pid st t what
+    shift 5
+    what="$name $sig after ${delay}s"
+    echo "previous content" > "$out"
+    # a script starts background jobs with SIGINT ignored; a user's Ctrl-C finds it at
+    # its default until the verb installs its handler, so the test restores that
+    env --default-signal=INT "$@" >/dev/null 2>"$T/kill.err" &
+    pid=$!
+    sleep "$delay"
+    kill -"$sig" "$pid" 2>/dev/null
+    { wait "$pid"; } 2>/dev/null; st=$?
+    if [ "$(cat "$out")" != "previous content" ]; then
+        cmp -s "$out" "$ref" || fail "$what: the output was changed but is not the whole output"
+        if [ "$st" = 130 ]; then
+            grep -q "was written" "$T/kill.err" ||
+                fail "$what: interrupted after the rename without saying OUT was written"
+        else
+            [ "$st" = 0 ] || [ "$sig" = KILL ] || fail "$what: the old output was changed by a failed run (exit $st)"
+        fi
+    else
+        [ "$st" != 0 ] || fail "$what: exit status 0 and the output not written"
+    fi
+    for t in "$out".tmp.*; do
+        [ -e "$t" ] || continue
+        if [ "$sig" = KILL ] && cmp -s "$t" "$ref"; then
+            rm -f "$t"
+        else
+            fail "$what: $t was left behind and is not the whole output"
+            rm -f "$t"
+        fi
+    done
+    ls "$(dirname "$out")"/.hayanagi-sort-* "$T"/tmp/* "$T"/tmp/.hayanagi-sort-* >/dev/null 2>&1 &&
+        fail "$what: a temporary file was left behind: $(ls -A "$T/tmp" 2>/dev/null)"
+}
 # csa_setup: what the CSA client's scripts (csa_*.sh) share, called once at their start:
 # python3 for the scripted servers of tests/csa/ in $py (without it the script says
 # "skipped" and passes), $here (tests/), and the scratch directory $tmp, removed at exit
