@@ -1,11 +1,10 @@
-/* grow.c - `hayanagi book grow` (bookgen/grow.h): the records directory, the
- * rounds of matches (match/match.h) whose games the tree policy opens, and OUT. */
+/* grow.c - `hayanagi book grow` (bookgen/grow.h): the options, the records directory,
+ * the games (grow_play.h) and OUT. */
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +13,17 @@
 #include <unistd.h>
 
 #include "bookgen/grow.h"
+#include "cli/book/grow_play.h"
 #include "cli/book/io.h"
 #include "cli/book/options.h"
 #include "cli/book/verbs.h"
 #include "match/match.h"
-#include "match/node_jitter.h"
 #include "shogi/movegen.h"
 #include "shogi/notation.h"
 #include "util/cli_opts.h"
-#include "util/long_job.h"
 #include "util/path.h"
-#include "util/progress.h"
 
 static const char PROG[] = "hayanagi book grow";
-
-enum { MAX_OPPONENTS = 16, MAX_OPTIONS = 64 };
 
 static void grow_usage(FILE *f) {
     fprintf(f, "usage: hayanagi book grow IN OUT --records DIR --games N --opponent CMD [--opponent CMD]... [options]\n"
@@ -175,171 +170,6 @@ static bool load_dir(const char *dir, GrowTree *tree, Load *l, int *next) {
     return ok;
 }
 
-/* ---- Playing ---- */
-
-typedef struct {
-    pthread_mutex_t lock;
-    GrowTree *tree;
-    const char *dir;
-    int next_file;
-    int max_ply;
-    int jitter;     /* --nodes-jitter, percent */
-    bool widen;     /* --widen > 0, or the root's moves restricted: the tree may name searchmoves */
-    uint64_t seed;  /* --seed */
-    uint64_t base;  /* games in DIR when the match running started */
-    int opponent;   /* the opponent of the match running */
-    int n_games;    /* its games */
-    int first_open; /* its first game not dealt with yet */
-    int concurrency;
-    bool *handled;       /* per game of the match: finished and dealt with */
-    uint8_t *picked;     /* per game and ply < max_ply: the tree chose that move */
-    uint64_t have, goal; /* games in DIR, games wanted */
-    uint64_t this_run;
-    int kept, dropped; /* in the match running */
-    int score[MAX_OPPONENTS][3];
-    char names[MAX_OPPONENTS][RECORD_NAME_MAX];
-    bool write_failed;
-    Progress progress; /* this run's games; those in DIR before it as "before" */
-} Play;
-
-static bool book_move(void *ctx, int k, int idx, const Game *g, Move *out) {
-    Play *p = ctx;
-    if (k != 0 || g->count >= p->max_ply || strcmp(g->root_sfen, STARTPOS_SFEN) != 0)
-        return false;
-    pthread_mutex_lock(&p->lock);
-    bool hit = grow_tree_choose(p->tree, g->moves, g->count, out);
-    if (hit)
-        p->picked[(size_t)idx * (size_t)p->max_ply + (size_t)g->count] = 1;
-    pthread_mutex_unlock(&p->lock);
-    return hit;
-}
-
-/* MatchConfig.game_nodes: game idx of the match running is game base + idx + 1 of DIR's
- * schedule; k 0 is the player, 1 the opponent. Reads only what play() set before the match. */
-static int64_t game_nodes(void *ctx, int k, int idx, int64_t nodes) {
-    const Play *p = ctx;
-    return match_jittered_nodes(nodes, p->jitter, p->seed, p->base + (uint64_t)idx + 1, k);
-}
-
-/* MatchConfig.search_moves: progressive widening at the player's turn in the tree. */
-static int search_moves(void *ctx, int k, int idx, const Game *g, Move *out) {
-    Play *p = ctx;
-    (void)idx;
-    if (k != 0 || g->count >= p->max_ply || strcmp(g->root_sfen, STARTPOS_SFEN) != 0)
-        return 0;
-    pthread_mutex_lock(&p->lock);
-    int n = grow_tree_widen(p->tree, g->moves, g->count, out);
-    pthread_mutex_unlock(&p->lock);
-    return n;
-}
-
-/* Takes the games in progress that the tree counted for game idx back (lock held). */
-static void release_picks(Play *p, int idx, const GameRecord *r) {
-    uint8_t *row = &p->picked[(size_t)idx * (size_t)p->max_ply];
-    for (int i = 0; i < p->max_ply && i < r->n_moves; i++)
-        if (row[i]) {
-            grow_tree_release(p->tree, r->moves, i, r->moves[i]);
-            row[i] = 0;
-        }
-}
-
-static RecordResult result_of(GameOutcome o) {
-    return o == OUTCOME_BLACK_WINS ? REC_BLACK_WIN : o == OUTCOME_WHITE_WINS ? REC_WHITE_WIN : REC_DRAW;
-}
-
-/* Writes one game to its own file, its event GROW_EVENT and its number (which marks it
- * as book grow's own: widening counts it), the event also in *copy; false (reason on
- * stderr, above the bar) when it could not be. */
-static bool write_game(Play *p, const GameRecord *r, GameRecord *copy) {
-    *copy = *r; /* shallow: only the event changes */
-    snprintf(copy->event, sizeof copy->event, GROW_EVENT "%llu", (unsigned long long)p->have + 1);
-    char err[512], path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/grow-%06d.csa", p->dir, p->next_file);
-    bool ok = csa_write_games_file(path, copy, NULL, 1, err, sizeof err);
-    if (!ok)
-        progress_line(&p->progress, "%s: writing %s: %s; stopping", PROG, path, err);
-    else
-        p->next_file++;
-    return ok;
-}
-
-/* The progress line's status (util/progress.h): the book so far and this run's score
- * against each opponent; called under p->lock, or after the games. */
-static void grow_status(void *ctx, char *buf, size_t len) {
-    Play *p = ctx;
-    GrowSummary s;
-    grow_tree_summary(p->tree, &s);
-    size_t used = (size_t)snprintf(buf, len, "book %llu positions, %.2f plies in book per game",
-                                   (unsigned long long)s.nodes, s.games ? (double)s.book_plies / (double)s.games : 0.0);
-    for (int j = 0; j < MAX_OPPONENTS && p->names[j][0] && used < len; j++)
-        used += (size_t)snprintf(buf + used, len - used, " | vs %s +%d =%d -%d", p->names[j], p->score[j][0],
-                                 p->score[j][1], p->score[j][2]);
-}
-
-/* MatchConfig.print_line: the runner's game lines and warnings, above the bar (the
- * runner's lock held; p->lock for the status the redrawn bar shows). */
-static void print_line(void *ctx, const char *line) {
-    Play *p = ctx;
-    pthread_mutex_lock(&p->lock);
-    progress_line(&p->progress, "%s", line);
-    pthread_mutex_unlock(&p->lock);
-}
-
-/* MatchConfig.on_game: each newly finished game is written to its file, then added to
- * the tree; a game an engine crashed or hung in is dropped. */
-static void on_game(void *ctx, const MatchResult *res) {
-    Play *p = ctx;
-    pthread_mutex_lock(&p->lock);
-    if (!p->names[p->opponent][0])
-        snprintf(p->names[p->opponent], sizeof p->names[p->opponent], "%s", res->names[1]);
-    /* Games start in index order and at most `concurrency` are in flight, so past the first
-     * game not dealt with, concurrency + 1 records not yet filled in (zero) mean that no
-     * later game has started: the scan stays short however long the match is. */
-    while (p->first_open < p->n_games && p->handled[p->first_open])
-        p->first_open++;
-    int open = 0;
-    for (int i = p->first_open; i < res->n_records && i < p->n_games && open <= p->concurrency; i++) {
-        const GameRecord *r = &res->records[i];
-        open += !r->root_sfen[0];
-        if (p->handled[i] || r->end == END_NONE)
-            continue;
-        p->handled[i] = true;
-        release_picks(p, i, r);
-        /* a crash, or a hang (no answer even to stop: the runner killed it), says nothing
-         * about the opening; a slow move on the clock is a real loss and stays */
-        if (r->end == END_CRASH || (r->end == END_TIME && strstr(r->detail, "no answer to stop"))) {
-            progress_line(&p->progress, "%s: game dropped (an engine crashed or hung; it was restarted): %s", PROG,
-                          r->detail);
-            p->dropped++;
-            continue;
-        }
-        if (p->write_failed || p->have >= p->goal)
-            continue;
-        GameRecord written;
-        if (!write_game(p, r, &written)) {
-            p->write_failed = true;
-            *interrupt_flag() = 1; /* the runner's stop: finish nothing new */
-            continue;
-        }
-        p->have++;
-        p->this_run++;
-        p->kept++;
-        bool player_black = !strcmp(r->black, res->names[0]);
-        int w = r->outcome == OUTCOME_DRAW ? 1 : (r->outcome == OUTCOME_BLACK_WINS) == player_black ? 0 : 2;
-        p->score[p->opponent][w]++;
-        /* as the file reads back (its event included), so the tree in play is the tree
-         * the next run loads */
-        if (grow_tree_add_game(p->tree, r->root_sfen, r->moves, r->n_moves, result_of(r->outcome), r->black, r->white,
-                               written.event) == GROW_OOM) {
-            progress_line(&p->progress, "%s: out of memory", PROG);
-            p->write_failed = true;
-            *interrupt_flag() = 1;
-        }
-        progress_update(&p->progress, p->this_run);
-    }
-    pthread_mutex_unlock(&p->lock);
-}
-
 /* The player's and the opponents' clocks (tc[0], tc[1]) from the common clock options and
  * each side's own ([0] common, [1] player, [2] opponents; -1 when not given): the match's
  * one policy, match/clock.h. False (the reason on stderr) on a usage error. */
@@ -366,119 +196,10 @@ static bool grow_clocks(const long time[3], const long inc[3], const long byoyom
     return true;
 }
 
-typedef struct {
-    const char *cmd[MAX_OPPONENTS + 1]; /* [0] the player, then the opponents */
-    int n_opponents;
-    EngineOption opts[2][MAX_OPTIONS]; /* the player's, the opponents' */
-    int n_opts[2];
-    char *storage[2 * MAX_OPTIONS];
-    int n_storage;
-    const char *go_extra[3]; /* both, player, opponent */
-    TimeControl tc[2];       /* the player's clock, the opponents' (match/clock.h) */
-    int concurrency, max_moves;
-    long long grace, move_timeout;
-    bool engine_stderr;
-    Openings startmoves;
-    const char *player_name;
-} PlaySetup;
-
-/* Plays rounds of matches until DIR holds the goal, the user interrupts, or something
- * fails. Returns 0, 1 (an engine failed, a game could not be written, every game was
- * dropped) or 130. */
-static int play(PlaySetup *ps, Play *p) {
-    int chunk = 8 * ps->concurrency < 32 ? 32 : 8 * ps->concurrency;
-    int status = 0;
-    for (int round = 0; status == 0 && p->have < p->goal && !interrupt_requested(); round++) {
-        for (int j = 0; j < ps->n_opponents && status == 0 && p->have < p->goal && !interrupt_requested(); j++) {
-            uint64_t left = p->goal - p->have;
-            /* one opponent: one match of every game (no round costs a restart); several: a
-             * round gives each of them `chunk` games, so that they take turns */
-            int games = ps->n_opponents == 1 ? (left > INT_MAX / 64 ? INT_MAX / 64 : (int)left)
-                                             : (left < (uint64_t)chunk ? (int)left : chunk);
-            MatchConfig cfg;
-            memset(&cfg, 0, sizeof cfg);
-            for (int k = 0; k < 2; k++) {
-                cfg.engines[k].cmd = ps->cmd[k == 0 ? 0 : 1 + j];
-                cfg.engines[k].options = ps->opts[k];
-                cfg.engines[k].n_options = ps->n_opts[k];
-                cfg.engines[k].go_extra = ps->go_extra[1 + k] ? ps->go_extra[1 + k] : ps->go_extra[0];
-                cfg.engines[k].tc = ps->tc[k];
-            }
-            cfg.engines[0].name = ps->player_name;
-            cfg.games = games;
-            cfg.concurrency = ps->concurrency;
-            cfg.max_moves = ps->max_moves;
-            cfg.grace_ms = ps->grace;
-            cfg.move_timeout_ms = ps->move_timeout;
-            cfg.ekr = EKR_27;
-            cfg.openings = ps->startmoves.n > 0 ? &ps->startmoves : NULL;
-            cfg.inherit_stderr = ps->engine_stderr;
-            cfg.out = stderr;
-            cfg.print_line = print_line; /* the game lines go above the bar */
-            cfg.print_line_ctx = p;
-            cfg.stop_flag = interrupt_flag();
-            cfg.on_game = on_game;
-            cfg.on_game_ctx = p;
-            cfg.book_move = book_move;
-            cfg.book_move_ctx = p;
-            if (p->widen) {
-                cfg.search_moves = search_moves;
-                cfg.search_moves_ctx = p;
-            }
-            if (p->jitter > 0) {
-                cfg.game_nodes = game_nodes;
-                cfg.game_nodes_ctx = p;
-            }
-            p->base = p->have;
-            p->handled = calloc((size_t)games, sizeof *p->handled);
-            p->picked = calloc((size_t)games * (size_t)p->max_ply, 1);
-            if (!p->handled || !p->picked) {
-                fprintf(stderr, "%s: out of memory\n", PROG);
-                free(p->handled);
-                free(p->picked);
-                return 1;
-            }
-            p->opponent = j;
-            p->n_games = games;
-            p->first_open = 0;
-            p->concurrency = ps->concurrency;
-            p->kept = p->dropped = 0;
-            MatchResult res;
-            char err[768];
-            bool ok = match_run(&cfg, &res, err, sizeof err);
-            if (ok || res.names[1][0])
-                snprintf(p->names[j], sizeof p->names[j], "%s", res.names[1]);
-            pthread_mutex_lock(&p->lock);
-            for (int i = 0; i < res.n_records && i < games; i++)
-                if (!p->handled[i]) /* unfinished: its moves leave the policy's count */
-                    release_picks(p, i, &res.records[i]);
-            pthread_mutex_unlock(&p->lock);
-            if (!ok) {
-                fprintf(stderr, "%s: %s\n", PROG, err);
-                status = 1;
-            } else if (p->write_failed)
-                status = 1;
-            else if (p->kept == 0 && p->dropped > 0) {
-                fprintf(stderr, "%s: every game against %s was dropped (the engine crashes); stopping\n", PROG,
-                        ps->cmd[1 + j]);
-                status = 1;
-            }
-            match_result_free(&res);
-            free(p->handled);
-            free(p->picked);
-            p->handled = NULL;
-            p->picked = NULL;
-        }
-    }
-    if (status == 0 && interrupt_requested())
-        status = INTERRUPT_EXIT_STATUS;
-    return status;
-}
-
 /* ---- The verb ---- */
 
-static bool add_option(PlaySetup *ps, int side, const char *arg, const char *flag) {
-    if (ps->n_opts[side] >= MAX_OPTIONS) {
+static bool add_option(GrowPlaySetup *ps, int side, const char *arg, const char *flag) {
+    if (ps->n_opts[side] >= GROW_MAX_OPTIONS) {
         fprintf(stderr, "%s: too many %s arguments\n", PROG, flag);
         return false;
     }
@@ -614,7 +335,7 @@ int book_verb_grow(int argc, char **argv) {
                                              {"keep-root", no_argument, NULL, O_KEEP_ROOT},
                                              {"help", no_argument, NULL, O_HELP},
                                              {NULL, 0, NULL, 0}};
-    PlaySetup *ps = calloc(1, sizeof *ps);
+    GrowPlaySetup *ps = calloc(1, sizeof *ps);
     char *self = NULL;
     if (!ps)
         return 1;
@@ -636,7 +357,7 @@ int book_verb_grow(int argc, char **argv) {
         switch (c) {
         case O_RECORDS: dir = optarg; break;
         case O_OPP:
-            if (ps->n_opponents == MAX_OPPONENTS || !*optarg)
+            if (ps->n_opponents == GROW_MAX_OPPONENTS || !*optarg)
                 rc = cli_opts_bad_value(PROG, longopts, c, optarg, "a command (at most 16 opponents)");
             else
                 ps->cmd[1 + ps->n_opponents++] = optarg;
@@ -743,7 +464,7 @@ int book_verb_grow(int argc, char **argv) {
     free(av);
     Book *in = NULL;
     GrowTree *tree = NULL;
-    Play *p = NULL;
+    uint64_t played = 0;
     bool made_dir = false;
     if (rc >= 0)
         goto out;
@@ -811,7 +532,7 @@ int book_verb_grow(int argc, char **argv) {
         bool own_book_set = false;
         for (int i = 0; i < ps->n_opts[0]; i++)
             own_book_set |= !strcasecmp(ps->opts[0][i].name, "USI_OwnBook");
-        if (!own_book_set && ps->n_opts[0] < MAX_OPTIONS)
+        if (!own_book_set && ps->n_opts[0] < GROW_MAX_OPTIONS)
             ps->opts[0][ps->n_opts[0]++] = (EngineOption){.name = "USI_OwnBook", .value = "false"};
         ps->concurrency = (int)concurrency;
         ps->max_moves = (int)max_moves;
@@ -822,32 +543,22 @@ int book_verb_grow(int argc, char **argv) {
             fprintf(stderr, "%s: the records directory %s\n", PROG, derr);
             goto out;
         }
-        p = calloc(1, sizeof *p);
-        if (!p)
-            goto out;
-        pthread_mutex_init(&p->lock, NULL);
-        p->tree = tree;
-        p->dir = dir;
-        p->next_file = next_file;
-        p->max_ply = (int)max_ply;
-        p->jitter = (int)jitter;
-        p->widen = widen > 0 || n_root_moves > 0;
-        p->seed = (uint64_t)seed;
-        p->have = l.added;
-        p->goal = (uint64_t)games;
-        progress_start(&p->progress, stderr, "grow", p->goal - p->have, quiet);
-        progress_set_rate(&p->progress, "games", p->have);
-        progress_set_status(&p->progress, grow_status, p);
-        LongJob job;
-        long_job_begin(&job);
-        status = play(ps, p);
-        long_job_end(&job);
-        progress_finish(&p->progress);
-        if (made_dir && p->this_run == 0)
+        GrowPlayTarget t = {.tree = tree,
+                            .dir = dir,
+                            .next_file = next_file,
+                            .max_ply = (int)max_ply,
+                            .jitter = (int)jitter,
+                            .widen = widen > 0 || n_root_moves > 0,
+                            .seed = (uint64_t)seed,
+                            .have = l.added,
+                            .goal = (uint64_t)games,
+                            .quiet = quiet};
+        status = grow_play(ps, &t, &played);
+        if (made_dir && played == 0)
             rmdir(dir); /* a run that played nothing leaves no trace */
         if (status == 1) {
             fprintf(stderr, "%s: %s not written (%llu games of this run are in %s; the same command resumes)\n", PROG,
-                    out_path, (unsigned long long)p->this_run, dir);
+                    out_path, (unsigned long long)played, dir);
             goto out;
         }
         /* OUT is made from the files alone, as --games 0 makes it */
@@ -873,10 +584,6 @@ int book_verb_grow(int argc, char **argv) {
     }
     book_free(b);
 out:
-    if (p) {
-        pthread_mutex_destroy(&p->lock);
-        free(p);
-    }
     grow_tree_free(tree);
     book_free(in);
     openings_free(&ps->startmoves);
