@@ -47,6 +47,7 @@ static void usage(FILE *f) {
                "  --concurrency N       games played at once (default 1)\n"
                "  --max-moves N         draw after move N (default 320; 0: no limit)\n"
                "  --grace MS            allowance over the clock before a time loss (default 50)\n"
+               "  --grace1/--grace2 MS  the same for the first / second engine only\n"
                "  --move-timeout MS     nodes mode: longest wait for a bestmove (default 60000)\n"
                "  --log FILE            log the USI dialogue of every engine (appended; - for stderr,\n"
                "                        and then the game lines are plain lines, not one redrawn line)\n"
@@ -212,9 +213,10 @@ static bool out_dir_writable(const char *path) {
 int cmd_match(int argc, char **argv) {
     const char *engines[2] = {NULL, NULL}, *names[2] = {NULL, NULL};
     int n_engines = 0, n_names = 0;
-    long long games = -1, concurrency = 1, max_moves = 320, grace = 50, move_timeout = 60000;
+    long long games = -1, concurrency = 1, max_moves = 320, move_timeout = 60000;
     /* the clock options, -1 when not given: [0] the common ones, [1] and [2] each engine's own */
     long long byoyomi[3] = {-1, -1, -1}, main_time[3] = {-1, -1, -1}, inc[3] = {-1, -1, -1}, nodes[3] = {-1, -1, -1};
+    long long grace[3] = {50, -1, -1}; /* common, engine 1, engine 2 (-1: the common one) */
     long long jitter = 0;
     const char *openings_path = NULL, *out_path = NULL, *log_path = NULL;
     const char *go_extra[3] = {NULL, NULL, NULL}; /* both, first, second */
@@ -249,6 +251,8 @@ int cmd_match(int argc, char **argv) {
         M_CONC,
         M_MAXMOVES,
         M_GRACE,
+        M_GRACE1,
+        M_GRACE2,
         M_TIMEOUT,
         M_BYOYOMI,
         M_BYOYOMI1,
@@ -283,6 +287,8 @@ int cmd_match(int argc, char **argv) {
                                              {"concurrency", required_argument, NULL, M_CONC},
                                              {"max-moves", required_argument, NULL, M_MAXMOVES},
                                              {"grace", required_argument, NULL, M_GRACE},
+                                             {"grace1", required_argument, NULL, M_GRACE1},
+                                             {"grace2", required_argument, NULL, M_GRACE2},
                                              {"move-timeout", required_argument, NULL, M_TIMEOUT},
                                              {"byoyomi", required_argument, NULL, M_BYOYOMI},
                                              {"byoyomi1", required_argument, NULL, M_BYOYOMI1},
@@ -371,7 +377,9 @@ int cmd_match(int argc, char **argv) {
         case M_GAMES: target = &games, lo = 1, hi = 1000000; break;
         case M_CONC: target = &concurrency, lo = 1, hi = 64; break;
         case M_MAXMOVES: target = &max_moves, lo = 0, hi = 10000; break;
-        case M_GRACE: target = &grace, lo = 0, hi = 60000; break;
+        case M_GRACE:
+        case M_GRACE1:
+        case M_GRACE2: target = &grace[c - M_GRACE], lo = 0, hi = 60000; break;
         case M_TIMEOUT: target = &move_timeout, lo = 1, hi = 24LL * 3600 * 1000; break;
         case M_BYOYOMI:
         case M_BYOYOMI1:
@@ -508,6 +516,7 @@ int cmd_match(int argc, char **argv) {
         cfg.engines[k].n_options = ol->n_merged[k];
         cfg.engines[k].go_extra = go_extra[k + 1] ? go_extra[k + 1] : go_extra[0];
         cfg.engines[k].tc = tc[k];
+        cfg.engines[k].grace_ms = grace[k + 1] >= 0 ? grace[k + 1] : grace[0];
     }
     NodeJitter nj = {(int)jitter, seed};
     if (jitter > 0) {
@@ -517,7 +526,6 @@ int cmd_match(int argc, char **argv) {
     cfg.games = (int)games;
     cfg.concurrency = (int)concurrency;
     cfg.max_moves = (int)max_moves;
-    cfg.grace_ms = grace;
     cfg.move_timeout_ms = move_timeout;
     cfg.ekr = ekr;
     cfg.openings = openings.n > 0 ? &openings : NULL;

@@ -335,7 +335,7 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
             snprintf(go + used, sizeof go - used, "%s %s", i == 0 ? " searchmoves" : "", move_to_usi(only[i], mv));
         }
         int64_t allowed_ms = by_nodes ? cfg->move_timeout_ms : match_clock_allowed_ms(&clock, us);
-        int64_t limit_ms = by_nodes ? cfg->move_timeout_ms : allowed_ms + cfg->grace_ms;
+        int64_t limit_ms = by_nodes ? cfg->move_timeout_ms : allowed_ms + cfg->engines[k].grace_ms;
         UsiGoResult t;
         UsiGo ask = {.position_line = pos_cmd, .go_line = go, .limit_us = limit_ms * 1000, .pos = &g.pos};
         usi_client_go(e, &ask, &t);
@@ -368,10 +368,11 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
                 snprintf(rec->detail, sizeof rec->detail,
                          "%s: no bestmove within %lld ms (%lld ms allowed + %lld ms grace)%s", res->names[k],
                          (long long)limit_ms, (long long)(by_nodes ? limit_ms : allowed_ms),
-                         (long long)(by_nodes ? 0 : cfg->grace_ms), t.hung ? "; no answer to stop, killed" : "");
+                         (long long)(by_nodes ? 0 : cfg->engines[k].grace_ms),
+                         t.hung ? "; no answer to stop, killed" : "");
             else
                 snprintf(rec->detail, sizeof rec->detail, "%s: bestmove after %.1f ms, %lld ms allowed + %lld ms grace",
-                         res->names[k], elapsed_ms, (long long)allowed_ms, (long long)cfg->grace_ms);
+                         res->names[k], elapsed_ms, (long long)allowed_ms, (long long)cfg->engines[k].grace_ms);
             cnt->time_losses[k]++;
             if (t.hung)
                 w->need_restart[k] = true;

@@ -41,6 +41,8 @@ typedef struct {
     const char *go_extra; /* appended to every `go` command (e.g. gpsusi's "byoyomi_extension 100"), or NULL */
     TimeControl tc;       /* this engine's own clock (match/clock.h): the two may differ (time odds),
                            * and one may play at fixed nodes while the other is on the clock */
+    int64_t grace_ms;     /* allowance over its clock before it loses on time (one engine may overrun
+                           * its byoyomi by design, e.g. gpsusi: the other need not get the same) */
 } MatchEngineSpec;
 
 struct MatchResult; /* below */
@@ -50,7 +52,6 @@ typedef struct {
     int games;
     int concurrency;         /* games played at once, each with its own two engines */
     int max_moves;           /* draw when the SFEN move number passes this (0: no limit) */
-    int64_t grace_ms;        /* allowance over the clock before a time loss */
     int64_t move_timeout_ms; /* nodes mode (either engine's): how long to wait for a bestmove */
     EnteringKingRule ekr;    /* how `bestmove win` is judged */
     const Openings *openings;

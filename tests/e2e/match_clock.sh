@@ -2,9 +2,9 @@
 # `hayanagi match` with a clock per engine (time odds: --time1/2, --inc1/2, --byoyomi1/2):
 # the options' checks, the go lines each engine receives (both sides' remaining times,
 # each side's own increment, the mover's own byoyomi), a time loss judged against the
-# loser's own clock and not the other's, the record's CSA V3.0 $TIME+ / $TIME- lines,
-# and --resume refusing a record played at other clocks. Scripted engines only; a few
-# seconds.
+# loser's own clock and not the other's, a grace for each engine, the record's CSA V3.0
+# $TIME+ / $TIME- lines, and --resume refusing a record played at other clocks. Scripted
+# engines only; a few seconds.
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -73,6 +73,19 @@ expect_contains "byoyomi odds record, game 1 clocks" "$rec" $'$TIME+:0+0.1+0\n$T
 expect_contains "byoyomi odds record, game 2 clocks" "$rec" $'$TIME+:0+2+0\n$TIME-:0+0.1+0\n'
 expect_contains "byoyomi odds record, time loss" "$rec" "'fast: no bestmove within 150 ms (100 ms allowed + 50 ms grace)"
 expect_not_contains "byoyomi odds record, slow" "$rec" "'slow: no bestmove"
+
+# ---- a grace for each engine: both take 0.3 s at byoyomi 100 ms; engine 1 has 500 ms of
+# grace (--grace1), engine 2 the common 50 ms: only engine 2 loses on time ----
+run_match "grace odds" 0 --engine "$(fake 0.3)" --engine "$(fake 0.3)" --name lax --name strict --games 2 \
+    --byoyomi 100 --grace 50 --grace1 500 --out "$tmp/grace.csa"
+expect_contains "grace odds result" "$out" "Result: lax vs strict: +2 =0 -0 (2 games)"
+expect_contains "grace odds time losses" "$out" "Time losses: lax 0, strict 2"
+expect_contains "grace odds record" "$(cat "$tmp/grace.csa")" "'strict: no bestmove within 150 ms (100 ms allowed + 50 ms grace)"
+run_match "grace2 alone" 0 --engine "$(fake 0.3)" --engine "$(fake 0.3)" --name A --name B --games 1 \
+    --byoyomi 100 --grace2 500
+expect_contains "grace2 alone" "$out" "Time losses: A 1, B 0"
+run_match "bad grace2" 2 --engine a --engine b --grace2 -1
+expect_contains "bad grace2" "$out" "--grace2 expects an integer in 0..60000, got '-1'"
 
 # ---- Fischer odds: 10 s + 100 ms against 60 s + 1 s ----
 run_match "fischer odds" 0 --engine "$(fake 0)" --engine "$(fake 0)" --name A --name B --games 2 \

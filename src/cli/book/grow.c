@@ -47,6 +47,7 @@ static void grow_usage(FILE *f) {
                "                         0: every game at N; the budgets are in each record's comments)\n"
                "  --go-extra TEXT, --player-go-extra TEXT, --opponent-go-extra TEXT\n"
                "  --grace MS (50), --move-timeout MS (60000), --max-moves N (320)\n"
+               "  --player-grace MS, --opponent-grace MS   that side's own allowance over its clock\n"
                "  --concurrency C        games at once (default 1)\n"
                "  --max-ply P            plies the tree covers (default 32)\n"
                "  --expand-after K       games that must leave the tree at a position to add it (default 2)\n"
@@ -276,6 +277,8 @@ int book_verb_grow(int argc, char **argv) {
         O_PGO,
         O_OGO,
         O_GRACE,
+        O_PGRACE,
+        O_OGRACE,
         O_TIMEOUT,
         O_MAXMOVES,
         O_CONC,
@@ -317,6 +320,8 @@ int book_verb_grow(int argc, char **argv) {
                                              {"player-go-extra", required_argument, NULL, O_PGO},
                                              {"opponent-go-extra", required_argument, NULL, O_OGO},
                                              {"grace", required_argument, NULL, O_GRACE},
+                                             {"player-grace", required_argument, NULL, O_PGRACE},
+                                             {"opponent-grace", required_argument, NULL, O_OGRACE},
                                              {"move-timeout", required_argument, NULL, O_TIMEOUT},
                                              {"max-moves", required_argument, NULL, O_MAXMOVES},
                                              {"concurrency", required_argument, NULL, O_CONC},
@@ -343,7 +348,8 @@ int book_verb_grow(int argc, char **argv) {
     long games = -1;
     /* the clock options, -1 when not given: [0] the common ones, [1] the player's, [2] the opponents' */
     long byoyomi[3] = {-1, -1, -1}, main_time[3] = {-1, -1, -1}, inc[3] = {-1, -1, -1}, nodes[3] = {-1, -1, -1};
-    long grace = 50, move_timeout = 60000, max_moves = 320, concurrency = 1, max_ply = 32, expand_after = 2;
+    long move_timeout = 60000, max_moves = 320, concurrency = 1, max_ply = 32, expand_after = 2;
+    long grace[3] = {50, -1, -1}; /* common, the player's, the opponents' (-1: the common one) */
     long seed = 0, jitter = 10;
     double prior = 4, explore = 0.5, widen = 0, confidence = 0;
     bool quiet = false, keep_root = false;
@@ -429,7 +435,9 @@ int book_verb_grow(int argc, char **argv) {
         case O_NODES:
         case O_PNODES:
         case O_ONODES: target = &nodes[c - O_NODES], lo = 1, hi = LONG_MAX; break;
-        case O_GRACE: target = &grace, lo = 0, hi = 60000; break;
+        case O_GRACE:
+        case O_PGRACE:
+        case O_OGRACE: target = &grace[c - O_GRACE], lo = 0, hi = 60000; break;
         case O_TIMEOUT: target = &move_timeout, lo = 1, hi = 86400000; break;
         case O_MAXMOVES: target = &max_moves, lo = 0, hi = 10000; break;
         case O_CONC: target = &concurrency, lo = 1, hi = 64; break;
@@ -536,7 +544,8 @@ int book_verb_grow(int argc, char **argv) {
             ps->opts[0][ps->n_opts[0]++] = (EngineOption){.name = "USI_OwnBook", .value = "false"};
         ps->concurrency = (int)concurrency;
         ps->max_moves = (int)max_moves;
-        ps->grace = grace;
+        for (int k = 0; k < 2; k++)
+            ps->grace[k] = grace[1 + k] >= 0 ? grace[1 + k] : grace[0];
         ps->move_timeout = move_timeout;
         char derr[PATH_MAX + 128];
         if (!path_make_dirs(dir, &made_dir, derr, sizeof derr)) {

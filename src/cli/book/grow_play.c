@@ -198,12 +198,12 @@ static int play_rounds(const GrowPlaySetup *ps, Play *p) {
                 cfg.engines[k].n_options = ps->n_opts[k];
                 cfg.engines[k].go_extra = ps->go_extra[1 + k] ? ps->go_extra[1 + k] : ps->go_extra[0];
                 cfg.engines[k].tc = ps->tc[k];
+                cfg.engines[k].grace_ms = ps->grace[k];
             }
             cfg.engines[0].name = ps->player_name;
             cfg.games = games;
             cfg.concurrency = ps->concurrency;
             cfg.max_moves = ps->max_moves;
-            cfg.grace_ms = ps->grace;
             cfg.move_timeout_ms = ps->move_timeout;
             cfg.ekr = EKR_27;
             cfg.openings = ps->startmoves.n > 0 ? &ps->startmoves : NULL;
