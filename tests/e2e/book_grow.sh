@@ -75,32 +75,19 @@ out=$("$HAYANAGI" book grow "$T/in.db" "$T/x.db" --records "$T/c" --games 3 --op
     --opponent-nodes 10 --opponent-time 1000 2>&1)
 expect_status "grow opponent nodes and time" 2 $?
 expect_contains "grow opponent nodes and time" "$out" "the opponents: --opponent-nodes cannot be combined with"
-# a grace for each side: an opponent that takes 0.3 s a move at byoyomi 100 ms loses on
-# time with the common 50 ms of grace, not with --opponent-grace 1000 (it then resigns at
-# its fifth ply), whatever the common value
-cat > "$T/slow.sh" <<'SLOW'
-moves=(7g7f 3c3d 2g2f 8c8d)
-ply=0
-while IFS= read -r line; do
-    case "$line" in
-    usi) echo "id name slow"; echo usiok ;;
-    isready) echo readyok ;;
-    "position startpos") ply=0 ;;
-    "position startpos moves "*) set -- ${line#position startpos moves }; ply=$# ;;
-    go*) sleep 0.3; if [ "$ply" -lt 4 ]; then echo "bestmove ${moves[$ply]}"; else echo "bestmove resign"; fi ;;
-    quit) exit 0 ;;
-    esac
-done
-SLOW
+# a grace for each side: an opponent (data/scripted_engine.sh) that takes 0.3 s a move at
+# byoyomi 100 ms loses on time with 50 ms of grace, not with --opponent-grace 1000 (it then
+# resigns at its fifth ply), whatever the common value
+scripted="bash $(cd "$(dirname "$0")" && pwd)/data/scripted_engine.sh"
 slow_grow() {
-    "$HAYANAGI" book grow "$T/in.db" "$T/$1.db" --records "$T/$1" --games 1 --opponent "bash $T/slow.sh" \
+    "$HAYANAGI" book grow "$T/in.db" "$T/$1.db" --records "$T/$1" --games 1 --opponent "$scripted 0.3" \
         --player-nodes 300 --opponent-byoyomi 100 --quiet "${@:2}" >/dev/null 2>&1 || fail "grow grace $1"
 }
 slow_grow g1 --opponent-grace 1000
-grep -qx '%TORYO' "$T/g1/grow-000000.csa" || fail "grow --opponent-grace 1000: $(grep '^%\|^.slow' "$T/g1/grow-000000.csa")"
+grep -qx '%TORYO' "$T/g1/grow-000000.csa" || fail "grow --opponent-grace 1000: $(grep '^%\|^.fake' "$T/g1/grow-000000.csa")"
 slow_grow g2 --grace 1000 --opponent-grace 50
 grep -qx '%TIME_UP' "$T/g2/grow-000000.csa" || fail "grow --opponent-grace 50: $(grep '^%' "$T/g2/grow-000000.csa")"
-grep -q "^'slow: no bestmove within 150 ms (100 ms allowed + 50 ms grace)" "$T/g2/grow-000000.csa" ||
+grep -q "^'fake: no bestmove within 150 ms (100 ms allowed + 50 ms grace)" "$T/g2/grow-000000.csa" ||
     fail "grow --opponent-grace 50: $(grep "^'" "$T/g2/grow-000000.csa")"
 "$HAYANAGI" book grow "$T/in.db" "$T/x.db" --records "$T/c" --games 0 --player-grace 60001 >/dev/null 2>&1
 expect_status "grow bad player-grace" 2 $?

@@ -10,26 +10,8 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# A scripted engine: plays 7g7f 3c3d 2g2f 8c8d in turn (whichever side it has), then
-# resigns; SLEEP seconds before each answer.
-cat > "$tmp/fake.sh" <<'FAKE'
-sleep_s=$1
-moves=(7g7f 3c3d 2g2f 8c8d)
-ply=0
-while IFS= read -r line; do
-    case "$line" in
-    usi) echo "id name fake"; echo usiok ;;
-    isready) echo readyok ;;
-    "position startpos") ply=0 ;;
-    "position startpos moves "*) set -- ${line#position startpos moves }; ply=$# ;;
-    go*)
-        sleep "$sleep_s"
-        if [ "$ply" -lt 4 ]; then echo "bestmove ${moves[$ply]}"; else echo "bestmove resign"; fi ;;
-    quit) exit 0 ;;
-    esac
-done
-FAKE
-fake() { echo "bash $tmp/fake.sh $1"; }
+# the scripted engine (tests/e2e/data/scripted_engine.sh), SECONDS a move
+fake() { echo "bash $(cd "$(dirname "$0")" && pwd)/data/scripted_engine.sh $1"; }
 
 # run_match NAME EXPECTED_STATUS ARGS...: output in $out
 run_match() {
