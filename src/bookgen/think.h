@@ -7,6 +7,10 @@
  *  - by default the positions of the book with fewer than multipv legal candidate moves
  *    (illegal book moves do not count) and the leaves (positions a legal book move leads
  *    to that the book does not hold), skipping positions without a legal move;
+ *  - with frontier THINK_FRONTIER_REPLIES, the same and also every position one legal move
+ *    (listed or not) from a book position that the book lacks, up to max_ply (which the
+ *    caller must set: the children of a book are some 80 times its size): the answers to
+ *    every move an opponent may play, one ply out of the book;
  *  - with frontier THINK_FRONTIER_EVAL_WINDOW, only within the tree reached from the
  *    root (or each start) following the frontier side's best moves and every move of
  *    the other side within eval_diff centipawns of its best (YaneuraOu's peta_next idea);
@@ -47,7 +51,7 @@
 #include "bookgen/think_provenance.h"
 #include "util/progress.h"
 
-typedef enum { THINK_FRONTIER_LEAVES, THINK_FRONTIER_EVAL_WINDOW } ThinkFrontier;
+typedef enum { THINK_FRONTIER_LEAVES, THINK_FRONTIER_EVAL_WINDOW, THINK_FRONTIER_REPLIES } ThinkFrontier;
 
 /* Which side the eval-window frontier follows by its best moves (the other side gets the
  * window); BLACK and WHITE are the Color values. */

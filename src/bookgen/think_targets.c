@@ -1,6 +1,7 @@
 /* think_targets.c - which positions `book think` searches (think.h): the exact list,
- * the short positions and leaves of the book or of the subtree below the starts, the
- * eval-window frontier, and positions whose provenance asks for a re-think. */
+ * the short positions and leaves of the book or of the subtree below the starts, with
+ * every reply the book lacks (replies frontier), the eval-window frontier, and positions
+ * whose provenance asks for a re-think. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,33 @@ static bool consider(const Book *b, const ThinkOptions *o, uint32_t id, List *l,
     return true;
 }
 
+/* The replies frontier: every legal move of book position id (listed or not) whose child
+ * the book lacks makes that child a target, within max_ply, unless it has no legal move. */
+static bool add_replies(const Book *b, const ThinkOptions *o, uint32_t id, List *l) {
+    BookKey k;
+    Position pos;
+    StateInfo st, st2;
+    book_position_key(b, id, &k);
+    int ply = book_position_ply(b, id);
+    if (!book_key_to_position(&k, &pos, &st, ply ? ply : 1) || (o->max_ply && pos.ply + 1 > o->max_ply))
+        return true;
+    ExtMove moves[MAX_MOVES];
+    int n = generate_moves(&pos, GEN_LEGAL, moves);
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i].move;
+        position_do_move(&pos, m, &st2);
+        BookKey ck;
+        book_key_from_position(&pos, &ck);
+        uint32_t cid;
+        bool target = !book_find(b, &ck, &cid) && position_has_legal_move(&pos);
+        int cply = pos.ply;
+        position_undo_move(&pos, m);
+        if (target && !add_target(l, &ck, cply))
+            return false;
+    }
+    return true;
+}
+
 /* ---- the eval-window frontier ---- */
 
 /* Which moves of position (side to move us) the frontier follows: for the frontier's own
@@ -361,6 +389,8 @@ bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **o
             if (scope && !book_find(scope, &k, &sid))
                 continue;
             ok = consider(b, o, id, &l, list, NULL);
+            if (ok && o->frontier == THINK_FRONTIER_REPLIES)
+                ok = add_replies(b, o, id, &l);
         }
     }
     book_free(l.seen);

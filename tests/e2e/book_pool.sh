@@ -318,6 +318,24 @@ done
 out=$("$HAYANAGI" book think "$T/ew.db" "$T/ew3.db" --depth 1 --multipv 3 --frontier eval-window 2>&1)
 expect_status "eval-window without --eval-diff" 2 $?
 
+# ---- the replies frontier: every legal move the book lacks, to --max-ply ----
+# tests/e2e/data/grow_in.db: the start position (7g7f, 2g2f) and the position after 7g7f
+# (3c3d). The start position has 30 legal moves (perft 1), 29 of them into positions the
+# book lacks; after 7g7f white has 30, none held: 29 targets to ply 2 (the SFEN move
+# number), 59 to ply 3
+in_db="$(dirname "$0")/data/grow_in.db"
+out=$("$HAYANAGI" book think "$in_db" "$T/rp2.db" --depth 1 --multipv 1 --frontier replies --max-ply 2 --quiet 2>&1)
+expect_status "replies to ply 2" 0 $?
+expect_contains "replies to ply 2" "$out" "29 positions needed a search"
+out=$("$HAYANAGI" book think "$in_db" "$T/rp3.db" --depth 1 --multipv 1 --frontier replies --max-ply 3 --quiet 2>&1)
+expect_contains "replies to ply 3" "$out" "59 positions needed a search"
+# the answer to 9g9f, a move the book does not list, is in OUT
+out=$("$HAYANAGI" book lookup "$T/rp3.db" startpos moves 9g9f 2>&1)
+expect_contains "replies: 9g9f answered" "$out" "engine would play"
+out=$("$HAYANAGI" book think "$in_db" "$T/rp.db" --depth 1 --multipv 1 --frontier replies 2>&1)
+expect_status "replies without --max-ply" 2 $?
+expect_contains "replies without --max-ply" "$out" "--frontier replies needs --max-ply P"
+
 # ---- --rethink-if on the provenance ----
 out=$("$HAYANAGI" book think "$T/two.db" "$T/re0.db" --nodes $NODES --multipv 2 --quiet 2>&1)
 base=$(echo "$out" | sed -n 's/.*; \([0-9]*\) positions needed a search.*/\1/p')
