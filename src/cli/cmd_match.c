@@ -52,6 +52,8 @@ static void usage(FILE *f) {
                "  --log FILE            log the USI dialogue of every engine (appended; - for stderr,\n"
                "                        and then the game lines are plain lines, not one redrawn line)\n"
                "  --engine-stderr       let the engines write to our stderr (default: /dev/null)\n"
+               "  --restart             a new process of each engine for every game (--restart1/--restart2:\n"
+               "                        one engine only): nothing it keeps between games carries over\n"
                "EnteringKingRule for judging `bestmove win` is taken from --option EnteringKingRule=...\n"
                "(default CSARule27).\n");
 }
@@ -221,6 +223,7 @@ int cmd_match(int argc, char **argv) {
     const char *openings_path = NULL, *out_path = NULL, *log_path = NULL;
     const char *go_extra[3] = {NULL, NULL, NULL}; /* both, first, second */
     bool have_seed = false, engine_stderr = false, resume = false;
+    bool restart[3] = {false, false, false}; /* --restart, --restart1, --restart2 */
     MatchResume resumed = {0};
     uint64_t seed = 0;
     OptionLists *ol = calloc(1, sizeof *ol);
@@ -268,6 +271,9 @@ int cmd_match(int argc, char **argv) {
         M_NODES2,
         M_JITTER,
         M_STDERR,
+        M_RESTART,
+        M_RESTART1,
+        M_RESTART2,
         M_HELP = 'h'
     };
     static const struct option longopts[] = {{"engine", required_argument, NULL, M_ENGINE},
@@ -304,6 +310,9 @@ int cmd_match(int argc, char **argv) {
                                              {"nodes2", required_argument, NULL, M_NODES2},
                                              {"nodes-jitter", required_argument, NULL, M_JITTER},
                                              {"engine-stderr", no_argument, NULL, M_STDERR},
+                                             {"restart", no_argument, NULL, M_RESTART},
+                                             {"restart1", no_argument, NULL, M_RESTART1},
+                                             {"restart2", no_argument, NULL, M_RESTART2},
                                              {"help", no_argument, NULL, M_HELP},
                                              {NULL, 0, NULL, 0}};
     static const char prog[] = "hayanagi match";
@@ -326,6 +335,9 @@ int cmd_match(int argc, char **argv) {
             status = 0;
             goto out;
         case M_STDERR: engine_stderr = true; break;
+        case M_RESTART:
+        case M_RESTART1:
+        case M_RESTART2: restart[c - M_RESTART] = true; break;
         case M_RESUME: resume = true; break;
         case M_ENGINE:
             if (n_engines == 2) {
@@ -517,6 +529,7 @@ int cmd_match(int argc, char **argv) {
         cfg.engines[k].go_extra = go_extra[k + 1] ? go_extra[k + 1] : go_extra[0];
         cfg.engines[k].tc = tc[k];
         cfg.engines[k].grace_ms = grace[k + 1] >= 0 ? grace[k + 1] : grace[0];
+        cfg.engines[k].restart_each_game = restart[0] || restart[k + 1];
     }
     NodeJitter nj = {(int)jitter, seed};
     if (jitter > 0) {

@@ -56,6 +56,7 @@ typedef struct {
     EngineProc eng[2];
     bool started[2];
     bool need_restart[2];
+    bool played[2]; /* the process has begun a game since it started */
     pthread_t thread;
 } Worker;
 
@@ -124,6 +125,7 @@ static bool start_engine(Worker *w, int k, char *err, size_t err_len) {
         w->sh->res->rtt_us[k] = best;
     w->started[k] = true;
     w->need_restart[k] = false;
+    w->played[k] = false;
     return true;
 }
 
@@ -184,14 +186,17 @@ typedef struct {
     double think_ms_sum[2], think_ms_max[2];
 } GameCounters;
 
-/* Prepares engine k for a new game: restarted if it died or hung, then isready and
- * usinewgame. Returns 0 when ready, 1 when the engine failed (it loses the game), -1
- * when it could not be restarted (fatal). */
+/* Prepares engine k for a new game: restarted if it died or hung, or (restart_each_game)
+ * when it has played a game, then isready and usinewgame. Returns 0 when ready, 1 when
+ * the engine failed (it loses the game), -1 when it could not be restarted (fatal). */
 static int prepare_engine(Worker *w, int k) {
     EngineProc *e = &w->eng[k];
     char err[512];
-    if (w->need_restart[k]) {
-        engine_close(e, 500);
+    /* a failed engine is restarted and counted; restart_each_game starts a new process
+     * for every game after its first, which is no failure */
+    bool failed = w->need_restart[k];
+    if (failed || (w->sh->cfg->engines[k].restart_each_game && w->played[k])) {
+        engine_close(e, failed ? 500 : 2000);
         if (!start_engine(w, k, err, sizeof err)) {
             pthread_mutex_lock(&w->sh->lock);
             if (!w->sh->fatal) {
@@ -201,10 +206,13 @@ static int prepare_engine(Worker *w, int k) {
             pthread_mutex_unlock(&w->sh->lock);
             return -1;
         }
-        pthread_mutex_lock(&w->sh->lock);
-        w->sh->res->restarts[k]++;
-        pthread_mutex_unlock(&w->sh->lock);
+        if (failed) {
+            pthread_mutex_lock(&w->sh->lock);
+            w->sh->res->restarts[k]++;
+            pthread_mutex_unlock(&w->sh->lock);
+        }
     }
+    w->played[k] = true;
     if (!usi_client_newgame(e, USI_HANDSHAKE_MS, err, sizeof err)) {
         w->need_restart[k] = true;
         return 1;

@@ -37,12 +37,15 @@ typedef struct {
     const char *cmd;
     const char *name; /* display name, or NULL for the engine's `id name` */
     const EngineOption *options;
-    int n_options;        /* sent in this order after usiok, only those the engine declares */
-    const char *go_extra; /* appended to every `go` command (e.g. gpsusi's "byoyomi_extension 100"), or NULL */
-    TimeControl tc;       /* this engine's own clock (match/clock.h): the two may differ (time odds),
-                           * and one may play at fixed nodes while the other is on the clock */
-    int64_t grace_ms;     /* allowance over its clock before it loses on time (one engine may overrun
-                           * its byoyomi by design, e.g. gpsusi: the other need not get the same) */
+    int n_options;          /* sent in this order after usiok, only those the engine declares */
+    const char *go_extra;   /* appended to every `go` command (e.g. gpsusi's "byoyomi_extension 100"), or NULL */
+    TimeControl tc;         /* this engine's own clock (match/clock.h): the two may differ (time odds),
+                             * and one may play at fixed nodes while the other is on the clock */
+    int64_t grace_ms;       /* allowance over its clock before it loses on time (one engine may overrun
+                             * its byoyomi by design, e.g. gpsusi: the other need not get the same) */
+    bool restart_each_game; /* a new process for every game (quit, then started again), so that
+                             * nothing an engine keeps between games (a hash it does not clear at
+                             * usinewgame) carries over; not counted as a restart */
 } MatchEngineSpec;
 
 struct MatchResult; /* below */

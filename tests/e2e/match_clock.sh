@@ -2,7 +2,7 @@
 # `hayanagi match` with a clock per engine (time odds: --time1/2, --inc1/2, --byoyomi1/2):
 # the options' checks, the go lines each engine receives (both sides' remaining times,
 # each side's own increment, the mover's own byoyomi), a time loss judged against the
-# loser's own clock and not the other's, a grace for each engine, the record's CSA V3.0
+# loser's own clock and not the other's, a grace for each engine, --restart, the record's CSA V3.0
 # $TIME+ / $TIME- lines, and --resume refusing a record played at other clocks. Scripted
 # engines only; a few seconds.
 . "$(dirname "$0")/lib.sh"
@@ -68,6 +68,18 @@ run_match "grace2 alone" 0 --engine "$(fake 0.3)" --engine "$(fake 0.3)" --name 
 expect_contains "grace2 alone" "$out" "Time losses: A 1, B 0"
 run_match "bad grace2" 2 --engine a --engine b --grace2 -1
 expect_contains "bad grace2" "$out" "--grace2 expects an integer in 0..60000, got '-1'"
+
+# ---- --restart2: a new process of engine 2 for every game, engine 1 kept: in 3 games
+# engine 2 is sent `usi` 3 times and quits twice between games, engine 1 once; no restart
+# is reported (they are no failures) ----
+run_match "restart2" 0 --engine "$(fake 0)" --engine "$(fake 0)" --name kept --name fresh --games 3 \
+    --byoyomi 1000 --restart2 --log "$tmp/restart.log"
+[ "$(grep -c ' e1 > usi$' "$tmp/restart.log")" = 1 ] || fail "restart2: engine 1 started $(grep -c ' e1 > usi$' "$tmp/restart.log") times"
+[ "$(grep -c ' e2 > usi$' "$tmp/restart.log")" = 3 ] || fail "restart2: engine 2 started $(grep -c ' e2 > usi$' "$tmp/restart.log") times"
+expect_contains "restart2 games" "$out" "(3 games)"
+expect_contains "restart2 no failure" "$out" "Crashes: kept 0, fresh 0 (restarts 0, 0)"
+run_match "restart" 0 --engine "$(fake 0)" --engine "$(fake 0)" --games 2 --byoyomi 1000 --restart --log "$tmp/restart_both.log"
+[ "$(grep -c ' > usi$' "$tmp/restart_both.log")" = 4 ] || fail "restart: $(grep -c ' > usi$' "$tmp/restart_both.log") starts, 4 expected"
 
 # ---- Fischer odds: 10 s + 100 ms against 60 s + 1 s ----
 run_match "fischer odds" 0 --engine "$(fake 0)" --engine "$(fake 0)" --name A --name B --games 2 \
