@@ -192,8 +192,9 @@ static bool mark_scope(const Book *b, const ThinkOptions *o, Book *scope, BookMo
 }
 
 /* Considers book position id: a target when short (fewer than multipv legal moves) or
- * marked for a re-think; the followed moves' children that the book lacks are leaves.
- * follow(i) says whether move i of list is followed (NULL: every legal move). */
+ * marked for a re-think; the followed moves' children that the book lacks are leaves, and
+ * with the replies frontier the children of all its legal moves, listed or not.
+ * follow(i) says whether move i of list is followed (NULL: every legal book move). */
 static bool consider(const Book *b, const ThinkOptions *o, uint32_t id, List *l, BookMoveList *list,
                      const bool *follow) {
     BookKey k;
@@ -208,12 +209,20 @@ static bool consider(const Book *b, const ThinkOptions *o, uint32_t id, List *l,
     if (in_ply && (think_legal_candidates(&pos, list, cnt) < o->multipv || wants_rethink(b, id, o)) &&
         position_has_legal_move(&pos) && !add_target(l, &k, pos.ply))
         return false;
-    for (int i = 0; i < cnt; i++) {
-        if (follow && !follow[i])
-            continue;
-        Move m = position_legal_move_from16(&pos, list->moves[i].move);
-        if (m == MOVE_NONE)
-            continue;
+    /* the children: of the followed legal book moves, or (replies frontier) of every legal move */
+    ExtMove children[(int)BOOK_MAX_MOVES > (int)MAX_MOVES ? (int)BOOK_MAX_MOVES
+                                                          : (int)MAX_MOVES]; /* a list may repeat a move */
+    int n = 0;
+    if (o->frontier == THINK_FRONTIER_REPLIES)
+        n = generate_moves(&pos, GEN_LEGAL, children);
+    else
+        for (int i = 0; i < cnt; i++) {
+            Move m = follow && !follow[i] ? MOVE_NONE : position_legal_move_from16(&pos, list->moves[i].move);
+            if (m != MOVE_NONE)
+                children[n++].move = m;
+        }
+    for (int i = 0; i < n; i++) {
+        Move m = children[i].move;
         position_do_move(&pos, m, &st2);
         BookKey ck;
         book_key_from_position(&pos, &ck);
@@ -222,33 +231,6 @@ static bool consider(const Book *b, const ThinkOptions *o, uint32_t id, List *l,
         int cply = pos.ply;
         position_undo_move(&pos, m);
         if (leaf && !add_target(l, &ck, cply))
-            return false;
-    }
-    return true;
-}
-
-/* The replies frontier: every legal move of book position id (listed or not) whose child
- * the book lacks makes that child a target, within max_ply, unless it has no legal move. */
-static bool add_replies(const Book *b, const ThinkOptions *o, uint32_t id, List *l) {
-    BookKey k;
-    Position pos;
-    StateInfo st, st2;
-    book_position_key(b, id, &k);
-    int ply = book_position_ply(b, id);
-    if (!book_key_to_position(&k, &pos, &st, ply ? ply : 1) || (o->max_ply && pos.ply + 1 > o->max_ply))
-        return true;
-    ExtMove moves[MAX_MOVES];
-    int n = generate_moves(&pos, GEN_LEGAL, moves);
-    for (int i = 0; i < n; i++) {
-        Move m = moves[i].move;
-        position_do_move(&pos, m, &st2);
-        BookKey ck;
-        book_key_from_position(&pos, &ck);
-        uint32_t cid;
-        bool target = !book_find(b, &ck, &cid) && position_has_legal_move(&pos);
-        int cply = pos.ply;
-        position_undo_move(&pos, m);
-        if (target && !add_target(l, &ck, cply))
             return false;
     }
     return true;
@@ -389,8 +371,6 @@ bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **o
             if (scope && !book_find(scope, &k, &sid))
                 continue;
             ok = consider(b, o, id, &l, list, NULL);
-            if (ok && o->frontier == THINK_FRONTIER_REPLIES)
-                ok = add_replies(b, o, id, &l);
         }
     }
     book_free(l.seen);
