@@ -18,21 +18,14 @@ static const char PROG[] = "hayanagi book grow";
 
 typedef struct {
     pthread_mutex_t lock;
-    GrowTree *tree;
-    const char *dir;
-    int next_file;
-    int max_ply;
-    int jitter;
-    bool widen;
-    uint64_t seed;
-    uint64_t base;  /* games in DIR when the match running started */
-    int opponent;   /* the opponent of the match running */
-    int n_games;    /* its games */
-    int first_open; /* its first game not dealt with yet */
+    GrowPlayTarget t; /* the caller's, copied: next_file and have advance as games are written */
+    uint64_t base;    /* games in DIR when the match running started */
+    int opponent;     /* the opponent of the match running */
+    int n_games;      /* its games */
+    int first_open;   /* its first game not dealt with yet */
     int concurrency;
-    bool *handled;       /* per game of the match: finished and dealt with */
-    uint8_t *picked;     /* per game and ply < max_ply: the tree chose that move */
-    uint64_t have, goal; /* games in DIR, games wanted */
+    bool *handled;   /* per game of the match: finished and dealt with */
+    uint8_t *picked; /* per game and ply < max_ply: the tree chose that move */
     uint64_t this_run;
     int kept, dropped; /* in the match running */
     int score[GROW_MAX_OPPONENTS][3];
@@ -43,12 +36,12 @@ typedef struct {
 
 static bool book_move(void *ctx, int k, int idx, const Game *g, Move *out) {
     Play *p = ctx;
-    if (k != 0 || g->count >= p->max_ply || strcmp(g->root_sfen, STARTPOS_SFEN) != 0)
+    if (k != 0 || g->count >= p->t.max_ply || strcmp(g->root_sfen, STARTPOS_SFEN) != 0)
         return false;
     pthread_mutex_lock(&p->lock);
-    bool hit = grow_tree_choose(p->tree, g->moves, g->count, out);
+    bool hit = grow_tree_choose(p->t.tree, g->moves, g->count, out);
     if (hit)
-        p->picked[(size_t)idx * (size_t)p->max_ply + (size_t)g->count] = 1;
+        p->picked[(size_t)idx * (size_t)p->t.max_ply + (size_t)g->count] = 1;
     pthread_mutex_unlock(&p->lock);
     return hit;
 }
@@ -57,27 +50,27 @@ static bool book_move(void *ctx, int k, int idx, const Game *g, Move *out) {
  * schedule; k 0 is the player, 1 the opponent. Reads only what play() set before the match. */
 static int64_t game_nodes(void *ctx, int k, int idx, int64_t nodes) {
     const Play *p = ctx;
-    return match_jittered_nodes(nodes, p->jitter, p->seed, p->base + (uint64_t)idx + 1, k);
+    return match_jittered_nodes(nodes, p->t.jitter, p->t.seed, p->base + (uint64_t)idx + 1, k);
 }
 
 /* MatchConfig.search_moves: progressive widening at the player's turn in the tree. */
 static int search_moves(void *ctx, int k, int idx, const Game *g, Move *out) {
     Play *p = ctx;
     (void)idx;
-    if (k != 0 || g->count >= p->max_ply || strcmp(g->root_sfen, STARTPOS_SFEN) != 0)
+    if (k != 0 || g->count >= p->t.max_ply || strcmp(g->root_sfen, STARTPOS_SFEN) != 0)
         return 0;
     pthread_mutex_lock(&p->lock);
-    int n = grow_tree_widen(p->tree, g->moves, g->count, out);
+    int n = grow_tree_widen(p->t.tree, g->moves, g->count, out);
     pthread_mutex_unlock(&p->lock);
     return n;
 }
 
 /* Takes the games in progress that the tree counted for game idx back (lock held). */
 static void release_picks(Play *p, int idx, const GameRecord *r) {
-    uint8_t *row = &p->picked[(size_t)idx * (size_t)p->max_ply];
-    for (int i = 0; i < p->max_ply && i < r->n_moves; i++)
+    uint8_t *row = &p->picked[(size_t)idx * (size_t)p->t.max_ply];
+    for (int i = 0; i < p->t.max_ply && i < r->n_moves; i++)
         if (row[i]) {
-            grow_tree_release(p->tree, r->moves, i, r->moves[i]);
+            grow_tree_release(p->t.tree, r->moves, i, r->moves[i]);
             row[i] = 0;
         }
 }
@@ -91,14 +84,14 @@ static RecordResult result_of(GameOutcome o) {
  * stderr, above the bar) when it could not be. */
 static bool write_game(Play *p, const GameRecord *r, GameRecord *copy) {
     *copy = *r; /* shallow: only the event changes */
-    snprintf(copy->event, sizeof copy->event, GROW_EVENT "%llu", (unsigned long long)p->have + 1);
+    snprintf(copy->event, sizeof copy->event, GROW_EVENT "%llu", (unsigned long long)p->t.have + 1);
     char err[512], path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/grow-%06d.csa", p->dir, p->next_file);
+    snprintf(path, sizeof path, "%s/grow-%06d.csa", p->t.dir, p->t.next_file);
     bool ok = csa_write_games_file(path, copy, NULL, 1, err, sizeof err);
     if (!ok)
         progress_line(&p->progress, "%s: writing %s: %s; stopping", PROG, path, err);
     else
-        p->next_file++;
+        p->t.next_file++;
     return ok;
 }
 
@@ -107,7 +100,7 @@ static bool write_game(Play *p, const GameRecord *r, GameRecord *copy) {
 static void grow_status(void *ctx, char *buf, size_t len) {
     Play *p = ctx;
     GrowSummary s;
-    grow_tree_summary(p->tree, &s);
+    grow_tree_summary(p->t.tree, &s);
     size_t used = (size_t)snprintf(buf, len, "book %llu positions, %.2f plies in book per game",
                                    (unsigned long long)s.nodes, s.games ? (double)s.book_plies / (double)s.games : 0.0);
     for (int j = 0; j < GROW_MAX_OPPONENTS && p->names[j][0] && used < len; j++)
@@ -152,7 +145,7 @@ static void on_game(void *ctx, const MatchResult *res) {
             p->dropped++;
             continue;
         }
-        if (p->write_failed || p->have >= p->goal)
+        if (p->write_failed || p->t.have >= p->t.goal)
             continue;
         GameRecord written;
         if (!write_game(p, r, &written)) {
@@ -160,7 +153,7 @@ static void on_game(void *ctx, const MatchResult *res) {
             *interrupt_flag() = 1; /* the runner's stop: finish nothing new */
             continue;
         }
-        p->have++;
+        p->t.have++;
         p->this_run++;
         p->kept++;
         bool player_black = !strcmp(r->black, res->names[0]);
@@ -168,7 +161,7 @@ static void on_game(void *ctx, const MatchResult *res) {
         p->score[p->opponent][w]++;
         /* as the file reads back (its event included), so the tree in play is the tree
          * the next run loads */
-        if (grow_tree_add_game(p->tree, r->root_sfen, r->moves, r->n_moves, result_of(r->outcome), r->black, r->white,
+        if (grow_tree_add_game(p->t.tree, r->root_sfen, r->moves, r->n_moves, result_of(r->outcome), r->black, r->white,
                                written.event) == GROW_OOM) {
             progress_line(&p->progress, "%s: out of memory", PROG);
             p->write_failed = true;
@@ -183,9 +176,9 @@ static void on_game(void *ctx, const MatchResult *res) {
 static int play_rounds(const GrowPlaySetup *ps, Play *p) {
     int chunk = 8 * ps->concurrency < 32 ? 32 : 8 * ps->concurrency;
     int status = 0;
-    for (int round = 0; status == 0 && p->have < p->goal && !interrupt_requested(); round++) {
-        for (int j = 0; j < ps->n_opponents && status == 0 && p->have < p->goal && !interrupt_requested(); j++) {
-            uint64_t left = p->goal - p->have;
+    for (int round = 0; status == 0 && p->t.have < p->t.goal && !interrupt_requested(); round++) {
+        for (int j = 0; j < ps->n_opponents && status == 0 && p->t.have < p->t.goal && !interrupt_requested(); j++) {
+            uint64_t left = p->t.goal - p->t.have;
             /* one opponent: one match of every game (no round costs a restart); several: a
              * round gives each of them `chunk` games, so that they take turns */
             int games = ps->n_opponents == 1 ? (left > INT_MAX / 64 ? INT_MAX / 64 : (int)left)
@@ -216,17 +209,17 @@ static int play_rounds(const GrowPlaySetup *ps, Play *p) {
             cfg.on_game_ctx = p;
             cfg.book_move = book_move;
             cfg.book_move_ctx = p;
-            if (p->widen) {
+            if (p->t.widen) {
                 cfg.search_moves = search_moves;
                 cfg.search_moves_ctx = p;
             }
-            if (p->jitter > 0) {
+            if (p->t.jitter > 0) {
                 cfg.game_nodes = game_nodes;
                 cfg.game_nodes_ctx = p;
             }
-            p->base = p->have;
+            p->base = p->t.have;
             p->handled = calloc((size_t)games, sizeof *p->handled);
-            p->picked = calloc((size_t)games * (size_t)p->max_ply, 1);
+            p->picked = calloc((size_t)games * (size_t)p->t.max_ply, 1);
             if (!p->handled || !p->picked) {
                 fprintf(stderr, "%s: out of memory\n", PROG);
                 free(p->handled);
@@ -277,17 +270,9 @@ int grow_play(const GrowPlaySetup *ps, const GrowPlayTarget *t, uint64_t *played
         return 1;
     }
     pthread_mutex_init(&p->lock, NULL);
-    p->tree = t->tree;
-    p->dir = t->dir;
-    p->next_file = t->next_file;
-    p->max_ply = t->max_ply;
-    p->jitter = t->jitter;
-    p->widen = t->widen;
-    p->seed = t->seed;
-    p->have = t->have;
-    p->goal = t->goal;
-    progress_start(&p->progress, stderr, "grow", p->goal - p->have, t->quiet);
-    progress_set_rate(&p->progress, "games", p->have);
+    p->t = *t;
+    progress_start(&p->progress, stderr, "grow", p->t.goal - p->t.have, p->t.quiet);
+    progress_set_rate(&p->progress, "games", p->t.have);
     progress_set_status(&p->progress, grow_status, p);
     LongJob job;
     long_job_begin(&job);
