@@ -168,11 +168,35 @@ void interrupt_begin(InterruptScope *scope, const char *remove_on_signal) {
     sigaction(SIGTERM, &sa, &scope->old_term);
 }
 
+/* True when a signal that ends the process has something to remove or to name. */
+static bool anything_to_say(void) {
+    for (int i = 0; i < TRACK_SLOTS; i++)
+        if (tracked.used[i])
+            return true;
+    for (int i = 0; i < WRITTEN_SLOTS; i++)
+        if (written.used[i])
+            return true;
+    return false;
+}
+
 void interrupt_end(InterruptScope *scope) {
+    /* The signals wait while the old handlers come back: when those are the defaults and
+     * an output was written (or a file is listed) during the scope, the handler that says
+     * so replaces them, so a Ctrl-C just after the scope does not end the process
+     * silently with its output in place. */
+    sigset_t old;
+    interrupt_block(&old);
     sigaction(SIGINT, &scope->old_int, NULL);
     sigaction(SIGTERM, &scope->old_term, NULL);
     remove_armed = 0;
     remove_path[0] = '\0';
+    pthread_mutex_lock(&tracked.lock);
+    pthread_mutex_lock(&written.lock);
+    if (anything_to_say())
+        install_fatal_handlers();
+    pthread_mutex_unlock(&written.lock);
+    pthread_mutex_unlock(&tracked.lock);
+    interrupt_unblock(&old);
 }
 
 bool interrupt_requested(void) { return interrupted != 0; }

@@ -44,7 +44,10 @@ typedef struct {
 void interrupt_begin(InterruptScope *scope, const char *remove_on_signal);
 
 /* Restores the handlers interrupt_begin() replaced and forgets remove_on_signal. The flag
- * keeps its value, so the job can still ask interrupt_requested(). */
+ * keeps its value, so the job can still ask interrupt_requested(). When the restored
+ * handlers are the defaults and an output was noted written (or a file is listed), the
+ * handler of the cases below takes their place, so a signal after the scope still names
+ * the written outputs. */
 void interrupt_end(InterruptScope *scope);
 
 /* True once a signal arrived since interrupt_begin(). */

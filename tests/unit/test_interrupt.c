@@ -1,6 +1,7 @@
 /* test_interrupt.c - util/interrupt.h: SIGINT and SIGTERM set the same flag, the old
  * handlers come back, a second signal takes the default action, and the remove-and-die
- * mode unlinks its temporary file and ends the process by the signal. */
+ * mode unlinks its temporary file and ends the process by the signal, and a signal after
+ * a scope in which an output was written names it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,11 +96,45 @@ static void test_remove_on_signal(void **state) {
     unlink(path);
 }
 
+/* An output noted written inside a scope begun over the default handler, then SIGINT
+ * after the scope: the process dies of it, saying the output was written. */
+static void written_then_signal(const char *err_path) {
+    signal(SIGINT, SIG_DFL);
+    if (!freopen(err_path, "w", stderr))
+        _exit(6);
+    InterruptScope scope;
+    interrupt_begin(&scope, NULL);
+    interrupt_note_written("/some/dir/out.db");
+    interrupt_end(&scope);
+    raise(SIGINT);
+    _exit(7);
+}
+
+static void test_signal_after_the_scope_names_the_output(void **state) {
+    (void)state;
+    char path[] = "/tmp/hayanagi_interrupt_err_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    int status = in_child(written_then_signal, path);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGINT);
+    char text[512] = {0};
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    unlink(path);
+    text[n] = '\0';
+    assert_non_null(strstr(text, "/some/dir/out.db was written before the signal and is complete"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_both_signals_set_the_flag),
         cmocka_unit_test(test_second_signal_ends_the_process),
         cmocka_unit_test(test_remove_on_signal),
+        cmocka_unit_test(test_signal_after_the_scope_names_the_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
