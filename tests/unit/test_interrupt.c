@@ -83,15 +83,21 @@ static void test_second_signal_ends_the_process(void **state) {
     assert_int_equal(WTERMSIG(status), SIGINT);
 }
 
-static void test_remove_on_signal(void **state) {
-    (void)state;
-    char path[] = "/tmp/hayanagi_interrupt_XXXXXX";
+/* Creates an empty file from the template path (its XXXXXX replaced) and runs body in a
+ * child with its name; asserts that the child died of sig. */
+static void in_child_with_file(char *path, void (*body)(const char *), int sig) {
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    int status = in_child(remove_and_die, path);
+    int status = in_child(body, path);
     assert_true(WIFSIGNALED(status));
-    assert_int_equal(WTERMSIG(status), SIGTERM);
+    assert_int_equal(WTERMSIG(status), sig);
+}
+
+static void test_remove_on_signal(void **state) {
+    (void)state;
+    char path[] = "/tmp/hayanagi_interrupt_XXXXXX";
+    in_child_with_file(path, remove_and_die, SIGTERM);
     assert_int_not_equal(access(path, F_OK), 0); /* gone */
     unlink(path);
 }
@@ -113,12 +119,7 @@ static void written_then_signal(const char *err_path) {
 static void test_signal_after_the_scope_names_the_output(void **state) {
     (void)state;
     char path[] = "/tmp/hayanagi_interrupt_err_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    int status = in_child(written_then_signal, path);
-    assert_true(WIFSIGNALED(status));
-    assert_int_equal(WTERMSIG(status), SIGINT);
+    in_child_with_file(path, written_then_signal, SIGINT);
     char text[512] = {0};
     FILE *f = fopen(path, "r");
     assert_non_null(f);
