@@ -208,6 +208,8 @@ bool book_report_add_result(BookReport *r, const char *root_sfen, const Move *mo
      * transposition, or a deviation into one of its positions) that are among its
      * candidates; the engine would have played from its book there */
     Position later = pos;
+    int own_exit[2] = {-1, -1}; /* the plies before each side's first move not from the book */
+    own_exit[pos.side] = k;
     for (int j = k; j < n; j++) {
         int rc = book_probe(&r->src, &later, &r->opt, r->list, NULL, why, sizeof why);
         if (rc < 0) {
@@ -216,6 +218,8 @@ bool book_report_add_result(BookReport *r, const char *root_sfen, const Move *mo
         }
         if (rc > 0 && find_move(r->list, move_to_move16(moves[j])) >= 0)
             r->s.later_book_moves[later.side]++;
+        else if (own_exit[later.side] < 0)
+            own_exit[later.side] = j;
         if (position_legal_move_from16(&later, move_to_move16(moves[j])) == MOVE_NONE) {
             free(st);
             return error_set(err, err_len, "move %d is illegal", j + 1);
@@ -229,6 +233,8 @@ bool book_report_add_result(BookReport *r, const char *root_sfen, const Move *mo
     if (!ok)
         return error_set(err, err_len, "out of memory");
     r->s.games++;
+    for (int c = 0; c < 2; c++)
+        r->s.own_exit_plies[c] += (uint64_t)(own_exit[c] < 0 ? n : own_exit[c]);
     for (int i = 0; i < r->n_at; i++)
         r->s.still_in[i] += k >= r->plies_at[i];
     if (has_score && score <= -100)
@@ -274,6 +280,8 @@ void book_report_print(const BookReport *r, FILE *f, int top) {
             (double)s.book_moves[WHITE] / g);
     fprintf(f, "book moves later black %.2f, white %.2f a game (back in a book position after the exit)\n",
             (double)s.later_book_moves[BLACK] / g, (double)s.later_book_moves[WHITE] / g);
+    fprintf(f, "own book exit    black %.2f, white %.2f plies a game before that side's first move not from the book\n",
+            (double)s.own_exit_plies[BLACK] / g, (double)s.own_exit_plies[WHITE] / g);
     fprintf(f, "still in book   ");
     for (int i = 0; i < r->n_at; i++)
         fprintf(f, " ply %d: %.1f%%", r->plies_at[i], 100.0 * (double)s.still_in[i] / g);

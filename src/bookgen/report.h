@@ -10,6 +10,10 @@
  * score at an end of line; exits without a score are not counted for it. After the exit,
  * every later move played from a position the book holds that is one of its candidates is
  * counted apart (later_book_moves): the engine would have played from its book there too.
+ * A side's own exit is the number of plies played before that side's first move that is
+ * not a book move (the whole game when there is none): how long an engine playing that
+ * side went on playing from the book, past the opponent's deviations that the book
+ * answers (own_exit_plies).
  *
  * The report keeps one small record per game (for the median) and one per distinct exit
  * position; memory grows with the games, not with their length.
@@ -63,6 +67,7 @@ typedef struct {
     double median_plies;
     uint64_t book_moves[2];           /* book moves played by black, by white */
     uint64_t later_book_moves[2];     /* after the exit: moves of a book position the game came back to */
+    uint64_t own_exit_plies[2];       /* summed over the games: black's / white's own exit (above) */
     uint64_t still_in[REPORT_MAX_AT]; /* games with at least plies_at[i] plies in book */
     uint64_t deviations[2];           /* exits where black / white, to move, left the book */
     uint64_t line_ends[2];            /* exits at the end of a book line, black / white to move */
