@@ -141,11 +141,11 @@ static bool note_played(BookReport *r, const Position *pos, const BookMove *bm, 
 }
 
 bool book_report_add_game(BookReport *r, const char *root_sfen, const Move *moves, int n, char *err, size_t err_len) {
-    return book_report_add_result(r, root_sfen, moves, n, REC_RESULT_UNKNOWN, err, err_len);
+    return book_report_add_result(r, root_sfen, moves, n, REC_RESULT_UNKNOWN, -1, err, err_len);
 }
 
 bool book_report_add_result(BookReport *r, const char *root_sfen, const Move *moves, int n, RecordResult result,
-                            char *err, size_t err_len) {
+                            int player, char *err, size_t err_len) {
     StateInfo *st = malloc(((size_t)n + 1) * sizeof *st);
     if (!st)
         return error_set(err, err_len, "out of memory");
@@ -235,6 +235,10 @@ bool book_report_add_result(BookReport *r, const char *root_sfen, const Move *mo
     r->s.games++;
     for (int c = 0; c < 2; c++)
         r->s.own_exit_plies[c] += (uint64_t)(own_exit[c] < 0 ? n : own_exit[c]);
+    if (player == BLACK || player == WHITE) {
+        r->s.player_games[player]++;
+        r->s.player_exit_plies[player] += (uint64_t)(own_exit[player] < 0 ? n : own_exit[player]);
+    }
     for (int i = 0; i < r->n_at; i++)
         r->s.still_in[i] += k >= r->plies_at[i];
     if (has_score && score <= -100)
@@ -282,6 +286,16 @@ void book_report_print(const BookReport *r, FILE *f, int top) {
             (double)s.later_book_moves[BLACK] / g, (double)s.later_book_moves[WHITE] / g);
     fprintf(f, "own book exit    black %.2f, white %.2f plies a game before that side's first move not from the book\n",
             (double)s.own_exit_plies[BLACK] / g, (double)s.own_exit_plies[WHITE] / g);
+    uint64_t pg = s.player_games[BLACK] + s.player_games[WHITE];
+    if (pg) {
+        double pb = s.player_games[BLACK] ? (double)s.player_exit_plies[BLACK] / (double)s.player_games[BLACK] : 0;
+        double pw = s.player_games[WHITE] ? (double)s.player_exit_plies[WHITE] / (double)s.player_games[WHITE] : 0;
+        fprintf(f,
+                "player's exit    %.2f plies a game before the player's first move not from the book (%llu games: "
+                "%.2f as black in %llu, %.2f as white in %llu)\n",
+                (double)(s.player_exit_plies[BLACK] + s.player_exit_plies[WHITE]) / (double)pg, (unsigned long long)pg,
+                pb, (unsigned long long)s.player_games[BLACK], pw, (unsigned long long)s.player_games[WHITE]);
+    }
     fprintf(f, "still in book   ");
     for (int i = 0; i < r->n_at; i++)
         fprintf(f, " ply %d: %.1f%%", r->plies_at[i], 100.0 * (double)s.still_in[i] / g);

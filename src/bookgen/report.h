@@ -48,9 +48,11 @@ bool book_report_add_game(BookReport *r, const char *root_sfen, const Move *move
 
 /* The same for a game with a known result (REC_RESULT_UNKNOWN: as book_report_add_game()):
  * every book move it played is also credited with the result for the side that played it
- * (win 1, draw 1/2, loss 0), for the disagreements. */
+ * (win 1, draw 1/2, loss 0), for the disagreements. player (BLACK, WHITE, or -1 for none)
+ * is the side of the player the report is about: its own exit is counted apart
+ * (player_games, player_exit_plies). */
 bool book_report_add_result(BookReport *r, const char *root_sfen, const Move *moves, int n, RecordResult result,
-                            char *err, size_t err_len);
+                            int player, char *err, size_t err_len);
 
 /* The disagreements: book moves played in at least min_games games whose mean result
  * differs by more than margin from the expected score of their book score (the mover's
@@ -68,6 +70,8 @@ typedef struct {
     uint64_t book_moves[2];           /* book moves played by black, by white */
     uint64_t later_book_moves[2];     /* after the exit: moves of a book position the game came back to */
     uint64_t own_exit_plies[2];       /* summed over the games: black's / white's own exit (above) */
+    uint64_t player_games[2];         /* games with a player (book_report_add_result()) as black / white */
+    uint64_t player_exit_plies[2];    /* summed over those games: the player's own exit */
     uint64_t still_in[REPORT_MAX_AT]; /* games with at least plies_at[i] plies in book */
     uint64_t deviations[2];           /* exits where black / white, to move, left the book */
     uint64_t line_ends[2];            /* exits at the end of a book line, black / white to move */

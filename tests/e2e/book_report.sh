@@ -47,6 +47,18 @@ expect_status "report later" 0 $?
 expect_contains "report later plies" "$out" "plies in book    mean 2.50, median 2.5"
 expect_contains "report later moves" "$out" "book moves later black 1.00, white 0.00 a game"
 expect_contains "report later own exit" "$out" "own book exit    black 3.50, white 3.00 plies a game"
+# --player: the same two games with names, alice black in the first (her exit 2) and white
+# in the second (3); bob is both players' opponent; a third game of alice against herself
+# is not counted for her
+{ printf 'V2.2\nN+alice\nN-bob\nPI\n+\n+2726FU\n-8384FU\n+7776FU\n-3334FU\n+2625FU\n%%TORYO\n/\n'
+  printf 'N+bob\nN-alice\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n-8384FU\n+2625FU\n%%TORYO\n/\n'
+  printf 'N+alice\nN-alice\nPI\n+\n+7776FU\n%%TORYO\n'; } > "$t/p.csa"
+out=$("$HAYANAGI" book report "$t/b.db" --records "$t/p.csa" --player 'ali*' 2>&1)
+expect_status "report player" 0 $?
+expect_contains "report player exit" "$out" "player's exit    2.50 plies a game before the player's first move not from the book (2 games: 2.00 as black in 1, 3.00 as white in 1)"
+expect_contains "report player both" "$out" "player           1 game(s) where both names match 'ali*' are not the player's"
+out=$("$HAYANAGI" book report "$t/b.db" --records "$t/g.csa" 2>&1)
+expect_not_contains "report no player" "$out" "player's exit"
 # the records option may come first; --help; usage and file errors
 out=$("$HAYANAGI" book report --records $R/csa/json-kifu-format/example.csa $B 2>&1); expect_status "report order" 0 $?
 expect_contains "report order" "$out" "plies in book    mean 1.00, median 1.0"

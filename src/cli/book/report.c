@@ -1,4 +1,5 @@
 /* report.c - `hayanagi book report BOOK --records FILES...` (bookgen/report.h). */
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +16,14 @@
 static void report_usage(FILE *f) {
     fprintf(f, "usage: hayanagi book report BOOK --records FILE [FILE...] [--plies-at 10,20,30] [--top N]\n"
                "                            [--no-flipped] [--variations] [--margin M] [--min-games G]\n"
-               "                            [--disagreements FILE]\n"
+               "                            [--disagreements FILE] [--player PATTERN]\n"
                "Replays every game of the records (CSA, KIF, KI2, USI) through the book as the engine\n"
                "probes it and prints how far the games stay in it: plies in book (mean, median), book\n"
-               "moves for each side, the share of games still in the book at the given plies, who left\n"
-               "it and how, the book's score at the exit (black's view) and the N most common exits.\n"
+               "moves for each side, each side's own exit (the plies before its first move not from the\n"
+               "book, past the opponent's deviations the book answers), the share of games still in the\n"
+               "book at the given plies, who left it and how, the book's score at the exit (black's view)\n"
+               "and the N most common exits. --player PATTERN (a glob on the records' player names,\n"
+               "'hayanagi*') also gives that player's own exit, as black and as white.\n"
                "Then the disagreements: book moves played in G games or more (default 5) whose mean\n"
                "result and the expected score of their book score (600 cp logistic scale) differ by more\n"
                "than M (default 0.15), most games first; --disagreements FILE writes their positions as\n"
@@ -28,13 +32,25 @@ static void report_usage(FILE *f) {
 
 typedef struct {
     BookReport *r;
-    uint64_t errors;
+    const char *player; /* --player's pattern, NULL when not given */
+    uint64_t errors, player_both;
 } Ctx;
+
+/* The side whose name matches --player: -1 when there is no pattern, no name matches, or
+ * both do (a game against itself is not the player's). */
+static int player_side(Ctx *c, const RecordGame *g) {
+    if (!c->player)
+        return -1;
+    bool b = fnmatch(c->player, g->black, 0) == 0, w = fnmatch(c->player, g->white, 0) == 0;
+    c->player_both += b && w;
+    return b == w ? -1 : b ? BLACK : WHITE;
+}
 
 static bool on_game(void *ctx, const RecordGame *g) {
     Ctx *c = ctx;
     char err[256];
-    if (!book_report_add_result(c->r, g->root_sfen, g->moves, g->n_moves, g->result, err, sizeof err)) {
+    if (!book_report_add_result(c->r, g->root_sfen, g->moves, g->n_moves, g->result, player_side(c, g), err,
+                                sizeof err)) {
         fprintf(stderr, "%s:%llu: %s\n", g->file, (unsigned long long)g->line, err);
         c->errors++;
     }
@@ -70,6 +86,7 @@ int book_verb_report(int argc, char **argv) {
                                              {"margin", required_argument, NULL, 'm'},
                                              {"min-games", required_argument, NULL, 'g'},
                                              {"disagreements", required_argument, NULL, 'd'},
+                                             {"player", required_argument, NULL, 'P'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char **records = calloc((size_t)argc + 1, sizeof *records);
@@ -78,7 +95,7 @@ int book_verb_report(int argc, char **argv) {
     int n_records = 0, at[REPORT_MAX_AT] = {10, 20, 30}, n_at = 3, c;
     long top = 10, min_games = 5;
     double margin = 0.15;
-    const char *dis_path = NULL;
+    const char *dis_path = NULL, *player = NULL;
     BookSelectOptions so;
     book_select_defaults(&so);
     RecordReadOptions ro = {.on_game = on_game, .on_error = on_error};
@@ -109,6 +126,8 @@ int book_verb_report(int argc, char **argv) {
                 rc = 2;
         } else if (c == 'd')
             dis_path = optarg;
+        else if (c == 'P')
+            player = optarg;
         else if (c == 'h') {
             report_usage(stdout);
             rc = 0;
@@ -133,7 +152,7 @@ int book_verb_report(int argc, char **argv) {
         return 1;
     }
     BookSource src = book_source_memory(b);
-    Ctx ctx = {.r = book_report_create(&src, &so, at, n_at)};
+    Ctx ctx = {.r = book_report_create(&src, &so, at, n_at), .player = player};
     ro.ctx = &ctx;
     bool ok = ctx.r != NULL;
     RecordStats rs = {0};
@@ -148,6 +167,9 @@ int book_verb_report(int argc, char **argv) {
         printf("book             %s: %zu positions, %zu moves\n", bookp, book_position_count(b), book_move_count(b));
         printf("records          %d file(s), %llu games, %llu bad records skipped\n", n_records,
                (unsigned long long)rs.games, (unsigned long long)ctx.errors);
+        if (ctx.player_both)
+            printf("player           %llu game(s) where both names match '%s' are not the player's\n",
+                   (unsigned long long)ctx.player_both, player);
         book_report_print(ctx.r, stdout, (int)top);
         AtomicFile af;
         char err[512];
