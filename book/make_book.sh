@@ -36,14 +36,21 @@
 #      by their lower confidence bound (CONFIDENCE standard errors), and the start position
 #      keeps ROOT_MOVES (7g7f, 2g2f) only (`--root-moves`: the records' other first moves
 #      still count as games, they are not listed nor played there);
-#   9. what ships is written sorted (on-the-fly ready) and checked.
+#   9. the replies layer (REPLIES_PLY 5; 0: none): every position one legal move off the
+#      tree, up to SFEN move number REPLIES_PLY, searched by gpsusi as in step 3 (`book
+#      think --frontier replies`), so that an opponent's first deviations are answered
+#      from the book (book/README.md measures it); the node counts gpsusi reports vary
+#      from run to run at a fixed depth (its moves, scores and depths do not), so they are
+#      dropped from the provenance comments;
+#  10. what ships is written sorted (on-the-fly ready) and checked.
 # Deterministic: fixed inputs (the log starts with joseki.dat's and the records' SHA-256
 # and gpsusi's version), a fixed depth, each leaf searched as if first, the provenance date
 # SOURCE_DATE_EPOCH (joseki.dat's modification time unless set), and learning that is a
 # pure function of the records: three runs, with one engine process and with two, shipped
 # the same bytes for steps 1-5 (the analyses differed only in a few node counts that gpsusi
 # reports on a timer; book/README.md), a fourth, with steps 6-7 added, gave step 5 the same
-# bytes again, and steps 6-7 rerun gave the same file. About 6 minutes of one core.
+# bytes again, and steps 6-7 rerun gave the same file. About 6 minutes of one core, and
+# about 20 more for step 9.
 # Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
@@ -61,6 +68,7 @@ RECORDS=${RECORDS:-"book/records/s27-*.csa book/records/s28-*.csa"}
 GROW_RECORDS=${GROW_RECORDS:-"book/records/s28-*.csa book/records/s29*.csa book/grow-records/*.csa"}
 CONFIDENCE=${CONFIDENCE:-1}
 ROOT_MOVES=${ROOT_MOVES:-7g7f,2g2f}
+REPLIES_PLY=${REPLIES_PLY:-5}
 ENGINES=${ENGINES:-1}
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$JOSEKI")}
 export SOURCE_DATE_EPOCH
@@ -135,8 +143,18 @@ done
 # (book/README.md)
 step "$H" book grow "$W/learned_cut.db" "$W/grown.db" --records "$W/grow" --games 0 --confidence "$CONFIDENCE" \
     --root-moves "$ROOT_MOVES" --quiet
-# 9. sorted and checked
-step "$H" book sort --quiet "$W/grown.db" "$W/final.db"
+# 9. the replies layer (gpsusi at GPS_DEPTH, one process, each position as if first)
+if [ "$REPLIES_PLY" -gt 0 ]; then
+    step nice "$H" book think "$W/grown.db" "$W/replies.db" --engine "$GPSUSI" --engine-newgame \
+        --engine-option BookDepth=0 --engine-option LimitDepth="$GPS_DEPTH" --engine-option Thread=1 \
+        --go "byoyomi 60000" --multipv 1 --frontier replies --max-ply "$REPLIES_PLY" --quiet
+    sed 's/^\(#think engine=.*\); nodes=[0-9]*; date=/\1; date=/' "$W/replies.db" > "$W/replies.tmp"
+    mv "$W/replies.tmp" "$W/replies.db"
+else
+    cp "$W/grown.db" "$W/replies.db"
+fi
+# 10. sorted and checked
+step "$H" book sort --quiet "$W/replies.db" "$W/final.db"
 cp "$W/final.db" book/standard_book.db
 sha256sum book/standard_book.db >> "$LOG"
 step "$H" book check book/standard_book.db
