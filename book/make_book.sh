@@ -79,6 +79,9 @@ GPS_CONF=${GPS_CONF:-/usr/share/gpsshogi-data/gpsusi.conf}
 if [ -f "$GPS_CONF" ] && [ -w "$GPS_CONF" ]; then
     cp "$GPS_CONF" "$W/gpsusi.conf.saved"
     trap 'cp "$W/gpsusi.conf.saved" "$GPS_CONF"' EXIT
+    # a shell runs the EXIT trap on a signal only if the signal's trap exits
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
 fi
 : > "$LOG"
 # step CMD...: runs CMD, its output (less progress lines) to the terminal and the log; a
