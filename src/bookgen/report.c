@@ -233,11 +233,14 @@ bool book_report_add_result(BookReport *r, const char *root_sfen, const Move *mo
     if (!ok)
         return error_set(err, err_len, "out of memory");
     r->s.games++;
-    for (int c = 0; c < 2; c++)
-        r->s.own_exit_plies[c] += (uint64_t)(own_exit[c] < 0 ? n : own_exit[c]);
+    for (int c = 0; c < 2; c++) {
+        if (own_exit[c] < 0) /* every move of that side came from the book */
+            own_exit[c] = n;
+        r->s.own_exit_plies[c] += (uint64_t)own_exit[c];
+    }
     if (player == BLACK || player == WHITE) {
         r->s.player_games[player]++;
-        r->s.player_exit_plies[player] += (uint64_t)(own_exit[player] < 0 ? n : own_exit[player]);
+        r->s.player_exit_plies[player] += (uint64_t)own_exit[player];
     }
     for (int i = 0; i < r->n_at; i++)
         r->s.still_in[i] += k >= r->plies_at[i];
