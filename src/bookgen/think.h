@@ -14,6 +14,10 @@
  *  - with frontier THINK_FRONTIER_EVAL_WINDOW, only within the tree reached from the
  *    root (or each start) following the frontier side's best moves and every move of
  *    the other side within eval_diff centipawns of its best (YaneuraOu's peta_next idea);
+ *  - with frontier THINK_FRONTIER_LINE_REPLIES, that tree, and at the other side's
+ *    positions in it every position one legal move away that the book lacks, up to
+ *    max_ply: the replies frontier on the lines the frontier side plays, so that an
+ *    opponent's deviations from them are answered without covering every book position;
  *  - with rethink conditions, also the book positions whose provenance matches one;
  *  - with only_keys, exactly those positions.
  * Scope. With start positions given (starts, e.g. from `--startmoves` lines), only the
@@ -51,7 +55,12 @@
 #include "bookgen/think_provenance.h"
 #include "util/progress.h"
 
-typedef enum { THINK_FRONTIER_LEAVES, THINK_FRONTIER_EVAL_WINDOW, THINK_FRONTIER_REPLIES } ThinkFrontier;
+typedef enum {
+    THINK_FRONTIER_LEAVES,
+    THINK_FRONTIER_EVAL_WINDOW,
+    THINK_FRONTIER_REPLIES,
+    THINK_FRONTIER_LINE_REPLIES
+} ThinkFrontier;
 
 /* Which side the eval-window frontier follows by its best moves (the other side gets the
  * window); BLACK and WHITE are the Color values. */

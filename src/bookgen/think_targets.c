@@ -193,10 +193,11 @@ static bool mark_scope(const Book *b, const ThinkOptions *o, Book *scope, BookMo
 
 /* Considers book position id: a target when short (fewer than multipv legal moves) or
  * marked for a re-think; the followed moves' children that the book lacks are leaves, and
- * with the replies frontier the children of all its legal moves, listed or not.
+ * with all_children (the replies frontier; the line-replies frontier at the other side's
+ * positions) the children of all its legal moves, listed or not.
  * follow(i) says whether move i of list is followed (NULL: every legal book move). */
 static bool consider(const Book *b, const ThinkOptions *o, uint32_t id, List *l, BookMoveList *list,
-                     const bool *follow) {
+                     const bool *follow, bool all_children) {
     BookKey k;
     Position pos;
     StateInfo st, st2;
@@ -209,11 +210,11 @@ static bool consider(const Book *b, const ThinkOptions *o, uint32_t id, List *l,
     if (in_ply && (think_legal_candidates(&pos, list, cnt) < o->multipv || wants_rethink(b, id, o)) &&
         position_has_legal_move(&pos) && !add_target(l, &k, pos.ply))
         return false;
-    /* the children: of the followed legal book moves, or (replies frontier) of every legal move */
+    /* the children: of the followed legal book moves, or (all_children) of every legal move */
     ExtMove children[(int)BOOK_MAX_MOVES > (int)MAX_MOVES ? (int)BOOK_MAX_MOVES
                                                           : (int)MAX_MOVES]; /* a list may repeat a move */
     int n = 0;
-    if (o->frontier == THINK_FRONTIER_REPLIES)
+    if (all_children)
         n = generate_moves(&pos, GEN_LEGAL, children);
     else
         for (int i = 0; i < cnt; i++) {
@@ -238,6 +239,14 @@ static bool consider(const Book *b, const ThinkOptions *o, uint32_t id, List *l,
 
 /* ---- the eval-window frontier ---- */
 
+/* Whether us (the side to move) is the frontier's own side, which follows its best moves
+ * (with THINK_SIDE_BOTH no side is: both take the window). */
+static bool frontier_ours(const ThinkOptions *o, Color us, Color root_side) {
+    return o->frontier_side == THINK_SIDE_BOTH   ? false
+           : o->frontier_side == THINK_SIDE_ROOT ? us == root_side
+                                                 : (int)us == (int)o->frontier_side;
+}
+
 /* Which moves of position (side to move us) the frontier follows: for the frontier's own
  * side the best-scored moves, for the other every move within eval_diff of the best. */
 static void frontier_follow(const ThinkOptions *o, Color us, Color root_side, const BookMoveList *list, int cnt,
@@ -247,10 +256,7 @@ static void frontier_follow(const ThinkOptions *o, Color us, Color root_side, co
     for (int i = 0; i < cnt; i++)
         if (list->moves[i].has_score && list->moves[i].score > best)
             best = list->moves[i].score, any = true;
-    bool ours = o->frontier_side == THINK_SIDE_BOTH   ? false
-                : o->frontier_side == THINK_SIDE_ROOT ? us == root_side
-                                                      : (int)us == (int)o->frontier_side;
-    int window = ours ? 0 : o->eval_diff;
+    int window = frontier_ours(o, us, root_side) ? 0 : o->eval_diff;
     for (int i = 0; i < cnt; i++)
         follow[i] = any ? list->moves[i].has_score && best - list->moves[i].score <= window : i == 0;
 }
@@ -292,7 +298,8 @@ static bool walk_frontier(const Book *b, const ThinkOptions *o, const BookKey *r
             continue;
         int cnt = book_position_moves(b, id, list);
         frontier_follow(o, pos.side, root_side, list, cnt, follow);
-        if (!consider(b, o, id, l, list, follow)) {
+        bool replies = o->frontier == THINK_FRONTIER_LINE_REPLIES && !frontier_ours(o, pos.side, root_side);
+        if (!consider(b, o, id, l, list, follow, replies)) {
             ok = false;
             break;
         }
@@ -337,7 +344,7 @@ bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **o
                 continue;
             ok = add_target(&l, &o->only_keys[i], pos.ply);
         }
-    } else if (ok && o->frontier == THINK_FRONTIER_EVAL_WINDOW) {
+    } else if (ok && (o->frontier == THINK_FRONTIER_EVAL_WINDOW || o->frontier == THINK_FRONTIER_LINE_REPLIES)) {
         ok = (visited = book_create()) != NULL;
         if (o->n_starts)
             for (size_t i = 0; ok && i < o->n_starts; i++)
@@ -370,7 +377,7 @@ bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **o
             book_position_key(b, id, &k);
             if (scope && !book_find(scope, &k, &sid))
                 continue;
-            ok = consider(b, o, id, &l, list, NULL);
+            ok = consider(b, o, id, &l, list, NULL, o->frontier == THINK_FRONTIER_REPLIES);
         }
     }
     book_free(l.seen);

@@ -336,6 +336,31 @@ out=$("$HAYANAGI" book think "$in_db" "$T/rp.db" --depth 1 --multipv 1 --frontie
 expect_status "replies without --max-ply" 2 $?
 expect_contains "replies without --max-ply" "$out" "--frontier replies needs --max-ply P"
 
+# ---- the line-replies frontier: the replies frontier on the lines one side plays ----
+# ew.db again, window 100000 (every listed move of the other side). Black: its best move
+# 7g7f, then all 30 legal replies of white there, none held: 30 targets to ply 3, none to
+# ply 2 (they are at ply 3). White: all 30 legal moves of black at the root, 2 of them held
+# (7g7f, 2g2f): 28 targets to ply 2; to ply 3 also the leaves after white's best replies
+# 3c3d (after 7g7f) and 8c8d (after 2g2f): 30.
+for case in "black 3 30" "black 2 0" "white 2 28" "white 3 30"; do
+    set -- $case
+    out=$("$HAYANAGI" book think "$T/ew.db" "$T/lr_$1_$2.db" --depth 1 --multipv 1 --frontier line-replies \
+          --eval-diff 100000 --frontier-side $1 --max-ply $2 --quiet 2>&1)
+    expect_status "line-replies $1 to ply $2" 0 $?
+    expect_contains "line-replies $1 to ply $2" "$out" "$3 positions needed a search"
+done
+# 9c9d after black's line 7g7f is answered; 3c3d after 2g2f (not black's best) is not
+out=$("$HAYANAGI" book lookup "$T/lr_black_3.db" startpos moves 7g7f 9c9d 2>&1)
+expect_contains "line-replies: 9c9d answered" "$out" "engine would play"
+out=$("$HAYANAGI" book lookup "$T/lr_black_3.db" startpos moves 2g2f 3c3d 2>&1)
+expect_contains "line-replies: off the line, not answered" "$out" "not in the book"
+out=$("$HAYANAGI" book think "$T/ew.db" "$T/lr.db" --depth 1 --multipv 1 --frontier line-replies --max-ply 3 2>&1)
+expect_status "line-replies without --eval-diff" 2 $?
+expect_contains "line-replies without --eval-diff" "$out" "--frontier line-replies needs --eval-diff CP"
+out=$("$HAYANAGI" book think "$T/ew.db" "$T/lr.db" --depth 1 --multipv 1 --frontier line-replies --eval-diff 5 2>&1)
+expect_status "line-replies without --max-ply" 2 $?
+expect_contains "line-replies without --max-ply" "$out" "--frontier line-replies needs --max-ply P"
+
 # ---- --rethink-if on the provenance ----
 out=$("$HAYANAGI" book think "$T/two.db" "$T/re0.db" --nodes $NODES --multipv 2 --quiet 2>&1)
 base=$(echo "$out" | sed -n 's/.*; \([0-9]*\) positions needed a search.*/\1/p')

@@ -73,7 +73,8 @@ static void usage(FILE *f) {
            "         [--multipv-margin CP [--multipv-max M]] [--threads T] [--hash MB]\n"
            "         [--engine CMD]... [--engine-file FILE] [--engine-option NAME=VALUE]... [--engine-timeout MS]\n"
            "         [--engine-startup MS] [--engine-newgame]\n"
-           "         [--frontier leaves|replies|eval-window [--eval-diff CP] [--frontier-side root|black|white|both]]\n"
+           "         [--frontier leaves|replies|eval-window|line-replies [--eval-diff CP]\n"
+           "         [--frontier-side root|black|white|both]]\n"
            "         [--max-ply P] [--max-positions N] [--rethink-if COND]... [--startmoves LINE]...\n"
            "         [--startmoves-file FILE] [--journal FILE] [--quiet]\n"
            "Without --engine the search runs in this process (--threads workers). Each --engine CMD is one\n"
@@ -249,11 +250,13 @@ int book_verb_think(int argc, char **argv) {
             break;
         case OPT_MAXPLY: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000, &v), to.max_ply = (int)v; break;
         case OPT_FRONTIER:
-            if (!(ok = !strcmp(optarg, "leaves") || !strcmp(optarg, "replies") || !strcmp(optarg, "eval-window")))
-                cli_opts_bad_value(av[0], longopts, c, optarg, "leaves, replies or eval-window");
-            to.frontier = !strcmp(optarg, "eval-window") ? THINK_FRONTIER_EVAL_WINDOW
-                          : !strcmp(optarg, "replies")   ? THINK_FRONTIER_REPLIES
-                                                         : THINK_FRONTIER_LEAVES;
+            if (!(ok = !strcmp(optarg, "leaves") || !strcmp(optarg, "replies") || !strcmp(optarg, "eval-window") ||
+                       !strcmp(optarg, "line-replies")))
+                cli_opts_bad_value(av[0], longopts, c, optarg, "leaves, replies, eval-window or line-replies");
+            to.frontier = !strcmp(optarg, "eval-window")    ? THINK_FRONTIER_EVAL_WINDOW
+                          : !strcmp(optarg, "replies")      ? THINK_FRONTIER_REPLIES
+                          : !strcmp(optarg, "line-replies") ? THINK_FRONTIER_LINE_REPLIES
+                                                            : THINK_FRONTIER_LEAVES;
             break;
         case OPT_EVALDIFF:
             ok = cli_opts_int(av[0], longopts, c, optarg, 0, 100000, &v), to.eval_diff = (int)v, eval_diff_set = true;
@@ -308,16 +311,19 @@ int book_verb_think(int argc, char **argv) {
             goto done;
         }
     }
+    bool walks = to.frontier == THINK_FRONTIER_EVAL_WINDOW || to.frontier == THINK_FRONTIER_LINE_REPLIES;
+    bool all_replies = to.frontier == THINK_FRONTIER_REPLIES || to.frontier == THINK_FRONTIER_LINE_REPLIES;
     if (ac - optind != 2 || limits != 1 || !to.multipv || (ce.go_raw && !ce.n_cmds) ||
-        (to.frontier == THINK_FRONTIER_EVAL_WINDOW && !eval_diff_set) ||
-        (to.frontier == THINK_FRONTIER_REPLIES && !to.max_ply) || (ce.multipv_max && !ce.multipv_margin)) {
+        (walks && !eval_diff_set) || (all_replies && !to.max_ply) || (ce.multipv_max && !ce.multipv_margin)) {
         if (ce.go_raw && !ce.n_cmds)
             fprintf(stderr, "hayanagi book think: --go is for external engines (--engine)\n");
-        if (to.frontier == THINK_FRONTIER_EVAL_WINDOW && !eval_diff_set)
-            fprintf(stderr, "hayanagi book think: --frontier eval-window needs --eval-diff CP\n");
-        if (to.frontier == THINK_FRONTIER_REPLIES && !to.max_ply)
-            fprintf(stderr, "hayanagi book think: --frontier replies needs --max-ply P (a book's children are some "
-                            "80 times its size)\n");
+        if (walks && !eval_diff_set)
+            fprintf(stderr, "hayanagi book think: --frontier %s needs --eval-diff CP\n",
+                    to.frontier == THINK_FRONTIER_EVAL_WINDOW ? "eval-window" : "line-replies");
+        if (all_replies && !to.max_ply)
+            fprintf(stderr, "hayanagi book think: --frontier %s needs --max-ply P (a book's children are some "
+                            "80 times its size)\n",
+                    to.frontier == THINK_FRONTIER_REPLIES ? "replies" : "line-replies");
         usage(stderr);
         rc = 2;
         goto done;
