@@ -196,8 +196,8 @@ static bool mark_scope(const Book *b, const ThinkOptions *o, Book *scope, BookMo
  * with all_children (the replies frontier; the line-replies frontier at the other side's
  * positions) the children of all its legal moves, listed or not.
  * follow(i) says whether move i of list is followed (NULL: every legal book move). */
-static bool consider(const Book *b, const ThinkOptions *o, uint32_t id, List *l, BookMoveList *list,
-                     const bool *follow, bool all_children) {
+static bool consider(const Book *b, const ThinkOptions *o, uint32_t id, List *l, BookMoveList *list, const bool *follow,
+                     bool all_children) {
     BookKey k;
     Position pos;
     StateInfo st, st2;
