@@ -42,6 +42,12 @@
 #      from the book (book/README.md measures it); the node counts gpsusi reports vary
 #      from run to run at a fixed depth (its moves, scores and depths do not), so they are
 #      dropped from the provenance comments;
+#  9b. the line-replies layer (LINES_PLY 9; 0: none): on the lines each colour plays
+#      (its best book move, every listed move of the other side), every position one
+#      legal move of the other side off them, up to SFEN move LINES_PLY, searched the
+#      same way (`book think --frontier line-replies`, black's lines, then white's), so
+#      that an opponent's deviations up to move 8 are answered on the lines Hayanagi
+#      actually plays;
 #  10. what ships is written sorted (on-the-fly ready) and checked.
 # Deterministic: fixed inputs (the log starts with joseki.dat's and the records' SHA-256
 # and gpsusi's version), a fixed depth, each leaf searched as if first, the provenance date
@@ -50,7 +56,7 @@
 # the same bytes for steps 1-5 (the analyses differed only in a few node counts that gpsusi
 # reports on a timer; book/README.md), a fourth, with steps 6-7 added, gave step 5 the same
 # bytes again, and steps 6-7 rerun gave the same file. About 6 minutes of one core, and
-# about 20 more for step 9.
+# about 20 more for step 9 and 20 for step 9b (two gpsusi processes in step 9b).
 # Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
@@ -69,6 +75,7 @@ GROW_RECORDS=${GROW_RECORDS:-"book/records/s28-*.csa book/records/s29*.csa book/
 CONFIDENCE=${CONFIDENCE:-1}
 ROOT_MOVES=${ROOT_MOVES:-7g7f,2g2f}
 REPLIES_PLY=${REPLIES_PLY:-5}
+LINES_PLY=${LINES_PLY:-9}
 ENGINES=${ENGINES:-1}
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$JOSEKI")}
 export SOURCE_DATE_EPOCH
@@ -156,8 +163,20 @@ if [ "$REPLIES_PLY" -gt 0 ]; then
 else
     cp "$W/grown.db" "$W/replies.db"
 fi
+# 9b. the line-replies layer: black's lines, then white's (gpsusi as in step 9, two
+#     processes: each position is searched as if first, so the split does not matter)
+cp "$W/replies.db" "$W/lines.db"
+if [ "$LINES_PLY" -gt 0 ]; then
+    for side in black white; do
+        step nice "$H" book think "$W/lines.db" "$W/lines_$side.db" --engine "$GPSUSI" --engine "$GPSUSI" \
+            --engine-newgame --engine-option BookDepth=0 --engine-option LimitDepth="$GPS_DEPTH" \
+            --engine-option Thread=1 --go "byoyomi 60000" --multipv 1 --frontier line-replies --eval-diff 100000 \
+            --frontier-side "$side" --max-ply "$LINES_PLY" --quiet
+        sed 's/^\(#think engine=.*\); nodes=[0-9]*; date=/\1; date=/' "$W/lines_$side.db" > "$W/lines.db"
+    done
+fi
 # 10. sorted and checked
-step "$H" book sort --quiet "$W/replies.db" "$W/final.db"
+step "$H" book sort --quiet "$W/lines.db" "$W/final.db"
 cp "$W/final.db" book/standard_book.db
 sha256sum book/standard_book.db >> "$LOG"
 step "$H" book check book/standard_book.db
