@@ -50,3 +50,14 @@ bool cli_opts_int(const char *prog, const struct option *longopts, int c, const 
     cli_opts_bad_value(prog, longopts, c, arg, want);
     return false;
 }
+
+bool cli_opts_keyword(const char *prog, const struct option *longopts, int c, const char *arg, const char *const *words,
+                      int n, const char *want, int *out) {
+    for (int i = 0; i < n; i++)
+        if (!strcmp(arg, words[i])) {
+            *out = i;
+            return true;
+        }
+    cli_opts_bad_value(prog, longopts, c, arg, want);
+    return false;
+}

@@ -31,4 +31,10 @@ int cli_opts_bad_value(const char *prog, const struct option *longopts, int c, c
  * on failure prints cli_opts_bad_value()'s message (*out unchanged) and returns false. */
 bool cli_opts_int(const char *prog, const struct option *longopts, int c, const char *arg, long lo, long hi, long *out);
 
+/* Finds arg, the value of option c, among the n keywords words[] and stores its index in
+ * *out; otherwise prints cli_opts_bad_value()'s message with want (e.g. "leaves or
+ * replies"), leaves *out unchanged and returns false. */
+bool cli_opts_keyword(const char *prog, const struct option *longopts, int c, const char *arg, const char *const *words,
+                      int n, const char *want, int *out);
+
 #endif

@@ -248,27 +248,25 @@ int book_verb_think(int argc, char **argv) {
             ok = cli_opts_int(av[0], longopts, c, optarg, 1, 2000000000L, &v), to.max_positions = (uint64_t)v;
             break;
         case OPT_MAXPLY: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000, &v), to.max_ply = (int)v; break;
-        case OPT_FRONTIER:
-            if (!(ok = !strcmp(optarg, "leaves") || !strcmp(optarg, "replies") || !strcmp(optarg, "eval-window") ||
-                       !strcmp(optarg, "line-replies")))
-                cli_opts_bad_value(av[0], longopts, c, optarg, "leaves, replies, eval-window or line-replies");
-            to.frontier = !strcmp(optarg, "eval-window")    ? THINK_FRONTIER_EVAL_WINDOW
-                          : !strcmp(optarg, "replies")      ? THINK_FRONTIER_REPLIES
-                          : !strcmp(optarg, "line-replies") ? THINK_FRONTIER_LINE_REPLIES
-                                                            : THINK_FRONTIER_LEAVES;
+        case OPT_FRONTIER: {
+            /* in ThinkFrontier's order */
+            static const char *const frontiers[] = {"leaves", "eval-window", "replies", "line-replies"};
+            int i = 0;
+            ok = cli_opts_keyword(av[0], longopts, c, optarg, frontiers, 4,
+                                  "leaves, replies, eval-window or line-replies", &i);
+            to.frontier = (ThinkFrontier)i;
             break;
+        }
         case OPT_EVALDIFF:
             ok = cli_opts_int(av[0], longopts, c, optarg, 0, 100000, &v), to.eval_diff = (int)v, eval_diff_set = true;
             break;
-        case OPT_FSIDE:
-            if (!(ok = !strcmp(optarg, "root") || !strcmp(optarg, "black") || !strcmp(optarg, "white") ||
-                       !strcmp(optarg, "both")))
-                cli_opts_bad_value(av[0], longopts, c, optarg, "root, black, white or both");
-            to.frontier_side = !strcmp(optarg, "black")   ? THINK_SIDE_BLACK
-                               : !strcmp(optarg, "white") ? THINK_SIDE_WHITE
-                               : !strcmp(optarg, "both")  ? THINK_SIDE_BOTH
-                                                          : THINK_SIDE_ROOT;
+        case OPT_FSIDE: {
+            static const char *const sides[] = {"black", "white", "both", "root"}; /* BLACK, WHITE, BOTH; ROOT */
+            int i = 0;
+            ok = cli_opts_keyword(av[0], longopts, c, optarg, sides, 4, "root, black, white or both", &i);
+            to.frontier_side = i == 3 ? THINK_SIDE_ROOT : (ThinkFrontierSide)i;
             break;
+        }
         case OPT_RETHINK: {
             ThinkRethink *r = realloc(rethink, (n_rethink + 1) * sizeof *r);
             if (!r) {
