@@ -95,6 +95,8 @@ bad_value "merge --policy=best" "--policy: bad value 'best'" book merge --policy
 bad_value "think --engine-timeout 0" "--engine-timeout: bad value '0'" book think --engine-timeout 0 --nodes 1 "$DB" "$T/bad.db"
 bad_value "think --multipv-margin -5" "--multipv-margin: bad value '-5'" book think --multipv-margin -5 --nodes 1 "$DB" "$T/bad.db"
 bad_value "think --go ''" "--go: bad value ''" book think --go '' "$DB" "$T/bad.db"
+bad_value "think --frontier=bogus" "--frontier: bad value 'bogus' (leaves, replies, eval-window or line-replies)" book think --frontier=bogus --nodes 1 --multipv 1 "$DB" "$T/bad.db"
+bad_value "think --frontier-side red" "--frontier-side: bad value 'red'" book think --frontier-side red --nodes 1 --multipv 1 "$DB" "$T/bad.db"
 # one integer parser for every verb (util/cli_opts.h): the option, the value and the range
 bad_value "think --depth=abc" "--depth: bad value 'abc' (an integer from 1 to 200)" book think --depth=abc --multipv 1 "$DB" "$T/bad.db"
 bad_value "think --frontier-side=up" "--frontier-side: bad value 'up' (root, black, white or both)" \
@@ -228,7 +230,9 @@ fi
 # redrawn game line. The screen's lines are the output cut at \r and \n.
 if command -v script > /dev/null; then
     mkdir "$T/warnline"
-    (cd "$T/warnline" && script -qec "'$H' match --engine '$H' --engine '$H' --games 4 --nodes 3000 --max-moves 40 \
+    # 20 games: the record must be turned into a directory while games are still to come,
+    # which a loaded machine may delay by several games (4 were once too few)
+    (cd "$T/warnline" && script -qec "'$H' match --engine '$H' --engine '$H' --games 20 --nodes 3000 --max-moves 40 \
         --out rec.csa" /dev/null > tty.out 2>&1) &
     pid=$!
     for _ in $(seq 1 1500); do [ -f "$T/warnline/rec.csa" ] && break; sleep 0.02; done
