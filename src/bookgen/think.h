@@ -59,7 +59,8 @@ typedef enum {
     THINK_FRONTIER_LEAVES,
     THINK_FRONTIER_EVAL_WINDOW,
     THINK_FRONTIER_REPLIES,
-    THINK_FRONTIER_LINE_REPLIES
+    THINK_FRONTIER_LINE_REPLIES,
+    THINK_FRONTIER_COUNT /* the number of frontiers, not one */
 } ThinkFrontier;
 
 /* Which side the eval-window frontier follows by its best moves (the other side gets the

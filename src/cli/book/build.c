@@ -124,16 +124,16 @@ int book_verb_build(int argc, char **argv) {
             if (!cli_opts_int(prog, longopts, opt, optarg, 1, 1L << 30, &min_count))
                 rc = CLI_USAGE_ERROR;
             break;
-        case B_SIDE:
-            if (!strcmp(optarg, "black"))
-                c.bo.side = BUILD_SIDE_BLACK;
-            else if (!strcmp(optarg, "white"))
-                c.bo.side = BUILD_SIDE_WHITE;
-            else if (!strcmp(optarg, "both"))
-                c.bo.side = BUILD_SIDE_BOTH;
+        case B_SIDE: {
+            static const char *const sides[] = {
+                [BUILD_SIDE_BOTH] = "both", [BUILD_SIDE_BLACK] = "black", [BUILD_SIDE_WHITE] = "white"};
+            int i = 0;
+            if (cli_opts_keyword(prog, longopts, opt, optarg, sides, 3, "black, white or both", &i))
+                c.bo.side = (BuildSide)i;
             else
-                rc = cli_opts_bad_value(prog, longopts, opt, optarg, "black, white or both");
+                rc = CLI_USAGE_ERROR;
             break;
+        }
         case B_WINNER: c.bo.winner_only = true; break;
         case B_VARIATIONS: variations = true; break;
         case B_QUIET: c.quiet = true; break;

@@ -81,16 +81,16 @@ int book_verb_merge(int argc, char **argv) {
     int opt, rc = -1;
     while (rc < 0 && (opt = getopt_long(argc, av, "", longopts, NULL)) != -1) {
         switch (opt) {
-        case 'p':
-            if (!strcmp(optarg, "sum"))
-                policy = MERGE_SUM;
-            else if (!strcmp(optarg, "prefer-deeper"))
-                policy = MERGE_PREFER_DEEPER;
-            else if (!strcmp(optarg, "prefer-first"))
-                policy = MERGE_PREFER_FIRST;
+        case 'p': {
+            static const char *const policies[] = {
+                [MERGE_SUM] = "sum", [MERGE_PREFER_DEEPER] = "prefer-deeper", [MERGE_PREFER_FIRST] = "prefer-first"};
+            int i = 0;
+            if (cli_opts_keyword(prog, longopts, opt, optarg, policies, 3, "sum, prefer-deeper or prefer-first", &i))
+                policy = (MergePolicy)i;
             else
-                rc = cli_opts_bad_value(prog, longopts, opt, optarg, "sum, prefer-deeper or prefer-first");
+                rc = CLI_USAGE_ERROR;
             break;
+        }
         case 'w':
             if ((nweights = parse_weights(optarg, weights, 256)) < 0)
                 rc = cli_opts_bad_value(prog, longopts, opt, optarg, "a comma-separated list of numbers 0-1000000");

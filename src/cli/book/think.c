@@ -88,6 +88,14 @@ static void usage(FILE *f) {
                "SBK.\n");
 }
 
+/* --frontier's values, indexed by ThinkFrontier */
+static const char *const frontier_names[THINK_FRONTIER_COUNT] = {
+    [THINK_FRONTIER_LEAVES] = "leaves",
+    [THINK_FRONTIER_EVAL_WINDOW] = "eval-window",
+    [THINK_FRONTIER_REPLIES] = "replies",
+    [THINK_FRONTIER_LINE_REPLIES] = "line-replies",
+};
+
 enum {
     OPT_DEPTH = 2000,
     OPT_NODES,
@@ -249,10 +257,8 @@ int book_verb_think(int argc, char **argv) {
             break;
         case OPT_MAXPLY: ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000, &v), to.max_ply = (int)v; break;
         case OPT_FRONTIER: {
-            /* in ThinkFrontier's order */
-            static const char *const frontiers[] = {"leaves", "eval-window", "replies", "line-replies"};
             int i = 0;
-            ok = cli_opts_keyword(av[0], longopts, c, optarg, frontiers, 4,
+            ok = cli_opts_keyword(av[0], longopts, c, optarg, frontier_names, THINK_FRONTIER_COUNT,
                                   "leaves, replies, eval-window or line-replies", &i);
             to.frontier = (ThinkFrontier)i;
             break;
@@ -261,10 +267,11 @@ int book_verb_think(int argc, char **argv) {
             ok = cli_opts_int(av[0], longopts, c, optarg, 0, 100000, &v), to.eval_diff = (int)v, eval_diff_set = true;
             break;
         case OPT_FSIDE: {
-            static const char *const sides[] = {"black", "white", "both", "root"}; /* BLACK, WHITE, BOTH; ROOT */
+            /* indexed by ThinkFrontierSide + 1 (THINK_SIDE_ROOT is -1) */
+            static const char *const sides[] = {"root", "black", "white", "both"};
             int i = 0;
             ok = cli_opts_keyword(av[0], longopts, c, optarg, sides, 4, "root, black, white or both", &i);
-            to.frontier_side = i == 3 ? THINK_SIDE_ROOT : (ThinkFrontierSide)i;
+            to.frontier_side = (ThinkFrontierSide)(i - 1);
             break;
         }
         case OPT_RETHINK: {
@@ -315,13 +322,12 @@ int book_verb_think(int argc, char **argv) {
         if (ce.go_raw && !ce.n_cmds)
             fprintf(stderr, "hayanagi book think: --go is for external engines (--engine)\n");
         if (walks && !eval_diff_set)
-            fprintf(stderr, "hayanagi book think: --frontier %s needs --eval-diff CP\n",
-                    to.frontier == THINK_FRONTIER_EVAL_WINDOW ? "eval-window" : "line-replies");
+            fprintf(stderr, "hayanagi book think: --frontier %s needs --eval-diff CP\n", frontier_names[to.frontier]);
         if (all_replies && !to.max_ply)
             fprintf(stderr,
                     "hayanagi book think: --frontier %s needs --max-ply P (a book's children are some "
                     "80 times its size)\n",
-                    to.frontier == THINK_FRONTIER_REPLIES ? "replies" : "line-replies");
+                    frontier_names[to.frontier]);
         usage(stderr);
         rc = 2;
         goto done;
