@@ -153,12 +153,18 @@ done
 # (book/README.md)
 step "$H" book grow "$W/learned_cut.db" "$W/grown.db" --records "$W/grow" --games 0 --confidence "$CONFIDENCE" \
     --root-moves "$ROOT_MOVES" --quiet
+# drop_node_counts IN OUT: IN without the node counts of its #think comments (gpsusi
+# reports them on a timer, so they vary at a fixed depth; its moves, scores and depths do
+# not)
+drop_node_counts() {
+    sed 's/^\(#think engine=.*\); nodes=[0-9]*; date=/\1; date=/' "$1" > "$2"
+}
 # 9. the replies layer (gpsusi at GPS_DEPTH, one process, each position as if first)
 if [ "$REPLIES_PLY" -gt 0 ]; then
     step nice "$H" book think "$W/grown.db" "$W/replies.db" --engine "$GPSUSI" --engine-newgame \
         --engine-option BookDepth=0 --engine-option LimitDepth="$GPS_DEPTH" --engine-option Thread=1 \
         --go "byoyomi 60000" --multipv 1 --frontier replies --max-ply "$REPLIES_PLY" --quiet
-    sed 's/^\(#think engine=.*\); nodes=[0-9]*; date=/\1; date=/' "$W/replies.db" > "$W/replies.tmp"
+    drop_node_counts "$W/replies.db" "$W/replies.tmp"
     mv "$W/replies.tmp" "$W/replies.db"
 else
     cp "$W/grown.db" "$W/replies.db"
@@ -172,7 +178,7 @@ if [ "$LINES_PLY" -gt 0 ]; then
             --engine-newgame --engine-option BookDepth=0 --engine-option LimitDepth="$GPS_DEPTH" \
             --engine-option Thread=1 --go "byoyomi 60000" --multipv 1 --frontier line-replies --eval-diff 100000 \
             --frontier-side "$side" --max-ply "$LINES_PLY" --quiet
-        sed 's/^\(#think engine=.*\); nodes=[0-9]*; date=/\1; date=/' "$W/lines_$side.db" > "$W/lines.db"
+        drop_node_counts "$W/lines_$side.db" "$W/lines.db"
     done
 fi
 # 10. sorted and checked
