@@ -18,6 +18,14 @@
  *    positions in it every position one legal move away that the book lacks, up to
  *    max_ply: the replies frontier on the lines the frontier side plays, so that an
  *    opponent's deviations from them are answered without covering every book position;
+ *  - with frontier THINK_FRONTIER_PREDICTED, the lines the frontier side plays followed
+ *    past the book: at the frontier side's positions its best book moves; at the other
+ *    side's positions, in the book or not, its listed moves within eval_diff and the
+ *    predict moves Hayanagi's own search ranks first there (MultiPV predict, to depth
+ *    predict_depth, one thread, the hash cleared: the same moves on every run); every position
+ *    of the frontier side on those lines that the book lacks is a target, up to max_ply.
+ *    Only the frontier side's positions are targets: a prediction is never stored, since
+ *    the book plays both colours and would play it. Each run answers one more level;
  *  - with rethink conditions, also the book positions whose provenance matches one;
  *  - with only_keys, exactly those positions.
  * Scope. With start positions given (starts, e.g. from `--startmoves` lines), only the
@@ -60,6 +68,7 @@ typedef enum {
     THINK_FRONTIER_EVAL_WINDOW,
     THINK_FRONTIER_REPLIES,
     THINK_FRONTIER_LINE_REPLIES,
+    THINK_FRONTIER_PREDICTED,
     THINK_FRONTIER_COUNT /* the number of frontiers, not one */
 } ThinkFrontier;
 
@@ -112,6 +121,8 @@ typedef struct {
     size_t n_rethink;
     uint64_t max_positions; /* 0 = every target */
     int max_ply;            /* skip targets deeper than this ply (0 = no limit) */
+    int predict;            /* predicted frontier: the other side's moves predicted per position (MultiPV) */
+    int predict_depth;      /* predicted frontier: the prediction's depth */
     const BookKey *starts;  /* roots of the subtree to think (n_starts of them); NULL = the whole book */
     const int *start_plies; /* their SFEN move numbers */
     size_t n_starts;

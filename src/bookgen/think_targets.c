@@ -1,7 +1,8 @@
 /* think_targets.c - which positions `book think` searches (think.h): the exact list,
  * the short positions and leaves of the book or of the subtree below the starts, with
- * every reply the book lacks (replies frontier), the eval-window frontier, and positions
- * whose provenance asks for a re-think. */
+ * every reply the book lacks (replies frontier), the eval-window frontier, the lines one
+ * side plays followed past the book through predicted replies (predicted frontier), and
+ * positions whose provenance asks for a re-think. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +331,124 @@ static bool walk_frontier(const Book *b, const ThinkOptions *o, const BookKey *r
     return ok;
 }
 
+/* ---- the predicted frontier ---- */
+
+typedef struct {
+    const Book *b;
+    const ThinkOptions *o;
+    List *l;
+    Book *visited; /* positions walked, as a set */
+    BookMoveList *list;
+    bool *follow;
+    Searcher *predictor;
+    SearchBudget budget;
+    SearchAnswer answer;
+    Color root_side;
+    uint64_t predicted; /* positions searched for predictions (progress) */
+} Predicted;
+
+/* Appends m to moves (n of them) unless it is there or MOVE_NONE. */
+static void push_move(Move *moves, int *n, Move m) {
+    if (m == MOVE_NONE)
+        return;
+    for (int i = 0; i < *n; i++)
+        if (moves[i] == m)
+            return;
+    moves[(*n)++] = m;
+}
+
+/* Walks pos (any position, in the book or not; unchanged on return). */
+static bool walk_predicted(Predicted *w, Position *pos) {
+    const ThinkOptions *o = w->o;
+    if ((o->stop && *o->stop) || pos->ply > o->max_ply || !position_has_legal_move(pos))
+        return true;
+    BookKey k;
+    uint32_t vid, id;
+    book_key_from_position(pos, &k);
+    size_t before = book_position_count(w->visited);
+    if (!book_add_position(w->visited, &k, 0, &vid))
+        return false;
+    if (book_position_count(w->visited) == before)
+        return true;
+    bool in_book = book_find(w->b, &k, &id), ours = frontier_ours(o, pos->side, w->root_side);
+    if (ours && !in_book)
+        return add_target(w->l, &k, pos->ply);
+    Move moves[BOOK_MAX_MOVES + SEARCHER_MAX_PV];
+    int n = 0;
+    if (in_book) {
+        int cnt = book_position_moves(w->b, id, w->list);
+        if (ours && (think_legal_candidates(pos, w->list, cnt) < o->multipv || wants_rethink(w->b, id, o)) &&
+            !add_target(w->l, &k, pos->ply))
+            return false;
+        frontier_follow(o, pos->side, w->root_side, w->list, cnt, w->follow);
+        for (int i = 0; i < cnt; i++)
+            if (w->follow[i])
+                push_move(moves, &n, position_legal_move_from16(pos, w->list->moves[i].move));
+    }
+    if (!ours) {
+        memset(&w->answer, 0, sizeof w->answer);
+        if (searcher_analyse(w->predictor, 0, pos, &w->budget, &w->answer) == SEARCH_OK)
+            for (int i = 0; i < w->answer.n && i < o->predict; i++)
+                push_move(moves, &n, position_legal_move_from16(pos, w->answer.c[i].move));
+        if (o->progress)
+            progress_update(o->progress, ++w->predicted);
+    }
+    for (int i = 0; i < n; i++) {
+        StateInfo st;
+        position_do_move(pos, moves[i], &st);
+        bool ok = walk_predicted(w, pos);
+        position_undo_move(pos, moves[i]);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static bool predicted_from(Predicted *w, const BookKey *root, int root_ply) {
+    Position pos;
+    StateInfo st;
+    if (!book_key_to_position(root, &pos, &st, root_ply))
+        return true;
+    w->root_side = pos.side;
+    return walk_predicted(w, &pos);
+}
+
+/* The predicted frontier from the root (or each start). */
+static bool collect_predicted(const Book *b, const ThinkOptions *o, List *l, BookMoveList *list) {
+    Predicted *w = calloc(1, sizeof *w);
+    bool ok = w && (w->visited = book_create()) && (w->follow = malloc(BOOK_MAX_MOVES * sizeof *w->follow)) &&
+              (w->predictor = searcher_inproc_create(1, 16));
+    if (ok) {
+        w->b = b;
+        w->o = o;
+        w->l = l;
+        w->list = list;
+        w->budget = (SearchBudget){.depth = o->predict_depth, .multipv = o->predict, .multipv_max = o->predict};
+        if (o->progress)
+            progress_start(o->progress, o->progress->out, "predicting", 0, o->progress->quiet);
+        if (o->n_starts)
+            for (size_t i = 0; ok && i < o->n_starts; i++)
+                ok = predicted_from(w, &o->starts[i], o->start_plies[i]);
+        else {
+            Position pos;
+            StateInfo st;
+            BookKey root;
+            position_set_startpos(&pos, &st);
+            book_key_from_position(&pos, &root);
+            ok = predicted_from(w, &root, 1);
+        }
+        if (o->progress)
+            progress_finish(o->progress);
+    }
+    if (w) {
+        searcher_destroy(w->predictor);
+        free(w->follow);
+        book_free(w->visited);
+    }
+    free(w);
+    return ok;
+}
+
 bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **out, size_t *n_out) {
     List l = {book_create(), NULL, 0, 0};
     Book *scope = NULL, *visited = NULL;
@@ -344,6 +463,8 @@ bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **o
                 continue;
             ok = add_target(&l, &o->only_keys[i], pos.ply);
         }
+    } else if (ok && o->frontier == THINK_FRONTIER_PREDICTED) {
+        ok = collect_predicted(b, o, &l, list);
     } else if (ok && (o->frontier == THINK_FRONTIER_EVAL_WINDOW || o->frontier == THINK_FRONTIER_LINE_REPLIES)) {
         ok = (visited = book_create()) != NULL;
         if (o->n_starts)

@@ -361,6 +361,58 @@ out=$("$HAYANAGI" book think "$T/ew.db" "$T/lr.db" --depth 1 --multipv 1 --front
 expect_status "line-replies without --max-ply" 2 $?
 expect_contains "line-replies without --max-ply" "$out" "--frontier line-replies needs --max-ply P"
 
+# ---- the predicted frontier: one side's lines past the book, through predicted replies ----
+# A book of the start position alone, black's move 7g7f. Black's line leaves the book at
+# once; white's replies there are predicted by Hayanagi's own search, MultiPV 2 to depth 6
+# with the hash cleared, which must be the two moves the engine ranks first over USI. So:
+# exactly those two positions are targets to ply 3, none to ply 2, and the position after
+# 7g7f (white to move) is never one (a prediction is not stored: the book would play it).
+printf '#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 50 10 1\n' \
+    > "$T/one.db"
+predicted() {
+    "$HAYANAGI" book think "$T/$1" "$T/$2" --depth 1 --multipv 1 --frontier predicted --eval-diff 0 \
+        --frontier-side "$3" --max-ply "$4" --predict 2 --predict-depth 6 --quiet 2>&1
+}
+out=$(predicted one.db pr2.db black 2)
+expect_contains "predicted, black to ply 2" "$out" "0 positions needed a search"
+out=$(predicted one.db pr3.db black 3)
+expect_contains "predicted, black to ply 3" "$out" "2 positions needed a search"
+# (quit would stop the search: it is sent once the bestmove is out)
+{
+    printf 'usi\nsetoption name USI_OwnBook value false\nsetoption name Threads value 1\nsetoption name MultiPV value 2\nisready\nusinewgame\nposition startpos moves 7g7f\ngo depth 6\n'
+    for _ in $(seq 6000); do
+        grep -q '^bestmove' "$T/usi.out" 2>/dev/null && break
+        sleep 0.05
+    done
+    echo quit
+} | "$HAYANAGI" > "$T/usi.out" 2>&1
+usi=$(cat "$T/usi.out")
+top=$(echo "$usi" | awk '/^info depth 6 / { for (i = 1; i < NF; i++) { if ($i == "multipv") k = $(i + 1); if ($i == "pv") p[k] = $(i + 1) } }
+    END { print p[1], p[2] }')
+set -- $top
+[ $# = 2 ] || fail "predicted: the engine's two best replies at depth 6 not found in: $usi"
+for m in "$@"; do
+    out=$("$HAYANAGI" book lookup "$T/pr3.db" startpos moves 7g7f "$m" 2>&1)
+    expect_contains "predicted: 7g7f $m answered" "$out" "engine would play"
+done
+out=$("$HAYANAGI" book lookup "$T/pr3.db" startpos moves 7g7f 2>&1)
+expect_contains "predicted: no prediction stored" "$out" "not in the book"
+# the next run goes one level deeper: black's answers there, then two replies to each
+out=$(predicted pr3.db pr5.db black 5)
+expect_contains "predicted, second level" "$out" "4 positions needed a search"
+# a rerun predicts the same moves: the same output, byte for byte (dates aside)
+predicted pr3.db pr5b.db black 5 > /dev/null
+cmp -s <(grep -v '^#think' "$T/pr5.db") <(grep -v '^#think' "$T/pr5b.db") || fail "predicted: a rerun differs"
+# white's side: black's listed move and its two predicted moves at the root, answered
+out=$(predicted one.db prw.db white 2)
+expect_status "predicted, white" 0 $?
+out=$("$HAYANAGI" book lookup "$T/prw.db" startpos moves 7g7f 2>&1)
+expect_not_contains "predicted, white: the listed move answered" "$out" "not in the book"
+out=$("$HAYANAGI" book think "$T/one.db" "$T/prx.db" --depth 1 --multipv 1 --frontier line-replies --eval-diff 0 \
+    --max-ply 3 --predict 2 2>&1)
+expect_status "--predict without --frontier predicted" 2 $?
+expect_contains "--predict without --frontier predicted" "$out" "--predict and --predict-depth are for --frontier predicted"
+
 # ---- --rethink-if on the provenance ----
 out=$("$HAYANAGI" book think "$T/two.db" "$T/re0.db" --nodes $NODES --multipv 2 --quiet 2>&1)
 base=$(echo "$out" | sed -n 's/.*; \([0-9]*\) positions needed a search.*/\1/p')

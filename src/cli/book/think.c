@@ -72,8 +72,8 @@ static void usage(FILE *f) {
                "         [--multipv-margin CP [--multipv-max M]] [--threads T] [--hash MB]\n"
                "         [--engine CMD]... [--engine-file FILE] [--engine-option NAME=VALUE]... [--engine-timeout MS]\n"
                "         [--engine-startup MS] [--engine-newgame]\n"
-               "         [--frontier leaves|replies|eval-window|line-replies [--eval-diff CP]\n"
-               "         [--frontier-side root|black|white|both]]\n"
+               "         [--frontier leaves|replies|eval-window|line-replies|predicted [--eval-diff CP]\n"
+               "         [--frontier-side root|black|white|both] [--predict K] [--predict-depth D]]\n"
                "         [--max-ply P] [--max-positions N] [--rethink-if COND]... [--startmoves LINE]...\n"
                "         [--startmoves-file FILE] [--journal FILE] [--quiet]\n"
                "Without --engine the search runs in this process (--threads workers). Each --engine CMD is one\n"
@@ -83,6 +83,9 @@ static void usage(FILE *f) {
                "wait for usiok and for readyok (60000; --engine-timeout is the search's). --engine-newgame: isready\n"
                "and usinewgame before every position, so engines that clear their hash there answer\n"
                "independently of order and split.\n"
+               "--frontier predicted follows the frontier side's lines past the book through the other side's\n"
+               "listed moves and the K moves (3) Hayanagi's search to depth D (10) ranks first; it answers\n"
+               "the frontier side's positions there, one level more each run.\n"
                "The run checkpoints into OUT.journal (--journal FILE: there instead; needed when OUT is -, a FIFO\n"
                "or a device, which have no place for one); run the same command again to resume. OUT.sbk writes\n"
                "SBK.\n");
@@ -90,10 +93,9 @@ static void usage(FILE *f) {
 
 /* --frontier's values, indexed by ThinkFrontier */
 static const char *const frontier_names[THINK_FRONTIER_COUNT] = {
-    [THINK_FRONTIER_LEAVES] = "leaves",
-    [THINK_FRONTIER_EVAL_WINDOW] = "eval-window",
-    [THINK_FRONTIER_REPLIES] = "replies",
-    [THINK_FRONTIER_LINE_REPLIES] = "line-replies",
+    [THINK_FRONTIER_LEAVES] = "leaves",       [THINK_FRONTIER_EVAL_WINDOW] = "eval-window",
+    [THINK_FRONTIER_REPLIES] = "replies",     [THINK_FRONTIER_LINE_REPLIES] = "line-replies",
+    [THINK_FRONTIER_PREDICTED] = "predicted",
 };
 
 enum {
@@ -108,6 +110,8 @@ enum {
     OPT_FRONTIER,
     OPT_EVALDIFF,
     OPT_FSIDE,
+    OPT_PREDICT,
+    OPT_PREDICT_DEPTH,
     OPT_RETHINK,
     OPT_START,
     OPT_STARTFILE,
@@ -212,6 +216,8 @@ int book_verb_think(int argc, char **argv) {
                                              {"frontier", required_argument, NULL, OPT_FRONTIER},
                                              {"eval-diff", required_argument, NULL, OPT_EVALDIFF},
                                              {"frontier-side", required_argument, NULL, OPT_FSIDE},
+                                             {"predict", required_argument, NULL, OPT_PREDICT},
+                                             {"predict-depth", required_argument, NULL, OPT_PREDICT_DEPTH},
                                              {"rethink-if", required_argument, NULL, OPT_RETHINK},
                                              {"startmoves", required_argument, NULL, OPT_START},
                                              {"startmoves-file", required_argument, NULL, OPT_STARTFILE},
@@ -223,7 +229,7 @@ int book_verb_think(int argc, char **argv) {
     if (!av)
         return 1;
     int ac = argc, c;
-    bool eval_diff_set = false;
+    bool eval_diff_set = false, predict_set = false;
     while ((c = getopt_long(ac, av, "", longopts, NULL)) != -1) {
         bool ok = true;
         char serr[512];
@@ -259,7 +265,7 @@ int book_verb_think(int argc, char **argv) {
         case OPT_FRONTIER: {
             int i = 0;
             ok = cli_opts_keyword(av[0], longopts, c, optarg, frontier_names, THINK_FRONTIER_COUNT,
-                                  "leaves, replies, eval-window or line-replies", &i);
+                                  "leaves, replies, eval-window, line-replies or predicted", &i);
             to.frontier = (ThinkFrontier)i;
             break;
         }
@@ -274,6 +280,14 @@ int book_verb_think(int argc, char **argv) {
             to.frontier_side = (ThinkFrontierSide)(i - 1);
             break;
         }
+        case OPT_PREDICT:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, SEARCHER_MAX_PV, &v), to.predict = (int)v;
+            predict_set = true;
+            break;
+        case OPT_PREDICT_DEPTH:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100, &v), to.predict_depth = (int)v;
+            predict_set = true;
+            break;
         case OPT_RETHINK: {
             ThinkRethink *r = realloc(rethink, (n_rethink + 1) * sizeof *r);
             if (!r) {
@@ -315,12 +329,19 @@ int book_verb_think(int argc, char **argv) {
             goto done;
         }
     }
-    bool walks = to.frontier == THINK_FRONTIER_EVAL_WINDOW || to.frontier == THINK_FRONTIER_LINE_REPLIES;
-    bool all_replies = to.frontier == THINK_FRONTIER_REPLIES || to.frontier == THINK_FRONTIER_LINE_REPLIES;
+    bool predicted = to.frontier == THINK_FRONTIER_PREDICTED;
+    bool walks = to.frontier == THINK_FRONTIER_EVAL_WINDOW || to.frontier == THINK_FRONTIER_LINE_REPLIES || predicted;
+    bool all_replies = to.frontier == THINK_FRONTIER_REPLIES || to.frontier == THINK_FRONTIER_LINE_REPLIES || predicted;
+    if (predicted && !to.predict)
+        to.predict = 3;
+    if (predicted && !to.predict_depth)
+        to.predict_depth = 10;
     if (ac - optind != 2 || limits != 1 || !to.multipv || (ce.go_raw && !ce.n_cmds) || (walks && !eval_diff_set) ||
-        (all_replies && !to.max_ply) || (ce.multipv_max && !ce.multipv_margin)) {
+        (all_replies && !to.max_ply) || (ce.multipv_max && !ce.multipv_margin) || (predict_set && !predicted)) {
         if (ce.go_raw && !ce.n_cmds)
             fprintf(stderr, "hayanagi book think: --go is for external engines (--engine)\n");
+        if (predict_set && !predicted)
+            fprintf(stderr, "hayanagi book think: --predict and --predict-depth are for --frontier predicted\n");
         if (walks && !eval_diff_set)
             fprintf(stderr, "hayanagi book think: --frontier %s needs --eval-diff CP\n", frontier_names[to.frontier]);
         if (all_replies && !to.max_ply)
