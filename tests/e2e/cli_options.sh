@@ -95,12 +95,16 @@ bad_value "merge --policy=best" "--policy: bad value 'best'" book merge --policy
 bad_value "think --engine-timeout 0" "--engine-timeout: bad value '0'" book think --engine-timeout 0 --nodes 1 "$DB" "$T/bad.db"
 bad_value "think --multipv-margin -5" "--multipv-margin: bad value '-5'" book think --multipv-margin -5 --nodes 1 "$DB" "$T/bad.db"
 bad_value "think --go ''" "--go: bad value ''" book think --go '' "$DB" "$T/bad.db"
-bad_value "think --frontier=bogus" "--frontier: bad value 'bogus' (leaves, replies, eval-window or line-replies)" book think --frontier=bogus --nodes 1 --multipv 1 "$DB" "$T/bad.db"
+bad_value "think --frontier=bogus" "--frontier: bad value 'bogus' (leaves, replies, eval-window, line-replies or predicted)" book think --frontier=bogus --nodes 1 --multipv 1 "$DB" "$T/bad.db"
 bad_value "think --frontier-side red" "--frontier-side: bad value 'red'" book think --frontier-side red --nodes 1 --multipv 1 "$DB" "$T/bad.db"
 # one integer parser for every verb (util/cli_opts.h): the option, the value and the range
 bad_value "think --depth=abc" "--depth: bad value 'abc' (an integer from 1 to 200)" book think --depth=abc --multipv 1 "$DB" "$T/bad.db"
 bad_value "think --frontier-side=up" "--frontier-side: bad value 'up' (root, black, white or both)" \
     book think --frontier-side=up --nodes 1 --multipv 1 "$DB" "$T/bad.db"
+bad_value "think --predict=0" "--predict: bad value '0' (an integer from 1 to 32)" \
+    book think --frontier predicted --predict=0 --nodes 1 --multipv 1 "$DB" "$T/bad.db"
+bad_value "think --predict-depth x" "--predict-depth: bad value 'x' (an integer from 1 to 100)" \
+    book think --frontier predicted --predict-depth x --nodes 1 --multipv 1 "$DB" "$T/bad.db"
 bad_value "think --engine ''" "--engine: bad value ''" book think --engine '' --nodes 1 --multipv 1 "$DB" "$T/bad.db"
 bad_value "expand --playouts=abc" "--playouts: bad value 'abc' (an integer from 1 to 2000000000)" \
     book expand --playouts=abc "$DB" "$T/bad.db"
