@@ -385,6 +385,22 @@ static bool walk_predicted(Predicted *w, Position *pos) {
             if (w->follow[i])
                 push_move(moves, &n, position_legal_move_from16(pos, w->list->moves[i].move));
     }
+    if (!ours && in_book) {
+        /* every move of the other side the book already answers (a replies layer's answers
+         * are not listed moves): the walk goes on from the answer */
+        ExtMove legal[MAX_MOVES];
+        int nl = generate_moves(pos, GEN_LEGAL, legal);
+        for (int i = 0; i < nl; i++) {
+            StateInfo st;
+            BookKey ck;
+            uint32_t cid;
+            position_do_move(pos, legal[i].move, &st);
+            book_key_from_position(pos, &ck);
+            position_undo_move(pos, legal[i].move);
+            if (book_find(w->b, &ck, &cid))
+                push_move(moves, &n, legal[i].move);
+        }
+    }
     if (!ours) {
         memset(&w->answer, 0, sizeof w->answer);
         if (searcher_analyse(w->predictor, 0, pos, &w->budget, &w->answer) == SEARCH_OK)

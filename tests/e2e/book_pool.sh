@@ -377,20 +377,26 @@ out=$(predicted one.db pr2.db black 2)
 expect_contains "predicted, black to ply 2" "$out" "0 positions needed a search"
 out=$(predicted one.db pr3.db black 3)
 expect_contains "predicted, black to ply 3" "$out" "2 positions needed a search"
-# (quit would stop the search: it is sent once the bestmove is out)
-{
-    printf 'usi\nsetoption name USI_OwnBook value false\nsetoption name Threads value 1\nsetoption name MultiPV value 2\nisready\nusinewgame\nposition startpos moves 7g7f\ngo depth 6\n'
-    for _ in $(seq 6000); do
-        grep -q '^bestmove' "$T/usi.out" 2>/dev/null && break
-        sleep 0.05
-    done
-    echo quit
-} | "$HAYANAGI" > "$T/usi.out" 2>&1
-usi=$(cat "$T/usi.out")
-top=$(echo "$usi" | awk '/^info depth 6 / { for (i = 1; i < NF; i++) { if ($i == "multipv") k = $(i + 1); if ($i == "pv") p[k] = $(i + 1) } }
-    END { print p[1], p[2] }')
+# usi_top K MOVES...: the first moves of the engine's K lines at depth 6 after startpos
+# MOVES, over USI (quit would stop the search: it is sent once the bestmove is out)
+usi_top() {
+    local k=$1
+    shift
+    rm -f "$T/usi.out"
+    {
+        printf 'usi\nsetoption name USI_OwnBook value false\nsetoption name Threads value 1\nsetoption name MultiPV value %s\nisready\nusinewgame\nposition startpos moves %s\ngo depth 6\n' "$k" "$*"
+        for _ in $(seq 6000); do
+            grep -q '^bestmove' "$T/usi.out" 2>/dev/null && break
+            sleep 0.05
+        done
+        echo quit
+    } | "$HAYANAGI" > "$T/usi.out" 2>&1
+    awk -v k="$k" '/^info depth 6 / { m = 1; for (i = 1; i < NF; i++) { if ($i == "multipv") m = $(i + 1); if ($i == "pv") p[m] = $(i + 1) } }
+        END { for (i = 1; i <= k; i++) printf "%s ", p[i]; print "" }' "$T/usi.out"
+}
+top=$(usi_top 2 7g7f)
 set -- $top
-[ $# = 2 ] || fail "predicted: the engine's two best replies at depth 6 not found in: $usi"
+[ $# = 2 ] || fail "predicted: the engine's two best replies at depth 6 not found in: $(cat "$T/usi.out")"
 for m in "$@"; do
     out=$("$HAYANAGI" book lookup "$T/pr3.db" startpos moves 7g7f "$m" 2>&1)
     expect_contains "predicted: 7g7f $m answered" "$out" "engine would play"
@@ -403,6 +409,27 @@ expect_contains "predicted, second level" "$out" "4 positions needed a search"
 # a rerun predicts the same moves: the same output, byte for byte (dates aside)
 predicted pr3.db pr5b.db black 5 > /dev/null
 cmp -s <(grep -v '^#think' "$T/pr5.db") <(grep -v '^#think' "$T/pr5b.db") || fail "predicted: a rerun differs"
+# The walk goes on through every move of the other side the book answers, listed or not
+# (a replies layer's answers): after 7g7f 5a5b (unlisted) the book plays 2g2f, and white's
+# two predicted replies there are answered.
+cat > "$T/ans.db" <<'DB'
+#YANEURAOU-DB2016 1.00
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
+7g7f none 50 10 1
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2
+3c3d none -50 10 1
+sfen lnsg1gsnl/1r2k2b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3
+2g2f none 50 10 1
+DB
+top=$(usi_top 2 7g7f 5a5b 2g2f)
+set -- $top
+[ $# = 2 ] || fail "predicted: the engine's two best replies at depth 6 not found in: $(cat "$T/usi.out")"
+out=$(predicted ans.db pra.db black 5)
+expect_status "predicted through an answered reply" 0 $?
+for m in "$@"; do
+    out=$("$HAYANAGI" book lookup "$T/pra.db" startpos moves 7g7f 5a5b 2g2f "$m" 2>&1)
+    expect_contains "predicted: 7g7f 5a5b 2g2f $m answered" "$out" "engine would play"
+done
 # white's side: black's listed move and its two predicted moves at the root, answered
 out=$(predicted one.db prw.db white 2)
 expect_status "predicted, white" 0 $?
