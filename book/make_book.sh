@@ -48,6 +48,13 @@
 #      same way (`book think --frontier line-replies`, black's lines, then white's), so
 #      that an opponent's deviations up to move 8 are answered on the lines Hayanagi
 #      actually plays;
+#  9c. the predicted layer (PREDICT_PLY 13; 0: none): on the lines each colour plays,
+#      followed past the book through every reply the book answers and the other side's
+#      PREDICT_K likeliest moves (Hayanagi's own search, MultiPV PREDICT_K to depth
+#      PREDICT_DEPTH), the positions the book lacks, answered by Hayanagi's own search to
+#      depth PREDICT_ANSWER_DEPTH in this process (`book think --frontier predicted`,
+#      black's lines, then white's), so that Hayanagi stays in its book past an
+#      opponent's first deviation;
 #  10. what ships is written sorted (on-the-fly ready) and checked.
 # Deterministic: fixed inputs (the log starts with joseki.dat's and the records' SHA-256
 # and gpsusi's version), a fixed depth, each leaf searched as if first, the provenance date
@@ -56,7 +63,8 @@
 # the same bytes for steps 1-5 (the analyses differed only in a few node counts that gpsusi
 # reports on a timer; book/README.md), a fourth, with steps 6-7 added, gave step 5 the same
 # bytes again, and steps 6-7 rerun gave the same file. About 6 minutes of one core, and
-# about 20 more for step 9 and 20 for step 9b (two gpsusi processes in step 9b).
+# about 20 more for step 9 and 20 for step 9b (two gpsusi processes in step 9b), and
+# about 20 for step 9c (two threads).
 # Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
@@ -76,6 +84,10 @@ CONFIDENCE=${CONFIDENCE:-1}
 ROOT_MOVES=${ROOT_MOVES:-7g7f,2g2f}
 REPLIES_PLY=${REPLIES_PLY:-5}
 LINES_PLY=${LINES_PLY:-9}
+PREDICT_PLY=${PREDICT_PLY:-13}
+PREDICT_K=${PREDICT_K:-3}
+PREDICT_DEPTH=${PREDICT_DEPTH:-10}
+PREDICT_ANSWER_DEPTH=${PREDICT_ANSWER_DEPTH:-11}
 ENGINES=${ENGINES:-1}
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$JOSEKI")}
 export SOURCE_DATE_EPOCH
@@ -179,6 +191,17 @@ if [ "$LINES_PLY" -gt 0 ]; then
             --engine-option Thread=1 --go "byoyomi 60000" --multipv 1 --frontier line-replies --eval-diff 100000 \
             --frontier-side "$side" --max-ply "$LINES_PLY" --quiet
         drop_node_counts "$W/lines_$side.db" "$W/lines.db"
+    done
+fi
+# 9c. the predicted layer: black's lines, then white's (predictions and answers by
+#     Hayanagi's search in this process: one thread a position, the hash cleared, so the
+#     same on every run and with any number of threads)
+if [ "$PREDICT_PLY" -gt 0 ]; then
+    for side in black white; do
+        step nice "$H" book think "$W/lines.db" "$W/predicted_$side.db" --depth "$PREDICT_ANSWER_DEPTH" --threads 2 \
+            --multipv 1 --frontier predicted --eval-diff 100000 --frontier-side "$side" --max-ply "$PREDICT_PLY" \
+            --predict "$PREDICT_K" --predict-depth "$PREDICT_DEPTH" --quiet
+        cp "$W/predicted_$side.db" "$W/lines.db"
     done
 fi
 # 10. sorted and checked
