@@ -84,8 +84,8 @@ static void usage(FILE *f) {
                "and usinewgame before every position, so engines that clear their hash there answer\n"
                "independently of order and split.\n"
                "--frontier predicted follows the frontier side's lines past the book through the other side's\n"
-               "listed moves and the K moves (3) Hayanagi's search to depth D (10) ranks first; it answers\n"
-               "the frontier side's positions there, one level more each run.\n"
+               "listed moves, the moves the book answers and the K moves (3) Hayanagi's search to depth D (10)\n"
+               "ranks first; it answers the frontier side's positions there, one level more each run.\n"
                "The run checkpoints into OUT.journal (--journal FILE: there instead; needed when OUT is -, a FIFO\n"
                "or a device, which have no place for one); run the same command again to resume. OUT.sbk writes\n"
                "SBK.\n");
