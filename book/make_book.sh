@@ -64,7 +64,7 @@
 # reports on a timer; book/README.md), a fourth, with steps 6-7 added, gave step 5 the same
 # bytes again, and steps 6-7 rerun gave the same file. About 6 minutes of one core, and
 # about 20 more for step 9 and 20 for step 9b (two gpsusi processes in step 9b), and
-# about 20 for step 9c (two threads).
+# about 15 for step 9c (two threads).
 # Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
