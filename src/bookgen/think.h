@@ -100,6 +100,9 @@ typedef struct {
     int ply;
 } ThinkTarget;
 
+/* The predicted frontier's defaults: moves predicted per position, and their search depth. */
+enum { THINK_PREDICT_DEFAULT = 3, THINK_PREDICT_DEPTH_DEFAULT = 10 };
+
 /* Engine failures on one position after which it is skipped (not journaled, so a later
  * run tries it again): a position that crashes every engine must not retire them all. */
 enum { THINK_POSITION_FAILS = 3 };
@@ -122,8 +125,9 @@ typedef struct {
     size_t n_rethink;
     uint64_t max_positions; /* 0 = every target */
     int max_ply;            /* skip targets deeper than this ply (0 = no limit) */
-    int predict;            /* predicted frontier: the other side's moves predicted per position (MultiPV) */
-    int predict_depth;      /* predicted frontier: the prediction's depth */
+    int predict;            /* predicted frontier: the other side's moves predicted per position (MultiPV);
+                               0 = THINK_PREDICT_DEFAULT */
+    int predict_depth;      /* predicted frontier: the prediction's depth; 0 = THINK_PREDICT_DEPTH_DEFAULT */
     const BookKey *starts;  /* roots of the subtree to think (n_starts of them); NULL = the whole book */
     const int *start_plies; /* their SFEN move numbers */
     size_t n_starts;

@@ -140,6 +140,13 @@ static bool wants_rethink(const Book *b, uint32_t id, const ThinkOptions *o) {
     return false;
 }
 
+/* Whether book position id (pos, its cnt moves in list) is searched itself: short (fewer
+ * than multipv legal candidates) or marked for a re-think. */
+static bool wants_search(const Book *b, const ThinkOptions *o, uint32_t id, const Position *pos,
+                         const BookMoveList *list, int cnt) {
+    return think_legal_candidates(pos, list, cnt) < o->multipv || wants_rethink(b, id, o);
+}
+
 /* ---- scope: the subtree below the starts ---- */
 
 static bool mark_scope(const Book *b, const ThinkOptions *o, Book *scope, BookMoveList *list) {
@@ -208,8 +215,8 @@ static bool consider(const Book *b, const ThinkOptions *o, uint32_t id, List *l,
         return true;
     int cnt = book_position_moves(b, id, list);
     bool in_ply = !o->max_ply || pos.ply <= o->max_ply;
-    if (in_ply && (think_legal_candidates(&pos, list, cnt) < o->multipv || wants_rethink(b, id, o)) &&
-        position_has_legal_move(&pos) && !add_target(l, &k, pos.ply))
+    if (in_ply && wants_search(b, o, id, &pos, list, cnt) && position_has_legal_move(&pos) &&
+        !add_target(l, &k, pos.ply))
         return false;
     /* the children: of the followed legal book moves, or (all_children) of every legal move */
     ExtMove children[(int)BOOK_MAX_MOVES > (int)MAX_MOVES ? (int)BOOK_MAX_MOVES
@@ -331,6 +338,19 @@ static bool walk_frontier(const Book *b, const ThinkOptions *o, const BookKey *r
     return ok;
 }
 
+typedef struct {
+    const Book *b;
+    const ThinkOptions *o;
+    List *l;
+    Book *visited;
+    BookMoveList *list;
+} WindowWalk;
+
+static bool window_from(void *ctx, const BookKey *root, int root_ply) {
+    WindowWalk *w = ctx;
+    return walk_frontier(w->b, w->o, root, root_ply, w->l, w->visited, w->list);
+}
+
 /* ---- the predicted frontier ---- */
 
 typedef struct {
@@ -373,12 +393,11 @@ static bool walk_predicted(Predicted *w, Position *pos) {
     bool in_book = book_find(w->b, &k, &id), ours = frontier_ours(o, pos->side, w->root_side);
     if (ours && !in_book)
         return add_target(w->l, &k, pos->ply);
-    Move moves[BOOK_MAX_MOVES + SEARCHER_MAX_PV];
+    Move moves[MAX_MOVES]; /* distinct legal moves (push_move) */
     int n = 0;
     if (in_book) {
         int cnt = book_position_moves(w->b, id, w->list);
-        if (ours && (think_legal_candidates(pos, w->list, cnt) < o->multipv || wants_rethink(w->b, id, o)) &&
-            !add_target(w->l, &k, pos->ply))
+        if (ours && wants_search(w->b, o, id, pos, w->list, cnt) && !add_target(w->l, &k, pos->ply))
             return false;
         frontier_follow(o, pos->side, w->root_side, w->list, cnt, w->follow);
         for (int i = 0; i < cnt; i++)
@@ -391,12 +410,9 @@ static bool walk_predicted(Predicted *w, Position *pos) {
         ExtMove legal[MAX_MOVES];
         int nl = generate_moves(pos, GEN_LEGAL, legal);
         for (int i = 0; i < nl; i++) {
-            StateInfo st;
             BookKey ck;
             uint32_t cid;
-            position_do_move(pos, legal[i].move, &st);
-            book_key_from_position(pos, &ck);
-            position_undo_move(pos, legal[i].move);
+            book_key_after_move(pos, legal[i].move, &ck);
             if (book_find(w->b, &ck, &cid))
                 push_move(moves, &n, legal[i].move);
         }
@@ -404,7 +420,7 @@ static bool walk_predicted(Predicted *w, Position *pos) {
     if (!ours) {
         memset(&w->answer, 0, sizeof w->answer);
         if (searcher_analyse(w->predictor, 0, pos, &w->budget, &w->answer) == SEARCH_OK)
-            for (int i = 0; i < w->answer.n && i < o->predict; i++)
+            for (int i = 0; i < w->answer.n && i < w->budget.multipv; i++)
                 push_move(moves, &n, position_legal_move_from16(pos, w->answer.c[i].move));
         if (o->progress)
             progress_update(o->progress, ++w->predicted);
@@ -420,7 +436,26 @@ static bool walk_predicted(Predicted *w, Position *pos) {
     return true;
 }
 
-static bool predicted_from(Predicted *w, const BookKey *root, int root_ply) {
+/* A walk from one root (a start, or the start position at SFEN move 1). */
+typedef bool (*RootWalk)(void *ctx, const BookKey *root, int root_ply);
+
+/* Walks from each start, or from the start position when there is none. */
+static bool walk_roots(const ThinkOptions *o, RootWalk walk, void *ctx) {
+    for (size_t i = 0; i < o->n_starts; i++)
+        if (!walk(ctx, &o->starts[i], o->start_plies[i]))
+            return false;
+    if (o->n_starts)
+        return true;
+    Position pos;
+    StateInfo st;
+    BookKey root;
+    position_set_startpos(&pos, &st);
+    book_key_from_position(&pos, &root);
+    return walk(ctx, &root, 1);
+}
+
+static bool predicted_from(void *ctx, const BookKey *root, int root_ply) {
+    Predicted *w = ctx;
     Position pos;
     StateInfo st;
     if (!book_key_to_position(root, &pos, &st, root_ply))
@@ -439,20 +474,12 @@ static bool collect_predicted(const Book *b, const ThinkOptions *o, List *l, Boo
         w->o = o;
         w->l = l;
         w->list = list;
-        w->budget = (SearchBudget){.depth = o->predict_depth, .multipv = o->predict, .multipv_max = o->predict};
+        int k = o->predict ? o->predict : THINK_PREDICT_DEFAULT;
+        w->budget = (SearchBudget){
+            .depth = o->predict_depth ? o->predict_depth : THINK_PREDICT_DEPTH_DEFAULT, .multipv = k, .multipv_max = k};
         if (o->progress)
             progress_start(o->progress, o->progress->out, "predicting", 0, o->progress->quiet);
-        if (o->n_starts)
-            for (size_t i = 0; ok && i < o->n_starts; i++)
-                ok = predicted_from(w, &o->starts[i], o->start_plies[i]);
-        else {
-            Position pos;
-            StateInfo st;
-            BookKey root;
-            position_set_startpos(&pos, &st);
-            book_key_from_position(&pos, &root);
-            ok = predicted_from(w, &root, 1);
-        }
+        ok = walk_roots(o, predicted_from, w);
         if (o->progress)
             progress_finish(o->progress);
     }
@@ -482,18 +509,9 @@ bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **o
     } else if (ok && o->frontier == THINK_FRONTIER_PREDICTED) {
         ok = collect_predicted(b, o, &l, list);
     } else if (ok && (o->frontier == THINK_FRONTIER_EVAL_WINDOW || o->frontier == THINK_FRONTIER_LINE_REPLIES)) {
-        ok = (visited = book_create()) != NULL;
-        if (o->n_starts)
-            for (size_t i = 0; ok && i < o->n_starts; i++)
-                ok = walk_frontier(b, o, &o->starts[i], o->start_plies[i], &l, visited, list);
-        else if (ok) {
-            Position pos;
-            StateInfo st;
-            BookKey root;
-            position_set_startpos(&pos, &st);
-            book_key_from_position(&pos, &root);
-            ok = walk_frontier(b, o, &root, 1, &l, visited, list);
-        }
+        visited = book_create();
+        WindowWalk ww = {b, o, &l, visited, list};
+        ok = visited && walk_roots(o, window_from, &ww);
     } else if (ok) {
         if (o->n_starts)
             ok = (scope = book_create()) != NULL && mark_scope(b, o, scope, list);

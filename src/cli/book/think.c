@@ -68,27 +68,29 @@ static bool starts_add_file(Starts *s, const char *path, char *err, size_t err_l
 }
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: hayanagi book think IN OUT (--depth D | --nodes N | --movetime MS | --go ARGS) --multipv K\n"
-               "         [--multipv-margin CP [--multipv-max M]] [--threads T] [--hash MB]\n"
-               "         [--engine CMD]... [--engine-file FILE] [--engine-option NAME=VALUE]... [--engine-timeout MS]\n"
-               "         [--engine-startup MS] [--engine-newgame]\n"
-               "         [--frontier leaves|replies|eval-window|line-replies|predicted [--eval-diff CP]\n"
-               "         [--frontier-side root|black|white|both] [--predict K] [--predict-depth D]]\n"
-               "         [--max-ply P] [--max-positions N] [--rethink-if COND]... [--startmoves LINE]...\n"
-               "         [--startmoves-file FILE] [--journal FILE] [--quiet]\n"
-               "Without --engine the search runs in this process (--threads workers). Each --engine CMD is one\n"
-               "external USI engine process (run through /bin/sh -c when it holds shell syntax, e.g. ssh).\n"
-               "--go passes raw go arguments (external engines only). COND is FIELD OP VALUE with FIELD\n"
-               "engine|depth|nodes|date, e.g. \"engine!=YaneuraOu\" or \"depth<20\". --engine-startup: the\n"
-               "wait for usiok and for readyok (60000; --engine-timeout is the search's). --engine-newgame: isready\n"
-               "and usinewgame before every position, so engines that clear their hash there answer\n"
-               "independently of order and split.\n"
-               "--frontier predicted follows the frontier side's lines past the book through the other side's\n"
-               "listed moves, the moves the book answers and the K moves (3) Hayanagi's search to depth D (10)\n"
-               "ranks first; it answers the frontier side's positions there, one level more each run.\n"
-               "The run checkpoints into OUT.journal (--journal FILE: there instead; needed when OUT is -, a FIFO\n"
-               "or a device, which have no place for one); run the same command again to resume. OUT.sbk writes\n"
-               "SBK.\n");
+    fprintf(f,
+            "usage: hayanagi book think IN OUT (--depth D | --nodes N | --movetime MS | --go ARGS) --multipv K\n"
+            "         [--multipv-margin CP [--multipv-max M]] [--threads T] [--hash MB]\n"
+            "         [--engine CMD]... [--engine-file FILE] [--engine-option NAME=VALUE]... [--engine-timeout MS]\n"
+            "         [--engine-startup MS] [--engine-newgame]\n"
+            "         [--frontier leaves|replies|eval-window|line-replies|predicted [--eval-diff CP]\n"
+            "         [--frontier-side root|black|white|both] [--predict K] [--predict-depth D]]\n"
+            "         [--max-ply P] [--max-positions N] [--rethink-if COND]... [--startmoves LINE]...\n"
+            "         [--startmoves-file FILE] [--journal FILE] [--quiet]\n"
+            "Without --engine the search runs in this process (--threads workers). Each --engine CMD is one\n"
+            "external USI engine process (run through /bin/sh -c when it holds shell syntax, e.g. ssh).\n"
+            "--go passes raw go arguments (external engines only). COND is FIELD OP VALUE with FIELD\n"
+            "engine|depth|nodes|date, e.g. \"engine!=YaneuraOu\" or \"depth<20\". --engine-startup: the\n"
+            "wait for usiok and for readyok (60000; --engine-timeout is the search's). --engine-newgame: isready\n"
+            "and usinewgame before every position, so engines that clear their hash there answer\n"
+            "independently of order and split.\n"
+            "--frontier predicted follows the frontier side's lines past the book through the other side's\n"
+            "listed moves, the moves the book answers and the K moves (%d) Hayanagi's search to depth D (%d)\n"
+            "ranks first; it answers the frontier side's positions there, one level more each run.\n"
+            "The run checkpoints into OUT.journal (--journal FILE: there instead; needed when OUT is -, a FIFO\n"
+            "or a device, which have no place for one); run the same command again to resume. OUT.sbk writes\n"
+            "SBK.\n",
+            THINK_PREDICT_DEFAULT, THINK_PREDICT_DEPTH_DEFAULT);
 }
 
 /* --frontier's values, indexed by ThinkFrontier */
@@ -332,10 +334,6 @@ int book_verb_think(int argc, char **argv) {
     bool predicted = to.frontier == THINK_FRONTIER_PREDICTED;
     bool walks = to.frontier == THINK_FRONTIER_EVAL_WINDOW || to.frontier == THINK_FRONTIER_LINE_REPLIES || predicted;
     bool all_replies = to.frontier == THINK_FRONTIER_REPLIES || to.frontier == THINK_FRONTIER_LINE_REPLIES || predicted;
-    if (predicted && !to.predict)
-        to.predict = 3;
-    if (predicted && !to.predict_depth)
-        to.predict_depth = 10;
     if (ac - optind != 2 || limits != 1 || !to.multipv || (ce.go_raw && !ce.n_cmds) || (walks && !eval_diff_set) ||
         (all_replies && !to.max_ply) || (ce.multipv_max && !ce.multipv_margin) || (predict_set && !predicted)) {
         if (ce.go_raw && !ce.n_cmds)
