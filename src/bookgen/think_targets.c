@@ -404,9 +404,11 @@ static bool walk_predicted(Predicted *w, Position *pos) {
             if (w->follow[i])
                 push_move(moves, &n, position_legal_move_from16(pos, w->list->moves[i].move));
     }
-    if (!ours && in_book) {
-        /* every move of the other side the book already answers (a replies layer's answers
-         * are not listed moves): the walk goes on from the answer */
+    if (!ours) {
+        /* every move of the other side the book already answers, whether or not this
+         * position is in the book (a replies layer's answers are not listed moves, and a
+         * line may come back into the book after a position it lacks): the walk goes on
+         * from the answer */
         ExtMove legal[MAX_MOVES];
         int nl = generate_moves(pos, GEN_LEGAL, legal);
         for (int i = 0; i < nl; i++) {

@@ -430,6 +430,18 @@ for m in "$@"; do
     out=$("$HAYANAGI" book lookup "$T/pra.db" startpos moves 7g7f 5a5b 2g2f "$m" 2>&1)
     expect_contains "predicted: 7g7f 5a5b 2g2f $m answered" "$out" "engine would play"
 done
+# ... and through them where the position before is not in the book either: without the
+# position after 7g7f, 5a5b (which the engine does not rank in its two best there) still
+# leads back to the book's 2g2f, and white's replies to it are answered.
+grep -v -e '^sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w' -e '^3c3d ' "$T/ans.db" > "$T/ans2.db"
+top2=$(usi_top 2 7g7f)
+case " $top2 " in *" 5a5b "*) fail "predicted: 5a5b is among the engine's two best after 7g7f ($top2): the test proves nothing" ;; esac
+out=$(predicted ans2.db pra2.db black 5)
+expect_status "predicted through an answered reply off the book" 0 $?
+for m in "$@"; do
+    out=$("$HAYANAGI" book lookup "$T/pra2.db" startpos moves 7g7f 5a5b 2g2f "$m" 2>&1)
+    expect_contains "predicted: 7g7f 5a5b 2g2f $m answered past a position off the book" "$out" "engine would play"
+done
 # white's side: black's listed move and its two predicted moves at the root, answered
 out=$(predicted one.db prw.db white 2)
 expect_status "predicted, white" 0 $?
