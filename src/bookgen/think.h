@@ -20,10 +20,11 @@
  *    opponent's deviations from them are answered without covering every book position;
  *  - with frontier THINK_FRONTIER_PREDICTED, the lines the frontier side plays followed
  *    past the book: at the frontier side's positions its best book moves; at the other
- *    side's positions, in the book or not, its listed moves within eval_diff, every move
+ *    side's positions its listed moves within eval_diff and, in the book or not, every move
  *    into a position the book holds (a replies layer's answers), and the
  *    predict moves Hayanagi's own search ranks first there (MultiPV predict, to depth
- *    predict_depth, one thread, the hash cleared: the same moves on every run); every position
+ *    predict_depth, one thread a position, the hash cleared: the same moves on every run;
+ *    threads positions at a time); every position
  *    of the frontier side on those lines that the book lacks is a target, up to max_ply.
  *    Only the frontier side's positions are targets: a prediction is never stored, since
  *    the book plays both colours and would play it. Each run answers one more level;

@@ -3,6 +3,8 @@
  * every reply the book lacks (replies frontier), the eval-window frontier, the lines one
  * side plays followed past the book through predicted replies (predicted frontier), and
  * positions whose provenance asks for a re-think. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,15 +356,24 @@ static bool window_from(void *ctx, const BookKey *root, int root_ply) {
 /* ---- the predicted frontier ---- */
 
 typedef struct {
+    BookKey key;
+    int ply;
+    int n;                         /* predicted moves found (0: none) */
+    Move16 moves[SEARCHER_MAX_PV]; /* best first */
+} Wanted;
+
+typedef struct {
     const Book *b;
     const ThinkOptions *o;
     List *l;
-    Book *visited; /* positions walked, as a set */
+    Book *visited; /* positions walked in this pass, as a set */
     BookMoveList *list;
     bool *follow;
-    Searcher *predictor;
+    Book *predictions; /* every position predicted so far, with its predicted moves */
+    Wanted *wanted;    /* the positions this pass reached that are not predicted yet */
+    size_t n_wanted, cap_wanted;
+    Searcher *predictor; /* one single-threaded slot per thread */
     SearchBudget budget;
-    SearchAnswer answer;
     Color root_side;
     uint64_t predicted; /* positions searched for predictions (progress) */
 } Predicted;
@@ -375,6 +386,88 @@ static void push_move(Move *moves, int *n, Move m) {
         if (moves[i] == m)
             return;
     moves[(*n)++] = m;
+}
+
+/* Notes a position whose predictions the walk needs and does not have yet: this pass
+ * cannot follow them, and the next pass will. */
+static bool want_prediction(Predicted *w, const BookKey *k, int ply) {
+    if (w->n_wanted == w->cap_wanted) {
+        size_t c = w->cap_wanted ? w->cap_wanted * 2 : 256;
+        Wanted *p = realloc(w->wanted, c * sizeof *p);
+        if (!p)
+            return false;
+        w->wanted = p;
+        w->cap_wanted = c;
+    }
+    w->wanted[w->n_wanted++] = (Wanted){.key = *k, .ply = ply};
+    return true;
+}
+
+enum { PREDICT_MAX_SLOTS = 128 }; /* as ThinkOptions.threads */
+
+typedef struct {
+    Predicted *w;
+    int slot;
+    atomic_size_t *done;
+} PredictJob;
+
+/* Predicts wanted[slot], wanted[slot + slots], ... on the predictor's slot. */
+static void *predict_slot(void *arg) {
+    PredictJob *j = arg;
+    Predicted *w = j->w;
+    const ThinkOptions *o = w->o;
+    SearchAnswer *answer = malloc(sizeof *answer);
+    for (size_t i = (size_t)j->slot; answer && i < w->n_wanted && !(o->stop && *o->stop);
+         i += (size_t)w->predictor->slots) {
+        Wanted *q = &w->wanted[i];
+        Position pos;
+        StateInfo st;
+        memset(answer, 0, sizeof *answer);
+        if (book_key_to_position(&q->key, &pos, &st, q->ply) &&
+            searcher_analyse(w->predictor, j->slot, &pos, &w->budget, answer) == SEARCH_OK)
+            for (int c = 0; c < answer->n && c < w->budget.multipv; c++)
+                q->moves[q->n++] = answer->c[c].move;
+        atomic_fetch_add(j->done, 1);
+        if (j->slot == 0 && o->progress)
+            progress_update(o->progress, w->predicted + atomic_load(j->done));
+    }
+    free(answer);
+    return NULL;
+}
+
+/* Predicts every wanted position, one thread per predictor slot (the calling thread is
+ * slot 0), and adds them to the predictions. False when memory runs out. */
+static bool predict_wanted(Predicted *w) {
+    int slots = w->predictor->slots;
+    pthread_t th[PREDICT_MAX_SLOTS];
+    PredictJob jobs[PREDICT_MAX_SLOTS];
+    atomic_size_t done;
+    atomic_init(&done, 0);
+    int started = 1;
+    for (int t = 0; t < slots; t++)
+        jobs[t] = (PredictJob){w, t, &done};
+    for (int t = 1; t < slots; t++, started++)
+        if (pthread_create(&th[t], NULL, predict_slot, &jobs[t]) != 0)
+            break;
+    predict_slot(&jobs[0]);
+    /* a slot whose thread did not start: its share runs here */
+    for (int t = started; t < slots; t++)
+        predict_slot(&jobs[t]);
+    for (int t = 1; t < started; t++)
+        pthread_join(th[t], NULL);
+    w->predicted += atomic_load(&done);
+    if (w->o->stop && *w->o->stop)
+        return true;
+    for (size_t i = 0; i < w->n_wanted; i++) {
+        BookMove m[SEARCHER_MAX_PV];
+        uint32_t id;
+        for (int c = 0; c < w->wanted[i].n; c++)
+            m[c] = (BookMove){.move = w->wanted[i].moves[c], .ponder = MOVE_NONE};
+        if (!book_add_position(w->predictions, &w->wanted[i].key, w->wanted[i].ply, &id) ||
+            !book_set_moves(w->predictions, id, m, w->wanted[i].n))
+            return false;
+    }
+    return true;
 }
 
 /* Walks pos (any position, in the book or not; unchanged on return). */
@@ -420,12 +513,14 @@ static bool walk_predicted(Predicted *w, Position *pos) {
         }
     }
     if (!ours) {
-        memset(&w->answer, 0, sizeof w->answer);
-        if (searcher_analyse(w->predictor, 0, pos, &w->budget, &w->answer) == SEARCH_OK)
-            for (int i = 0; i < w->answer.n && i < w->budget.multipv; i++)
-                push_move(moves, &n, position_legal_move_from16(pos, w->answer.c[i].move));
-        if (o->progress)
-            progress_update(o->progress, ++w->predicted);
+        uint32_t pid;
+        if (book_find(w->predictions, &k, &pid)) {
+            int np = book_position_moves(w->predictions, pid, w->list);
+            for (int i = 0; i < np; i++)
+                push_move(moves, &n, position_legal_move_from16(pos, w->list->moves[i].move));
+        } else if (!want_prediction(w, &k, pos->ply)) {
+            return false;
+        }
     }
     for (int i = 0; i < n; i++) {
         StateInfo st;
@@ -466,11 +561,17 @@ static bool predicted_from(void *ctx, const BookKey *root, int root_ply) {
     return walk_predicted(w, &pos);
 }
 
-/* The predicted frontier from the root (or each start). */
+/* The predicted frontier from the root (or each start): walks in passes, each following
+ * the predictions the passes before made and noting the positions still to predict,
+ * which are then predicted in parallel; the pass that needs no new prediction has
+ * walked exactly what one walk predicting as it goes would, and its targets are the
+ * list. */
 static bool collect_predicted(const Book *b, const ThinkOptions *o, List *l, BookMoveList *list) {
     Predicted *w = calloc(1, sizeof *w);
-    bool ok = w && (w->visited = book_create()) && (w->follow = malloc(BOOK_MAX_MOVES * sizeof *w->follow)) &&
-              (w->predictor = searcher_inproc_create(1, 16));
+    int slots = o->threads > 0 ? o->threads : 1;
+    bool ok = w && (w->visited = book_create()) && (w->predictions = book_create()) &&
+              (w->follow = malloc(BOOK_MAX_MOVES * sizeof *w->follow)) &&
+              (w->predictor = searcher_inproc_create(slots < PREDICT_MAX_SLOTS ? slots : PREDICT_MAX_SLOTS, 16));
     if (ok) {
         w->b = b;
         w->o = o;
@@ -481,14 +582,27 @@ static bool collect_predicted(const Book *b, const ThinkOptions *o, List *l, Boo
             .depth = o->predict_depth ? o->predict_depth : THINK_PREDICT_DEPTH_DEFAULT, .multipv = k, .multipv_max = k};
         if (o->progress)
             progress_start(o->progress, o->progress->out, "predicting", 0, o->progress->quiet);
-        ok = walk_roots(o, predicted_from, w);
+        for (;;) {
+            book_clear(w->visited);
+            book_clear(l->seen);
+            l->n = 0;
+            w->n_wanted = 0;
+            ok = walk_roots(o, predicted_from, w);
+            if (!ok || !w->n_wanted || (o->stop && *o->stop))
+                break;
+            ok = predict_wanted(w);
+            if (!ok || (o->stop && *o->stop))
+                break;
+        }
         if (o->progress)
             progress_finish(o->progress);
     }
     if (w) {
         searcher_destroy(w->predictor);
         free(w->follow);
+        free(w->wanted);
         book_free(w->visited);
+        book_free(w->predictions);
     }
     free(w);
     return ok;

@@ -371,7 +371,7 @@ printf '#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1
     > "$T/one.db"
 predicted() {
     "$HAYANAGI" book think "$T/$1" "$T/$2" --depth 1 --multipv 1 --frontier predicted --eval-diff 0 \
-        --frontier-side "$3" --max-ply "$4" --predict 2 --predict-depth 6 --quiet 2>&1
+        --frontier-side "$3" --max-ply "$4" --predict 2 --predict-depth 6 --quiet ${5:+--threads $5} 2>&1
 }
 out=$(predicted one.db pr2.db black 2)
 expect_contains "predicted, black to ply 2" "$out" "0 positions needed a search"
@@ -406,9 +406,12 @@ expect_contains "predicted: no prediction stored" "$out" "not in the book"
 # the next run goes one level deeper: black's answers there, then two replies to each
 out=$(predicted pr3.db pr5.db black 5)
 expect_contains "predicted, second level" "$out" "4 positions needed a search"
-# a rerun predicts the same moves: the same output, byte for byte (dates aside)
+# a rerun predicts the same moves: the same output, byte for byte (dates aside), and so
+# does a run predicting (and answering) three positions at a time
 predicted pr3.db pr5b.db black 5 > /dev/null
 cmp -s <(grep -v '^#think' "$T/pr5.db") <(grep -v '^#think' "$T/pr5b.db") || fail "predicted: a rerun differs"
+predicted pr3.db pr5t.db black 5 3 > /dev/null
+cmp -s <(grep -v '^#think' "$T/pr5.db") <(grep -v '^#think' "$T/pr5t.db") || fail "predicted: --threads 3 differs"
 # The walk goes on through every move of the other side the book answers, listed or not
 # (a replies layer's answers): after 7g7f 5a5b (unlisted) the book plays 2g2f, and white's
 # two predicted replies there are answered.
