@@ -19,6 +19,17 @@ typedef struct {
     size_t n, cap;
 } List;
 
+/* Makes room for one more element in items (*cap of them, all used, each size bytes):
+ * doubles the capacity, from 256, and returns the new array; NULL (items and *cap
+ * unchanged) when memory runs out. */
+static void *grow_for_one(void *items, size_t *cap, size_t size) {
+    size_t c = *cap ? *cap * 2 : 256;
+    void *p = realloc(items, c * size);
+    if (p)
+        *cap = c;
+    return p;
+}
+
 static bool add_target(List *l, const BookKey *k, int ply) {
     size_t before = book_position_count(l->seen);
     uint32_t id;
@@ -27,12 +38,10 @@ static bool add_target(List *l, const BookKey *k, int ply) {
     if (book_position_count(l->seen) == before)
         return true;
     if (l->n == l->cap) {
-        size_t c = l->cap ? l->cap * 2 : 256;
-        ThinkTarget *p = realloc(l->t, c * sizeof *p);
-        if (!p)
+        ThinkTarget *t = grow_for_one(l->t, &l->cap, sizeof *t);
+        if (!t)
             return false;
-        l->t = p;
-        l->cap = c;
+        l->t = t;
     }
     l->t[l->n].key = *k;
     l->t[l->n++].ply = ply;
@@ -392,12 +401,10 @@ static void push_move(Move *moves, int *n, Move m) {
  * cannot follow them, and the next pass will. */
 static bool want_prediction(Predicted *w, const BookKey *k, int ply) {
     if (w->n_wanted == w->cap_wanted) {
-        size_t c = w->cap_wanted ? w->cap_wanted * 2 : 256;
-        Wanted *p = realloc(w->wanted, c * sizeof *p);
-        if (!p)
+        Wanted *q = grow_for_one(w->wanted, &w->cap_wanted, sizeof *q);
+        if (!q)
             return false;
-        w->wanted = p;
-        w->cap_wanted = c;
+        w->wanted = q;
     }
     w->wanted[w->n_wanted++] = (Wanted){.key = *k, .ply = ply};
     return true;

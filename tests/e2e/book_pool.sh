@@ -394,13 +394,20 @@ usi_top() {
     awk -v k="$k" '/^info depth 6 / { m = 1; for (i = 1; i < NF; i++) { if ($i == "multipv") m = $(i + 1); if ($i == "pv") p[m] = $(i + 1) } }
         END { for (i = 1; i <= k; i++) printf "%s ", p[i]; print "" }' "$T/usi.out"
 }
-top=$(usi_top 2 7g7f)
-set -- $top
+# expect_answered DB WHAT "LINE" MOVES...: DB has a move after LINE followed by each move
+expect_answered() {
+    local db=$1 what=$2 line=$3 m
+    shift 3
+    for m in "$@"; do
+        # shellcheck disable=SC2086
+        out=$("$HAYANAGI" book lookup "$T/$db" startpos moves $line "$m" 2>&1)
+        expect_contains "predicted: $line $m answered$what" "$out" "engine would play"
+    done
+}
+top_7g7f=$(usi_top 2 7g7f)
+set -- $top_7g7f
 [ $# = 2 ] || fail "predicted: the engine's two best replies at depth 6 not found in: $(cat "$T/usi.out")"
-for m in "$@"; do
-    out=$("$HAYANAGI" book lookup "$T/pr3.db" startpos moves 7g7f "$m" 2>&1)
-    expect_contains "predicted: 7g7f $m answered" "$out" "engine would play"
-done
+expect_answered pr3.db "" "7g7f" "$@"
 out=$("$HAYANAGI" book lookup "$T/pr3.db" startpos moves 7g7f 2>&1)
 expect_contains "predicted: no prediction stored" "$out" "not in the book"
 # the next run goes one level deeper: black's answers there, then two replies to each
@@ -429,22 +436,15 @@ set -- $top
 [ $# = 2 ] || fail "predicted: the engine's two best replies at depth 6 not found in: $(cat "$T/usi.out")"
 out=$(predicted ans.db pra.db black 5)
 expect_status "predicted through an answered reply" 0 $?
-for m in "$@"; do
-    out=$("$HAYANAGI" book lookup "$T/pra.db" startpos moves 7g7f 5a5b 2g2f "$m" 2>&1)
-    expect_contains "predicted: 7g7f 5a5b 2g2f $m answered" "$out" "engine would play"
-done
+expect_answered pra.db "" "7g7f 5a5b 2g2f" "$@"
 # ... and through them where the position before is not in the book either: without the
 # position after 7g7f, 5a5b (which the engine does not rank in its two best there) still
 # leads back to the book's 2g2f, and white's replies to it are answered.
 grep -v -e '^sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w' -e '^3c3d ' "$T/ans.db" > "$T/ans2.db"
-top2=$(usi_top 2 7g7f)
-case " $top2 " in *" 5a5b "*) fail "predicted: 5a5b is among the engine's two best after 7g7f ($top2): the test proves nothing" ;; esac
+case " $top_7g7f " in *" 5a5b "*) fail "predicted: 5a5b is among the engine's two best after 7g7f ($top_7g7f): the test proves nothing" ;; esac
 out=$(predicted ans2.db pra2.db black 5)
 expect_status "predicted through an answered reply off the book" 0 $?
-for m in "$@"; do
-    out=$("$HAYANAGI" book lookup "$T/pra2.db" startpos moves 7g7f 5a5b 2g2f "$m" 2>&1)
-    expect_contains "predicted: 7g7f 5a5b 2g2f $m answered past a position off the book" "$out" "engine would play"
-done
+expect_answered pra2.db " past a position off the book" "7g7f 5a5b 2g2f" "$@"
 # white's side: black's listed move and its two predicted moves at the root, answered
 out=$(predicted one.db prw.db white 2)
 expect_status "predicted, white" 0 $?
