@@ -451,7 +451,8 @@ static bool predict_wanted(Predicted *w) {
     atomic_size_t done;
     atomic_init(&done, 0);
     int started = 1;
-    for (int t = 0; t < slots; t++)
+    jobs[0] = (PredictJob){w, 0, &done};
+    for (int t = 1; t < slots; t++)
         jobs[t] = (PredictJob){w, t, &done};
     for (int t = 1; t < slots; t++, started++)
         if (pthread_create(&th[t], NULL, predict_slot, &jobs[t]) != 0)
