@@ -53,8 +53,9 @@
 #      PREDICT_K likeliest moves (Hayanagi's own search, MultiPV PREDICT_K to depth
 #      PREDICT_DEPTH), the positions the book lacks, answered by Hayanagi's own search to
 #      depth PREDICT_ANSWER_DEPTH in this process (`book think --frontier predicted`,
-#      black's lines, then white's), so that Hayanagi stays in its book past an
-#      opponent's first deviation;
+#      black's lines, then white's), PREDICT_ROUNDS (2) times, each round answering one
+#      more level of predicted replies, so that Hayanagi stays in its book past an
+#      opponent's first deviations;
 #  10. what ships is written sorted (on-the-fly ready) and checked.
 # Deterministic: fixed inputs (the log starts with joseki.dat's and the records' SHA-256
 # and gpsusi's version), a fixed depth, each leaf searched as if first, the provenance date
@@ -64,7 +65,7 @@
 # reports on a timer; book/README.md), a fourth, with steps 6-7 added, gave step 5 the same
 # bytes again, and steps 6-7 rerun gave the same file. About 6 minutes of one core, and
 # about 20 more for step 9 and 20 for step 9b (two gpsusi processes in step 9b), and
-# about 15 for step 9c (two threads).
+# about an hour for step 9c's two rounds (two threads: 14 minutes, then 50).
 # Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
@@ -88,6 +89,7 @@ PREDICT_PLY=${PREDICT_PLY:-13}
 PREDICT_K=${PREDICT_K:-3}
 PREDICT_DEPTH=${PREDICT_DEPTH:-10}
 PREDICT_ANSWER_DEPTH=${PREDICT_ANSWER_DEPTH:-11}
+PREDICT_ROUNDS=${PREDICT_ROUNDS:-2}
 ENGINES=${ENGINES:-1}
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$JOSEKI")}
 export SOURCE_DATE_EPOCH
@@ -196,12 +198,15 @@ fi
 # 9c. the predicted layer: black's lines, then white's (predictions and answers by
 #     Hayanagi's search in this process: one thread a position, the hash cleared, so the
 #     same on every run and with any number of threads)
+#     PREDICT_ROUNDS times: each round answers one more level of predicted replies
 if [ "$PREDICT_PLY" -gt 0 ]; then
-    for side in black white; do
-        step nice "$H" book think "$W/lines.db" "$W/predicted_$side.db" --depth "$PREDICT_ANSWER_DEPTH" --threads 2 \
-            --multipv 1 --frontier predicted --eval-diff 100000 --frontier-side "$side" --max-ply "$PREDICT_PLY" \
-            --predict "$PREDICT_K" --predict-depth "$PREDICT_DEPTH" --quiet
-        cp "$W/predicted_$side.db" "$W/lines.db"
+    for round in $(seq "$PREDICT_ROUNDS"); do
+        for side in black white; do
+            step nice "$H" book think "$W/lines.db" "$W/predicted_$side$round.db" --depth "$PREDICT_ANSWER_DEPTH" \
+                --threads 2 --multipv 1 --frontier predicted --eval-diff 100000 --frontier-side "$side" \
+                --max-ply "$PREDICT_PLY" --predict "$PREDICT_K" --predict-depth "$PREDICT_DEPTH" --quiet
+            cp "$W/predicted_$side$round.db" "$W/lines.db"
+        done
     done
 fi
 # 10. sorted and checked
