@@ -416,6 +416,7 @@ typedef struct {
     Predicted *w;
     int slot;
     atomic_size_t *done;
+    bool out_of_memory;
 } PredictJob;
 
 /* Predicts wanted[slot], wanted[slot + slots], ... on the predictor's slot. */
@@ -424,6 +425,7 @@ static void *predict_slot(void *arg) {
     Predicted *w = j->w;
     const ThinkOptions *o = w->o;
     SearchAnswer *answer = malloc(sizeof *answer);
+    j->out_of_memory = !answer;
     for (size_t i = (size_t)j->slot; answer && i < w->n_wanted && !(o->stop && *o->stop);
          i += (size_t)w->predictor->slots) {
         Wanted *q = &w->wanted[i];
@@ -451,9 +453,9 @@ static bool predict_wanted(Predicted *w) {
     atomic_size_t done;
     atomic_init(&done, 0);
     int started = 1;
-    jobs[0] = (PredictJob){w, 0, &done};
+    jobs[0] = (PredictJob){w, 0, &done, false};
     for (int t = 1; t < slots; t++)
-        jobs[t] = (PredictJob){w, t, &done};
+        jobs[t] = (PredictJob){w, t, &done, false};
     for (int t = 1; t < slots; t++, started++)
         if (pthread_create(&th[t], NULL, predict_slot, &jobs[t]) != 0)
             break;
@@ -464,6 +466,9 @@ static bool predict_wanted(Predicted *w) {
     for (int t = 1; t < started; t++)
         pthread_join(th[t], NULL);
     w->predicted += atomic_load(&done);
+    for (int t = 0; t < slots; t++)
+        if (jobs[t].out_of_memory)
+            return false;
     if (w->o->stop && *w->o->stop)
         return true;
     for (size_t i = 0; i < w->n_wanted; i++) {
