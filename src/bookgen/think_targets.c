@@ -524,8 +524,7 @@ static bool walk_predicted(Predicted *w, Position *pos) {
             if (book_find(w->b, &ck, &cid))
                 push_move(moves, &n, legal[i].move);
         }
-    }
-    if (!ours) {
+        /* and its predicted moves, once a pass has predicted them */
         uint32_t pid;
         if (book_find(w->predictions, &k, &pid)) {
             int np = book_position_moves(w->predictions, pid, w->list);
