@@ -24,7 +24,8 @@
  *    into a position the book holds (a replies layer's answers), and the
  *    predict moves Hayanagi's own search ranks first there (MultiPV predict, to depth
  *    predict_depth, one thread a position, the hash cleared: the same moves on every run;
- *    threads positions at a time); every position
+ *    threads positions at a time), or up to SFEN move all_replies_to every legal move
+ *    instead of the predicted ones; every position
  *    of the frontier side on those lines that the book lacks is a target, up to max_ply.
  *    Only the frontier side's positions are targets: a prediction is never stored, since
  *    the book plays both colours and would play it. Each run answers one more level;
@@ -129,6 +130,8 @@ typedef struct {
     int predict;            /* predicted frontier: the other side's moves predicted per position (MultiPV);
                                0 = THINK_PREDICT_DEFAULT */
     int predict_depth;      /* predicted frontier: the prediction's depth; 0 = THINK_PREDICT_DEPTH_DEFAULT */
+    int all_replies_to;     /* predicted frontier: up to this SFEN move the other side's every legal move is
+                               followed instead of its predicted ones (0 = none) */
     const BookKey *starts;  /* roots of the subtree to think (n_starts of them); NULL = the whole book */
     const int *start_plies; /* their SFEN move numbers */
     size_t n_starts;

@@ -511,26 +511,28 @@ static bool walk_predicted(Predicted *w, Position *pos) {
                 push_move(moves, &n, position_legal_move_from16(pos, w->list->moves[i].move));
     }
     if (!ours) {
-        /* every move of the other side the book already answers, whether or not this
-         * position is in the book (a replies layer's answers are not listed moves, and a
-         * line may come back into the book after a position it lacks): the walk goes on
-         * from the answer */
+        /* up to all_replies_to every legal move of the other side; past it every move the
+         * book already answers, whether or not this position is in the book (a replies
+         * layer's answers are not listed moves, and a line may come back into the book
+         * after a position it lacks): the walk goes on from the answer */
+        bool every = pos->ply <= o->all_replies_to;
         ExtMove legal[MAX_MOVES];
         int nl = generate_moves(pos, GEN_LEGAL, legal);
         for (int i = 0; i < nl; i++) {
             BookKey ck;
             uint32_t cid;
             book_key_after_move(pos, legal[i].move, &ck);
-            if (book_find(w->b, &ck, &cid))
+            if (every || book_find(w->b, &ck, &cid))
                 push_move(moves, &n, legal[i].move);
         }
-        /* and its predicted moves, once a pass has predicted them */
+        /* and its predicted moves, once a pass has predicted them (none are needed
+         * where every move is followed) */
         uint32_t pid;
-        if (book_find(w->predictions, &k, &pid)) {
+        if (!every && book_find(w->predictions, &k, &pid)) {
             int np = book_position_moves(w->predictions, pid, w->list);
             for (int i = 0; i < np; i++)
                 push_move(moves, &n, position_legal_move_from16(pos, w->list->moves[i].move));
-        } else if (!want_prediction(w, &k, pos->ply)) {
+        } else if (!every && !want_prediction(w, &k, pos->ply)) {
             return false;
         }
     }

@@ -371,7 +371,7 @@ printf '#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1
     > "$T/one.db"
 predicted() {
     "$HAYANAGI" book think "$T/$1" "$T/$2" --depth 1 --multipv 1 --frontier predicted --eval-diff 0 \
-        --frontier-side "$3" --max-ply "$4" --predict 2 --predict-depth 6 --quiet ${5:+--threads $5} 2>&1
+        --frontier-side "$3" --max-ply "$4" --predict 2 --predict-depth 6 --quiet ${5:+--threads $5} "${@:6}" 2>&1
 }
 out=$(predicted one.db pr2.db black 2)
 expect_contains "predicted, black to ply 2" "$out" "0 positions needed a search"
@@ -445,6 +445,15 @@ case " $top_7g7f " in *" 5a5b "*) fail "predicted: 5a5b is among the engine's tw
 out=$(predicted ans2.db pra2.db black 5)
 expect_status "predicted through an answered reply off the book" 0 $?
 expect_answered pra2.db " past a position off the book" "7g7f 5a5b 2g2f" "$@"
+# --all-replies-to 2: at white's position of move 2 every legal move is followed, not only
+# the two predicted: its 30 replies to 7g7f are the 30 targets, 5a5b among them (which the
+# engine does not rank in its two best there); to move 1 it is the predicted walk as above.
+out=$(predicted one.db prall.db black 3 "" --all-replies-to 2)
+expect_contains "predicted, every reply to move 2" "$out" "30 positions needed a search"
+# shellcheck disable=SC2086
+expect_answered prall.db " (every reply)" "7g7f" 5a5b 1c1d 9c9d 4a3b $top_7g7f
+out=$(predicted one.db prall1.db black 3 "" --all-replies-to 1)
+expect_contains "predicted, every reply to move 1" "$out" "2 positions needed a search"
 # white's side: black's listed move and its two predicted moves at the root, answered
 out=$(predicted one.db prw.db white 2)
 expect_status "predicted, white" 0 $?
@@ -453,7 +462,7 @@ expect_not_contains "predicted, white: the listed move answered" "$out" "not in 
 out=$("$HAYANAGI" book think "$T/one.db" "$T/prx.db" --depth 1 --multipv 1 --frontier line-replies --eval-diff 0 \
     --max-ply 3 --predict 2 2>&1)
 expect_status "--predict without --frontier predicted" 2 $?
-expect_contains "--predict without --frontier predicted" "$out" "--predict and --predict-depth are for --frontier predicted"
+expect_contains "--predict without --frontier predicted" "$out" "--predict, --predict-depth and --all-replies-to are for --frontier predicted"
 
 # ---- --rethink-if on the provenance ----
 out=$("$HAYANAGI" book think "$T/two.db" "$T/re0.db" --nodes $NODES --multipv 2 --quiet 2>&1)

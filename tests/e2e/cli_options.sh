@@ -105,6 +105,8 @@ bad_value "think --predict=0" "--predict: bad value '0' (an integer from 1 to 32
     book think --frontier predicted --predict=0 --nodes 1 --multipv 1 "$DB" "$T/bad.db"
 bad_value "think --predict-depth x" "--predict-depth: bad value 'x' (an integer from 1 to 100)" \
     book think --frontier predicted --predict-depth x --nodes 1 --multipv 1 "$DB" "$T/bad.db"
+bad_value "think --all-replies-to=0" "--all-replies-to: bad value '0' (an integer from 1 to 100000)" \
+    book think --frontier predicted --all-replies-to=0 --nodes 1 --multipv 1 "$DB" "$T/bad.db"
 bad_value "think --engine ''" "--engine: bad value ''" book think --engine '' --nodes 1 --multipv 1 "$DB" "$T/bad.db"
 bad_value "expand --playouts=abc" "--playouts: bad value 'abc' (an integer from 1 to 2000000000)" \
     book expand --playouts=abc "$DB" "$T/bad.db"

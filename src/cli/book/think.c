@@ -74,7 +74,8 @@ static void usage(FILE *f) {
             "         [--engine CMD]... [--engine-file FILE] [--engine-option NAME=VALUE]... [--engine-timeout MS]\n"
             "         [--engine-startup MS] [--engine-newgame]\n"
             "         [--frontier leaves|replies|eval-window|line-replies|predicted [--eval-diff CP]\n"
-            "         [--frontier-side root|black|white|both] [--predict K] [--predict-depth D]]\n"
+            "         [--frontier-side root|black|white|both] [--predict K] [--predict-depth D]\n"
+            "         [--all-replies-to P2]]\n"
             "         [--max-ply P] [--max-positions N] [--rethink-if COND]... [--startmoves LINE]...\n"
             "         [--startmoves-file FILE] [--journal FILE] [--quiet]\n"
             "Without --engine the search runs in this process (--threads workers). Each --engine CMD is one\n"
@@ -86,7 +87,8 @@ static void usage(FILE *f) {
             "independently of order and split.\n"
             "--frontier predicted follows the frontier side's lines past the book through the other side's\n"
             "listed moves, the moves the book answers and the K moves (%d) Hayanagi's search to depth D (%d)\n"
-            "ranks first; it answers the frontier side's positions there, one level more each run.\n"
+            "ranks first (up to SFEN move P2: every legal move); it answers the frontier side's positions\n"
+            "there, one level more each run.\n"
             "The run checkpoints into OUT.journal (--journal FILE: there instead; needed when OUT is -, a FIFO\n"
             "or a device, which have no place for one); run the same command again to resume. OUT.sbk writes\n"
             "SBK.\n",
@@ -114,6 +116,7 @@ enum {
     OPT_FSIDE,
     OPT_PREDICT,
     OPT_PREDICT_DEPTH,
+    OPT_ALL_REPLIES,
     OPT_RETHINK,
     OPT_START,
     OPT_STARTFILE,
@@ -220,6 +223,7 @@ int book_verb_think(int argc, char **argv) {
                                              {"frontier-side", required_argument, NULL, OPT_FSIDE},
                                              {"predict", required_argument, NULL, OPT_PREDICT},
                                              {"predict-depth", required_argument, NULL, OPT_PREDICT_DEPTH},
+                                             {"all-replies-to", required_argument, NULL, OPT_ALL_REPLIES},
                                              {"rethink-if", required_argument, NULL, OPT_RETHINK},
                                              {"startmoves", required_argument, NULL, OPT_START},
                                              {"startmoves-file", required_argument, NULL, OPT_STARTFILE},
@@ -290,6 +294,10 @@ int book_verb_think(int argc, char **argv) {
             ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100, &v), to.predict_depth = (int)v;
             predict_set = true;
             break;
+        case OPT_ALL_REPLIES:
+            ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000, &v), to.all_replies_to = (int)v;
+            predict_set = true;
+            break;
         case OPT_RETHINK: {
             ThinkRethink *r = realloc(rethink, (n_rethink + 1) * sizeof *r);
             if (!r) {
@@ -339,7 +347,9 @@ int book_verb_think(int argc, char **argv) {
         if (ce.go_raw && !ce.n_cmds)
             fprintf(stderr, "hayanagi book think: --go is for external engines (--engine)\n");
         if (predict_set && !predicted)
-            fprintf(stderr, "hayanagi book think: --predict and --predict-depth are for --frontier predicted\n");
+            fprintf(
+                stderr,
+                "hayanagi book think: --predict, --predict-depth and --all-replies-to are for --frontier predicted\n");
         if (walks && !eval_diff_set)
             fprintf(stderr, "hayanagi book think: --frontier %s needs --eval-diff CP\n", frontier_names[to.frontier]);
         if (all_replies && !to.max_ply)
