@@ -198,13 +198,17 @@ fi
 # 9c. the predicted layer: black's lines, then white's (predictions and answers by
 #     Hayanagi's search in this process: one thread a position, the hash cleared, so the
 #     same on every run and with any number of threads)
-#     PREDICT_ROUNDS times: each round answers one more level of predicted replies
+#     PREDICT_ROUNDS times: each round answers one more level of predicted replies (the
+#     rounds share one file of predictions, so a round searches only the new ones; it is
+#     this run's: a file of an earlier build would be refused, or could hold its moves)
 if [ "$PREDICT_PLY" -gt 0 ]; then
+    rm -f "$W/predictions.db"
     for round in $(seq "$PREDICT_ROUNDS"); do
         for side in black white; do
             step nice "$H" book think "$W/lines.db" "$W/predicted_$side$round.db" --depth "$PREDICT_ANSWER_DEPTH" \
                 --threads 2 --multipv 1 --frontier predicted --eval-diff 100000 --frontier-side "$side" \
-                --max-ply "$PREDICT_PLY" --predict "$PREDICT_K" --predict-depth "$PREDICT_DEPTH" --quiet
+                --max-ply "$PREDICT_PLY" --predict "$PREDICT_K" --predict-depth "$PREDICT_DEPTH" \
+                --predictions "$W/predictions.db" --quiet
             cp "$W/predicted_$side$round.db" "$W/lines.db"
         done
     done

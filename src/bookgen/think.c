@@ -229,10 +229,8 @@ bool book_think(Book *b, const ThinkOptions *o, ThinkStats *stats, char *err, si
     }
     /* the targets come from the book as given, before the journal, so that a resumed run
      * thinks what an uninterrupted one would (docs/book_making.md, "think") */
-    if (!think_collect_targets(b, o, &targets, &n)) {
-        snprintf(err, err_len, "out of memory");
+    if (!think_collect_targets(b, o, &targets, &n, stats, err, err_len))
         goto out;
-    }
     stats->targets = n;
     /* resume: what the journal holds is done, if it was written for this book and these options */
     sh.budget = (SearchBudget){.depth = o->depth,

@@ -24,8 +24,9 @@
  *    into a position the book holds (a replies layer's answers), and the
  *    predict moves Hayanagi's own search ranks first there (MultiPV predict, to depth
  *    predict_depth, one thread a position, the hash cleared: the same moves on every run;
- *    threads positions at a time), or up to SFEN move all_replies_to every legal move
- *    instead of the predicted ones; every position
+ *    threads positions at a time; with a file of predictions those it holds are not
+ *    searched again), or up to SFEN move all_replies_to every legal move instead of the
+ *    predicted ones; every position
  *    of the frontier side on those lines that the book lacks is a target, up to max_ply.
  *    Only the frontier side's positions are targets: a prediction is never stored, since
  *    the book plays both colours and would play it. Each run answers one more level;
@@ -125,15 +126,17 @@ typedef struct {
     ThinkFrontierSide frontier_side; /* eval-window: whose best moves the frontier follows */
     const ThinkRethink *rethink;     /* re-think positions whose provenance matches any of these */
     size_t n_rethink;
-    uint64_t max_positions; /* 0 = every target */
-    int max_ply;            /* skip targets deeper than this ply (0 = no limit) */
-    int predict;            /* predicted frontier: the other side's moves predicted per position (MultiPV);
-                               0 = THINK_PREDICT_DEFAULT */
-    int predict_depth;      /* predicted frontier: the prediction's depth; 0 = THINK_PREDICT_DEPTH_DEFAULT */
-    int all_replies_to;     /* predicted frontier: up to this SFEN move the other side's every legal move is
-                               followed instead of its predicted ones (0 = none) */
-    const BookKey *starts;  /* roots of the subtree to think (n_starts of them); NULL = the whole book */
-    const int *start_plies; /* their SFEN move numbers */
+    uint64_t max_positions;  /* 0 = every target */
+    int max_ply;             /* skip targets deeper than this ply (0 = no limit) */
+    int predict;             /* predicted frontier: the other side's moves predicted per position (MultiPV);
+                                0 = THINK_PREDICT_DEFAULT */
+    int predict_depth;       /* predicted frontier: the prediction's depth; 0 = THINK_PREDICT_DEPTH_DEFAULT */
+    int all_replies_to;      /* predicted frontier: up to this SFEN move the other side's every legal move is
+                                followed instead of its predicted ones (0 = none) */
+    const char *predictions; /* predicted frontier: the file of predictions (think_predictions.h), read at
+                                the start, written after each pass of predictions; NULL = none */
+    const BookKey *starts;   /* roots of the subtree to think (n_starts of them); NULL = the whole book */
+    const int *start_plies;  /* their SFEN move numbers */
     size_t n_starts;
     /* When non-NULL: think exactly these positions (only_count keys, with their plies in
      * only_plies, which may be NULL) instead of the book's short positions and leaves. */
@@ -155,16 +158,20 @@ typedef struct {
     uint64_t resumed;  /* of them, done by an earlier run (journal) */
     uint64_t searched; /* searched now */
     uint64_t moves_added;
-    uint64_t warnings; /* malformed or illegal engine output ignored */
-    uint64_t retries;  /* positions put back in the queue after an engine failed */
-    uint64_t skipped;  /* positions given up after THINK_POSITION_FAILS engine failures on them */
-    uint64_t unscored; /* answers that were a bare bestmove (no info line): an engine's own book? */
+    uint64_t warnings;             /* malformed or illegal engine output ignored */
+    uint64_t retries;              /* positions put back in the queue after an engine failed */
+    uint64_t skipped;              /* positions given up after THINK_POSITION_FAILS engine failures on them */
+    uint64_t unscored;             /* answers that were a bare bestmove (no info line): an engine's own book? */
+    uint64_t predictions_read;     /* predicted frontier: positions whose predictions came from the file */
+    uint64_t predictions_searched; /* predicted frontier: positions searched for predictions */
     bool interrupted;
 } ThinkStats;
 
-/* The targets of b for opt (see above) into a new array *out (caller frees) of *n.
- * Returns false when memory runs out. */
-bool think_collect_targets(const Book *b, const ThinkOptions *opt, ThinkTarget **out, size_t *n);
+/* The targets of b for opt (see above) into a new array *out (caller frees) of *n, with
+ * the predictions' counts in stats. Returns false with the reason in err when memory runs
+ * out or the file of predictions cannot be read, is refused or cannot be written. */
+bool think_collect_targets(const Book *b, const ThinkOptions *opt, ThinkTarget **out, size_t *n, ThinkStats *stats,
+                           char *err, size_t err_len);
 
 /* Distinct legal moves among the first cnt of list in pos. */
 int think_legal_candidates(const Position *pos, const BookMoveList *list, int cnt);

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "bookgen/think.h"
+#include "bookgen/think_predictions.h"
 #include "shogi/movegen.h"
+#include "util/error.h"
 #include "util/parse.h"
 
 typedef struct {
@@ -385,6 +387,9 @@ typedef struct {
     SearchBudget budget;
     Color root_side;
     uint64_t predicted; /* positions searched for predictions (progress) */
+    uint64_t read;      /* positions whose predictions came from o->predictions */
+    char *err;          /* why the walk failed, when not for memory */
+    size_t err_len;
 } Predicted;
 
 /* Appends m to moves (n of them) unless it is there or MOVE_NONE. */
@@ -469,18 +474,61 @@ static bool predict_wanted(Predicted *w) {
     for (int t = 0; t < slots; t++)
         if (jobs[t].out_of_memory)
             return false;
-    if (w->o->stop && *w->o->stop)
-        return true;
+    /* when stopped, the positions not searched have no moves: they are not predictions */
+    bool stopped = w->o->stop && *w->o->stop;
     for (size_t i = 0; i < w->n_wanted; i++) {
         BookMove m[SEARCHER_MAX_PV];
         uint32_t id;
+        if (stopped && !w->wanted[i].n)
+            continue;
         for (int c = 0; c < w->wanted[i].n; c++)
             m[c] = (BookMove){.move = w->wanted[i].moves[c], .ponder = MOVE_NONE};
         if (!book_add_position(w->predictions, &w->wanted[i].key, w->wanted[i].ply, &id) ||
-            !book_set_moves(w->predictions, id, m, w->wanted[i].n))
+            !book_set_moves(w->predictions, id, m, w->wanted[i].n) ||
+            (w->o->predictions && !think_predictions_mark(w->predictions, id, w->budget.multipv, w->budget.depth)))
             return false;
     }
-    return true;
+    return !w->o->predictions || think_predictions_save(w->o->predictions, w->predictions, w->err, w->err_len);
+}
+
+/* The predictions of o->predictions, read into w->predictions, if this build predicts
+ * the same: its first two positions with a move are predicted again and must get the
+ * same moves (a file of another build, whose search or evaluation differ, is refused). */
+static bool read_predictions(Predicted *w) {
+    const char *path = w->o->predictions;
+    if (!think_predictions_load(path, w->predictions, w->budget.multipv, w->budget.depth, w->err, w->err_len))
+        return false;
+    w->read = book_position_count(w->predictions);
+    SearchAnswer *answer = malloc(sizeof *answer);
+    if (!answer)
+        return error_set(w->err, w->err_len, "out of memory");
+    bool ok = true;
+    for (uint32_t id = 0, checked = 0; ok && checked < 2 && id < w->read; id++) {
+        int n = book_position_moves(w->predictions, id, w->list);
+        BookKey k;
+        Position pos;
+        StateInfo st;
+        book_position_key(w->predictions, id, &k);
+        if (!n || !book_key_to_position(&k, &pos, &st, book_position_ply(w->predictions, id)))
+            continue;
+        checked++;
+        memset(answer, 0, sizeof *answer);
+        if (searcher_analyse(w->predictor, 0, &pos, &w->budget, answer) != SEARCH_OK)
+            continue;
+        bool same = answer->n == n;
+        for (int c = 0; same && c < n; c++)
+            same = answer->c[c].move == w->list->moves[c].move;
+        if (!same) {
+            char sfen[SFEN_MAX];
+            position_to_sfen(&pos, sfen, true);
+            ok = error_set(w->err, w->err_len,
+                           "%s: this build predicts other moves at %s than the file holds (its search or evaluation "
+                           "differ from the build that wrote it): name another file",
+                           path, sfen);
+        }
+    }
+    free(answer);
+    return ok;
 }
 
 /* Walks pos (any position, in the book or not; unchanged on return). */
@@ -580,7 +628,8 @@ static bool predicted_from(void *ctx, const BookKey *root, int root_ply) {
  * which are then predicted in parallel; the pass that needs no new prediction has
  * walked exactly what one walk predicting as it goes would, and its targets are the
  * list. */
-static bool collect_predicted(const Book *b, const ThinkOptions *o, List *l, BookMoveList *list) {
+static bool collect_predicted(const Book *b, const ThinkOptions *o, List *l, BookMoveList *list, ThinkStats *stats,
+                              char *err, size_t err_len) {
     Predicted *w = calloc(1, sizeof *w);
     int slots = o->threads > 0 ? o->threads : 1;
     bool ok = w && (w->visited = book_create()) && (w->predictions = book_create()) &&
@@ -594,6 +643,11 @@ static bool collect_predicted(const Book *b, const ThinkOptions *o, List *l, Boo
         int k = o->predict ? o->predict : THINK_PREDICT_DEFAULT;
         w->budget = (SearchBudget){
             .depth = o->predict_depth ? o->predict_depth : THINK_PREDICT_DEPTH_DEFAULT, .multipv = k, .multipv_max = k};
+        w->err = err;
+        w->err_len = err_len;
+        ok = !o->predictions || read_predictions(w);
+    }
+    if (ok) {
         if (o->progress)
             progress_start(o->progress, o->progress->out, "predicting", 0, o->progress->quiet);
         for (;;) {
@@ -612,6 +666,8 @@ static bool collect_predicted(const Book *b, const ThinkOptions *o, List *l, Boo
             progress_finish(o->progress);
     }
     if (w) {
+        stats->predictions_read = w->read;
+        stats->predictions_searched = w->predicted;
         searcher_destroy(w->predictor);
         free(w->follow);
         free(w->wanted);
@@ -622,7 +678,10 @@ static bool collect_predicted(const Book *b, const ThinkOptions *o, List *l, Boo
     return ok;
 }
 
-bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **out, size_t *n_out) {
+bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **out, size_t *n_out, ThinkStats *stats,
+                           char *err, size_t err_len) {
+    if (err_len)
+        err[0] = '\0';
     List l = {book_create(), NULL, 0, 0};
     Book *scope = NULL, *visited = NULL;
     BookMoveList *list = malloc(sizeof *list);
@@ -637,7 +696,7 @@ bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **o
             ok = add_target(&l, &o->only_keys[i], pos.ply);
         }
     } else if (ok && o->frontier == THINK_FRONTIER_PREDICTED) {
-        ok = collect_predicted(b, o, &l, list);
+        ok = collect_predicted(b, o, &l, list, stats, err, err_len);
     } else if (ok && (o->frontier == THINK_FRONTIER_EVAL_WINDOW || o->frontier == THINK_FRONTIER_LINE_REPLIES)) {
         visited = book_create();
         WindowWalk ww = {b, o, &l, visited, list};
@@ -670,6 +729,8 @@ bool think_collect_targets(const Book *b, const ThinkOptions *o, ThinkTarget **o
     book_free(visited);
     free(list);
     if (!ok) {
+        if (err_len && !err[0])
+            error_set(err, err_len, "out of memory");
         free(l.t);
         return false;
     }

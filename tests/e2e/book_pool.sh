@@ -419,6 +419,32 @@ predicted pr3.db pr5b.db black 5 > /dev/null
 cmp -s <(grep -v '^#think' "$T/pr5.db") <(grep -v '^#think' "$T/pr5b.db") || fail "predicted: a rerun differs"
 predicted pr3.db pr5t.db black 5 3 > /dev/null
 cmp -s <(grep -v '^#think' "$T/pr5.db") <(grep -v '^#think' "$T/pr5t.db") || fail "predicted: --threads 3 differs"
+# --predictions FILE keeps the predictions: the same outputs, and the next round (and a
+# rerun) searches only the positions the file lacks
+out=$(predicted one.db prc3.db black 3 "" --predictions "$T/pred.db")
+expect_contains "predictions written" "$out" "predictions: 1 positions searched, 0 read from $T/pred.db"
+cmp -s <(grep -v '^#think' "$T/pr3.db") <(grep -v '^#think' "$T/prc3.db") || fail "predictions: round 1 differs"
+out=$(predicted pr3.db prc5.db black 5 "" --predictions "$T/pred.db")
+expect_contains "predictions read" "$out" "predictions: 2 positions searched, 1 read from $T/pred.db"
+cmp -s <(grep -v '^#think' "$T/pr5.db") <(grep -v '^#think' "$T/prc5.db") || fail "predictions: round 2 differs"
+out=$(predicted pr3.db prc5b.db black 5 "" --predictions "$T/pred.db")
+expect_contains "predictions all read" "$out" "predictions: 0 positions searched, 3 read from $T/pred.db"
+cmp -s <(grep -v '^#think' "$T/pr5.db") <(grep -v '^#think' "$T/prc5b.db") || fail "predictions: a rerun differs"
+# refused, and nothing written: another K, predictions this build would not make, a book
+out=$("$HAYANAGI" book think "$T/pr3.db" "$T/prc_k.db" --depth 1 --multipv 1 --frontier predicted --eval-diff 0 \
+    --frontier-side black --max-ply 5 --predict 3 --predict-depth 6 --predictions "$T/pred.db" 2>&1)
+expect_status "predictions of another K" 1 $?
+expect_contains "predictions of another K" "$out" "was predicted as 'predicted multipv=2 depth=6', not 'predicted multipv=3 depth=6'"
+[ -e "$T/prc_k.db" ] && fail "predictions of another K: OUT written"
+first=$(grep -m1 -A1 '^#predicted' "$T/pred.db" | tail -n 1 | cut -d' ' -f1)
+sed "0,/^$first /s//1c1d /" "$T/pred.db" > "$T/pred_other.db"
+cmp -s "$T/pred.db" "$T/pred_other.db" && fail "predictions: the changed file is the same"
+out=$(predicted pr3.db prc_o.db black 5 "" --predictions "$T/pred_other.db")
+expect_contains "predictions of another build" "$out" "this build predicts other moves at"
+out=$(predicted pr3.db prc_b.db black 5 "" --predictions "$T/pr3.db")
+expect_contains "predictions: a book" "$out" "not a file of predictions"
+out=$(predicted pr3.db prc_n.db black 5 "" --predictions "$T/one.db")
+expect_contains "predictions: a book without comments" "$out" "not a file of predictions (the position"
 # The walk goes on through every move of the other side the book answers, listed or not
 # (a replies layer's answers): after 7g7f 5a5b (unlisted) the book plays 2g2f, and white's
 # two predicted replies there are answered.
@@ -462,7 +488,7 @@ expect_not_contains "predicted, white: the listed move answered" "$out" "not in 
 out=$("$HAYANAGI" book think "$T/one.db" "$T/prx.db" --depth 1 --multipv 1 --frontier line-replies --eval-diff 0 \
     --max-ply 3 --predict 2 2>&1)
 expect_status "--predict without --frontier predicted" 2 $?
-expect_contains "--predict without --frontier predicted" "$out" "--predict, --predict-depth and --all-replies-to are for --frontier predicted"
+expect_contains "--predict without --frontier predicted" "$out" "--predict, --predict-depth, --all-replies-to and --predictions are for --frontier predicted"
 
 # ---- --rethink-if on the provenance ----
 out=$("$HAYANAGI" book think "$T/two.db" "$T/re0.db" --nodes $NODES --multipv 2 --quiet 2>&1)

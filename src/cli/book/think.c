@@ -75,7 +75,7 @@ static void usage(FILE *f) {
             "         [--engine-startup MS] [--engine-newgame]\n"
             "         [--frontier leaves|replies|eval-window|line-replies|predicted [--eval-diff CP]\n"
             "         [--frontier-side root|black|white|both] [--predict K] [--predict-depth D]\n"
-            "         [--all-replies-to P2]]\n"
+            "         [--all-replies-to P2] [--predictions FILE]]\n"
             "         [--max-ply P] [--max-positions N] [--rethink-if COND]... [--startmoves LINE]...\n"
             "         [--startmoves-file FILE] [--journal FILE] [--quiet]\n"
             "Without --engine the search runs in this process (--threads workers). Each --engine CMD is one\n"
@@ -88,7 +88,7 @@ static void usage(FILE *f) {
             "--frontier predicted follows the frontier side's lines past the book through the other side's\n"
             "listed moves, the moves the book answers and the K moves (%d) Hayanagi's search to depth D (%d)\n"
             "ranks first (up to SFEN move P2: every legal move); it answers the frontier side's positions\n"
-            "there, one level more each run.\n"
+            "there, one level more each run. --predictions FILE keeps the predictions for the next run.\n"
             "The run checkpoints into OUT.journal (--journal FILE: there instead; needed when OUT is -, a FIFO\n"
             "or a device, which have no place for one); run the same command again to resume. OUT.sbk writes\n"
             "SBK.\n",
@@ -117,6 +117,7 @@ enum {
     OPT_PREDICT,
     OPT_PREDICT_DEPTH,
     OPT_ALL_REPLIES,
+    OPT_PREDICTIONS,
     OPT_RETHINK,
     OPT_START,
     OPT_STARTFILE,
@@ -137,8 +138,8 @@ typedef struct {
 } OptionsText;
 
 static bool options_add(OptionsText *t, const struct option *longopts, int c, const char *arg) {
-    static const char *const skip[] = {"quiet",          "max-positions",  "threads",
-                                       "engine-timeout", "engine-startup", "journal"};
+    static const char *const skip[] = {"quiet",          "max-positions", "threads",    "engine-timeout",
+                                       "engine-startup", "journal",       "predictions"};
     const char *name = NULL;
     for (const struct option *o = longopts; o->name && !name; o++)
         if (o->val == c)
@@ -224,6 +225,7 @@ int book_verb_think(int argc, char **argv) {
                                              {"predict", required_argument, NULL, OPT_PREDICT},
                                              {"predict-depth", required_argument, NULL, OPT_PREDICT_DEPTH},
                                              {"all-replies-to", required_argument, NULL, OPT_ALL_REPLIES},
+                                             {"predictions", required_argument, NULL, OPT_PREDICTIONS},
                                              {"rethink-if", required_argument, NULL, OPT_RETHINK},
                                              {"startmoves", required_argument, NULL, OPT_START},
                                              {"startmoves-file", required_argument, NULL, OPT_STARTFILE},
@@ -298,6 +300,10 @@ int book_verb_think(int argc, char **argv) {
             ok = cli_opts_int(av[0], longopts, c, optarg, 1, 100000, &v), to.all_replies_to = (int)v;
             predict_set = true;
             break;
+        case OPT_PREDICTIONS:
+            to.predictions = optarg;
+            predict_set = true;
+            break;
         case OPT_RETHINK: {
             ThinkRethink *r = realloc(rethink, (n_rethink + 1) * sizeof *r);
             if (!r) {
@@ -347,9 +353,9 @@ int book_verb_think(int argc, char **argv) {
         if (ce.go_raw && !ce.n_cmds)
             fprintf(stderr, "hayanagi book think: --go is for external engines (--engine)\n");
         if (predict_set && !predicted)
-            fprintf(
-                stderr,
-                "hayanagi book think: --predict, --predict-depth and --all-replies-to are for --frontier predicted\n");
+            fprintf(stderr,
+                    "hayanagi book think: --predict, --predict-depth, --all-replies-to and --predictions are for "
+                    "--frontier predicted\n");
         if (walks && !eval_diff_set)
             fprintf(stderr, "hayanagi book think: --frontier %s needs --eval-diff CP\n", frontier_names[to.frontier]);
         if (all_replies && !to.max_ply)
@@ -447,6 +453,10 @@ int book_verb_think(int argc, char **argv) {
         if (ts.retries || ts.warnings)
             fprintf(say, "; %llu positions re-queued after engine failures, %llu bad engine lines ignored",
                     (unsigned long long)ts.retries, (unsigned long long)ts.warnings);
+        if (to.frontier == THINK_FRONTIER_PREDICTED)
+            fprintf(say, "; predictions: %llu positions searched, %llu read from %s",
+                    (unsigned long long)ts.predictions_searched, (unsigned long long)ts.predictions_read,
+                    to.predictions ? to.predictions : "no file");
         if (ts.skipped)
             fprintf(say, "; %llu positions skipped (engines failed on each %d times; run again to retry them)",
                     (unsigned long long)ts.skipped, THINK_POSITION_FAILS);
