@@ -441,8 +441,13 @@ int book_verb_think(int argc, char **argv) {
         fprintf(stderr, "hayanagi book think: %s\n", err);
         rc = 1;
     } else if (ts.interrupted) {
-        rc = long_job_interrupted("hayanagi book think", "%llu positions; %s keeps them",
-                                  (unsigned long long)(ts.resumed + ts.searched), journal);
+        if (to.predictions)
+            rc = long_job_interrupted("hayanagi book think", "%llu positions; %s keeps them, %s %llu predictions",
+                                      (unsigned long long)(ts.resumed + ts.searched), journal, to.predictions,
+                                      (unsigned long long)(ts.predictions_read + ts.predictions_searched));
+        else
+            rc = long_job_interrupted("hayanagi book think", "%llu positions; %s keeps them",
+                                      (unsigned long long)(ts.resumed + ts.searched), journal);
     } else if (cli_write_book(outp, NULL, b, &(BookWriteOptions){.write_comments = true, .log = stderr, .quiet = quiet},
                               &wr)) {
         unlink(journal); /* still locked: no other run on OUT starts from it meanwhile */
