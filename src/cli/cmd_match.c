@@ -54,6 +54,8 @@ static void usage(FILE *f) {
                "  --engine-stderr       let the engines write to our stderr (default: /dev/null)\n"
                "  --restart             a new process of each engine for every game (--restart1/--restart2:\n"
                "                        one engine only): nothing it keeps between games carries over\n"
+               "  --swap-clocks1/--swap-clocks2  send that engine btime/wtime and binc/winc swapped, for\n"
+               "                        one that reads them the wrong way round (fairy-stockfish)\n"
                "EnteringKingRule for judging `bestmove win` is taken from --option EnteringKingRule=...\n"
                "(default CSARule27).\n");
 }
@@ -224,6 +226,7 @@ int cmd_match(int argc, char **argv) {
     const char *go_extra[3] = {NULL, NULL, NULL}; /* both, first, second */
     bool have_seed = false, engine_stderr = false, resume = false;
     bool restart[3] = {false, false, false}; /* --restart, --restart1, --restart2 */
+    bool swap[2] = {false, false};           /* --swap-clocks1, --swap-clocks2 */
     MatchResume resumed = {0};
     uint64_t seed = 0;
     OptionLists *ol = calloc(1, sizeof *ol);
@@ -274,6 +277,8 @@ int cmd_match(int argc, char **argv) {
         M_RESTART,
         M_RESTART1,
         M_RESTART2,
+        M_SWAP1,
+        M_SWAP2,
         M_HELP = 'h'
     };
     static const struct option longopts[] = {{"engine", required_argument, NULL, M_ENGINE},
@@ -313,6 +318,8 @@ int cmd_match(int argc, char **argv) {
                                              {"restart", no_argument, NULL, M_RESTART},
                                              {"restart1", no_argument, NULL, M_RESTART1},
                                              {"restart2", no_argument, NULL, M_RESTART2},
+                                             {"swap-clocks1", no_argument, NULL, M_SWAP1},
+                                             {"swap-clocks2", no_argument, NULL, M_SWAP2},
                                              {"help", no_argument, NULL, M_HELP},
                                              {NULL, 0, NULL, 0}};
     static const char prog[] = "hayanagi match";
@@ -338,6 +345,8 @@ int cmd_match(int argc, char **argv) {
         case M_RESTART:
         case M_RESTART1:
         case M_RESTART2: restart[c - M_RESTART] = true; break;
+        case M_SWAP1:
+        case M_SWAP2: swap[c - M_SWAP1] = true; break;
         case M_RESUME: resume = true; break;
         case M_ENGINE:
             if (n_engines == 2) {
@@ -530,6 +539,7 @@ int cmd_match(int argc, char **argv) {
         cfg.engines[k].tc = tc[k];
         cfg.engines[k].grace_ms = grace[k + 1] >= 0 ? grace[k + 1] : grace[0];
         cfg.engines[k].restart_each_game = restart[0] || restart[k + 1];
+        cfg.engines[k].swap_clocks = swap[k];
     }
     NodeJitter nj = {(int)jitter, seed};
     if (jitter > 0) {

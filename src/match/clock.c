@@ -101,21 +101,22 @@ void match_clock_start(MatchClock *c, const TimeControl *black, const TimeContro
 
 bool match_clock_by_nodes(const MatchClock *c, Color side) { return c->tc[side].nodes > 0; }
 
-char *match_clock_go(const MatchClock *c, Color side, char *buf, size_t len) {
+char *match_clock_go(const MatchClock *c, Color side, bool swapped, char *buf, size_t len) {
     const TimeControl *own = &c->tc[side];
     if (own->nodes > 0) {
         snprintf(buf, len, "go nodes %lld", (long long)own->nodes);
         return buf;
     }
-    int n = snprintf(buf, len, "go btime %lld wtime %lld", (long long)c->remaining_ms[BLACK],
-                     (long long)c->remaining_ms[WHITE]);
+    Color b = swapped ? WHITE : BLACK, w = swapped ? BLACK : WHITE; /* whose figures go as btime, wtime */
+    int n =
+        snprintf(buf, len, "go btime %lld wtime %lld", (long long)c->remaining_ms[b], (long long)c->remaining_ms[w]);
     if (n < 0 || (size_t)n >= len)
         return buf;
     if (own->byoyomi_ms > 0)
         snprintf(buf + n, len - (size_t)n, " byoyomi %lld", (long long)own->byoyomi_ms);
     else if (own->inc_ms > 0) /* each side's own increment */
-        snprintf(buf + n, len - (size_t)n, " binc %lld winc %lld", (long long)c->tc[BLACK].inc_ms,
-                 (long long)c->tc[WHITE].inc_ms);
+        snprintf(buf + n, len - (size_t)n, " binc %lld winc %lld", (long long)c->tc[b].inc_ms,
+                 (long long)c->tc[w].inc_ms);
     return buf;
 }
 

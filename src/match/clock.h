@@ -75,8 +75,10 @@ void match_clock_start(MatchClock *c, const TimeControl *black, const TimeContro
 bool match_clock_by_nodes(const MatchClock *c, Color side);
 
 /* The `go` line for side to move: "go nodes N", or "go btime B wtime W" with the mover's
- * "byoyomi Y" or "binc Ib winc Iw" (the header's rule). Returns buf. */
-char *match_clock_go(const MatchClock *c, Color side, char *buf, size_t len);
+ * "byoyomi Y" or "binc Ib winc Iw" (the header's rule). With swapped, black's and white's
+ * times and increments trade places: for an engine that reads them the wrong way round
+ * (fairy-stockfish in USI mode, docs/match.md). Returns buf. */
+char *match_clock_go(const MatchClock *c, Color side, bool swapped, char *buf, size_t len);
 
 /* How long side may think now before it loses on time (the grace not included): its
  * remaining main time plus its byoyomi. */

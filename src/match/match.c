@@ -329,7 +329,7 @@ static bool play_game(Worker *w, int idx, GameRecord *rec, GameCounters *cnt) {
             goto oom;
         char go[512 + MAX_MOVES * 7];
         bool by_nodes = match_clock_by_nodes(&clock, us);
-        match_clock_go(&clock, us, go, sizeof go);
+        match_clock_go(&clock, us, cfg->engines[k].swap_clocks, go, sizeof go);
         const char *extra = cfg->engines[k].go_extra;
         if (extra && *extra) {
             size_t used = strlen(go);

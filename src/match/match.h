@@ -43,6 +43,8 @@ typedef struct {
                              * and one may play at fixed nodes while the other is on the clock */
     int64_t grace_ms;       /* allowance over its clock before it loses on time (one engine may overrun
                              * its byoyomi by design, e.g. gpsusi: the other need not get the same) */
+    bool swap_clocks;       /* btime/wtime and binc/winc sent the wrong way round, for an engine that
+                             * reads them so (fairy-stockfish in USI mode, docs/match.md) */
     bool restart_each_game; /* a new process for every game (quit, then started again), so that
                              * nothing an engine keeps between games (a hash it does not clear at
                              * usinewgame) carries over; not counted as a restart */

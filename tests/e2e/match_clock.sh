@@ -106,6 +106,18 @@ rec=$(cat "$tmp/fis.csa")
 expect_contains "fischer odds record game 1" "$rec" $'$TIME+:10+0+0.1\n$TIME-:60+0+1\n'
 expect_contains "fischer odds record game 2" "$rec" $'$TIME+:60+0+1\n$TIME-:10+0+0.1\n'
 
+# ---- --swap-clocks2: engine 2 (only) is told the figures the wrong way round ----
+run_match "swap clocks" 0 --engine "$(fake 0)" --engine "$(fake 0)" --name A --name B --games 1 \
+    --time 60000 --inc 1000 --time1 10000 --inc1 100 --swap-clocks2 --log "$tmp/swap.log"
+go1=$(grep ' w1 e1 > go' "$tmp/swap.log" | head -1 | sed 's/.* > //')
+[ "$go1" = "go btime 10000 wtime 60000 binc 100 winc 1000" ] || fail "swap clocks: A's first go: '$go1'"
+go2=$(grep ' w1 e2 > go' "$tmp/swap.log" | head -1 | sed 's/.* > //')
+case "$go2" in
+"go btime 60000 wtime "*" binc 1000 winc 100") ;;
+*) fail "swap clocks: B's first go: '$go2'" ;;
+esac
+expect_contains "swap clocks: no time loss" "$out" "Time losses: A 0, B 0"
+
 # ---- one engine at fixed nodes, the other on its own Fischer clock ----
 run_match "nodes and own clock" 0 --engine "$(fake 0)" --engine "$(fake 0)" --games 1 --nodes1 300 \
     --time2 5000 --inc2 200 --log "$tmp/mix.log" --out "$tmp/mix.csa"

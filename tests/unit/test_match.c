@@ -431,7 +431,7 @@ static void test_resume_keeps_every_game(void **state) {
 
 static void expect_go(const MatchClock *c, Color side, const char *want) {
     char buf[160];
-    assert_string_equal(match_clock_go(c, side, buf, sizeof buf), want);
+    assert_string_equal(match_clock_go(c, side, false, buf, sizeof buf), want);
 }
 
 /* Fischer odds, 10 s + 100 ms against 60 s + 1 s: both remaining times and each side's own
@@ -455,6 +455,12 @@ static void test_clock_fischer_odds(void **state) {
     /* colours swapped (the next game): the same engines' clocks by colour */
     match_clock_start(&c, &w, &b);
     expect_go(&c, BLACK, "go btime 60000 wtime 10000 binc 1000 winc 100");
+    /* for an engine that reads them the wrong way round, the figures trade places */
+    char buf[160];
+    assert_string_equal(match_clock_go(&c, BLACK, true, buf, sizeof buf),
+                        "go btime 10000 wtime 60000 binc 100 winc 1000");
+    assert_string_equal(match_clock_go(&c, WHITE, true, buf, sizeof buf),
+                        "go btime 10000 wtime 60000 binc 100 winc 1000");
 }
 
 /* Byoyomi odds, 100 ms against 2000 ms: each mover is told its own byoyomi and may take it. */
