@@ -515,7 +515,8 @@ static bool read_predictions(Predicted *w) {
         memset(answer, 0, sizeof *answer);
         if (searcher_analyse(w->predictor, 0, &pos, &w->budget, answer) != SEARCH_OK)
             continue;
-        bool same = answer->n == n;
+        /* as predict_slot() keeps them: at most multipv lines */
+        bool same = (answer->n < w->budget.multipv ? answer->n : w->budget.multipv) == n;
         for (int c = 0; same && c < n; c++)
             same = answer->c[c].move == w->list->moves[c].move;
         if (!same) {
