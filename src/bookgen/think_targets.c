@@ -424,6 +424,19 @@ typedef struct {
     bool out_of_memory;
 } PredictJob;
 
+/* Hayanagi's predicted moves at pos on the predictor's slot, best first: at most
+ * multipv of them into moves, their number in *n. False (and *n 0) when the search
+ * fails. answer is the caller's scratch. */
+static bool predict_at(Predicted *w, int slot, Position *pos, SearchAnswer *answer, Move16 *moves, int *n) {
+    *n = 0;
+    memset(answer, 0, sizeof *answer);
+    if (searcher_analyse(w->predictor, slot, pos, &w->budget, answer) != SEARCH_OK)
+        return false;
+    for (int c = 0; c < answer->n && c < w->budget.multipv; c++)
+        moves[(*n)++] = answer->c[c].move;
+    return true;
+}
+
 /* Predicts wanted[slot], wanted[slot + slots], ... on the predictor's slot. */
 static void *predict_slot(void *arg) {
     PredictJob *j = arg;
@@ -436,11 +449,8 @@ static void *predict_slot(void *arg) {
         Wanted *q = &w->wanted[i];
         Position pos;
         StateInfo st;
-        memset(answer, 0, sizeof *answer);
-        if (book_key_to_position(&q->key, &pos, &st, q->ply) &&
-            searcher_analyse(w->predictor, j->slot, &pos, &w->budget, answer) == SEARCH_OK)
-            for (int c = 0; c < answer->n && c < w->budget.multipv; c++)
-                q->moves[q->n++] = answer->c[c].move;
+        if (book_key_to_position(&q->key, &pos, &st, q->ply))
+            predict_at(w, j->slot, &pos, answer, q->moves, &q->n);
         atomic_fetch_add(j->done, 1);
         if (j->slot == 0 && o->progress)
             progress_update(o->progress, w->predicted + atomic_load(j->done));
@@ -512,13 +522,13 @@ static bool read_predictions(Predicted *w) {
         if (!n || !book_key_to_position(&k, &pos, &st, book_position_ply(w->predictions, id)))
             continue;
         checked++;
-        memset(answer, 0, sizeof *answer);
-        if (searcher_analyse(w->predictor, 0, &pos, &w->budget, answer) != SEARCH_OK)
+        Move16 now[SEARCHER_MAX_PV];
+        int m;
+        if (!predict_at(w, 0, &pos, answer, now, &m))
             continue;
-        /* as predict_slot() keeps them: at most multipv lines */
-        bool same = (answer->n < w->budget.multipv ? answer->n : w->budget.multipv) == n;
+        bool same = m == n;
         for (int c = 0; same && c < n; c++)
-            same = answer->c[c].move == w->list->moves[c].move;
+            same = now[c] == w->list->moves[c].move;
         if (!same) {
             char sfen[SFEN_MAX];
             position_to_sfen(&pos, sfen, true);
