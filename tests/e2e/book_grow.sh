@@ -91,6 +91,15 @@ grep -q "^'fake: no bestmove within 150 ms (100 ms allowed + 50 ms grace)" "$T/g
     fail "grow --opponent-grace 50: $(grep "^'" "$T/g2/grow-000000.csa")"
 "$HAYANAGI" book grow "$T/in.db" "$T/x.db" --records "$T/c" --games 0 --player-grace 60001 >/dev/null 2>&1
 expect_status "grow bad player-grace" 2 $?
+# --opponent-swap-clocks (fairy-stockfish reads btime/wtime the wrong way round): the
+# opponent, white in game 1 on 60 s + 1 s against the player at fixed nodes, is told its
+# own figures as black's; the player's go lines stay as they were
+"$HAYANAGI" book grow "$T/in.db" "$T/sw.db" --records "$T/sw" --games 1 --player-nodes 300 \
+    --opponent "sh -c 'tee -a $T/sw.log | $scripted 0'" --opponent-time 60000 --opponent-inc 1000 \
+    --opponent-swap-clocks --quiet >/dev/null 2>&1 || fail "grow --opponent-swap-clocks"
+go1=$(grep -m1 '^go' "$T/sw.log")
+[ "$go1" = "go btime 60000 wtime 0 binc 1000 winc 0" ] || fail "grow --opponent-swap-clocks: the opponent's first go: '$go1'"
+grep -q '^N-fake$' "$T/sw/grow-000000.csa" || fail "grow --opponent-swap-clocks: the opponent is not white"
 # --widen 2: the root lists 7g7f and 2g2f; in game 3 (the player black again, N = 2 games,
 # 2 < 2 sqrt(2)) the player searches the other 28 moves only, so its first move is neither
 grow "$T/w.db" --records "$T/w" --games 4 --widen 2 >/dev/null 2>&1 || fail "grow --widen"

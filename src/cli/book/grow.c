@@ -48,6 +48,9 @@ static void grow_usage(FILE *f) {
                "  --go-extra TEXT, --player-go-extra TEXT, --opponent-go-extra TEXT\n"
                "  --grace MS (50), --move-timeout MS (60000), --max-moves N (320)\n"
                "  --player-grace MS, --opponent-grace MS   that side's own allowance over its clock\n"
+               "  --player-swap-clocks, --opponent-swap-clocks   send that side btime/wtime and binc/winc\n"
+               "                         swapped, for an engine that reads them the wrong way round\n"
+               "                         (fairy-stockfish in USI mode; docs/match.md)\n"
                "  --concurrency C        games at once (default 1)\n"
                "  --max-ply P            plies the tree covers (default 32)\n"
                "  --expand-after K       games that must leave the tree at a position to add it (default 2)\n"
@@ -295,6 +298,8 @@ int book_verb_grow(int argc, char **argv) {
         O_CONFIDENCE,
         O_ROOT_MOVES,
         O_KEEP_ROOT,
+        O_PSWAP,
+        O_OSWAP,
         O_HELP = 'h'
     };
     static const struct option longopts[] = {{"records", required_argument, NULL, O_RECORDS},
@@ -338,6 +343,8 @@ int book_verb_grow(int argc, char **argv) {
                                              {"confidence", required_argument, NULL, O_CONFIDENCE},
                                              {"root-moves", required_argument, NULL, O_ROOT_MOVES},
                                              {"keep-root", no_argument, NULL, O_KEEP_ROOT},
+                                             {"player-swap-clocks", no_argument, NULL, O_PSWAP},
+                                             {"opponent-swap-clocks", no_argument, NULL, O_OSWAP},
                                              {"help", no_argument, NULL, O_HELP},
                                              {NULL, 0, NULL, 0}};
     GrowPlaySetup *ps = calloc(1, sizeof *ps);
@@ -415,6 +422,8 @@ int book_verb_grow(int argc, char **argv) {
             break;
         }
         case O_KEEP_ROOT: keep_root = true; break;
+        case O_PSWAP:
+        case O_OSWAP: ps->swap_clocks[c == O_PSWAP ? 0 : 1] = true; break;
         case O_START: startmoves = optarg; break;
         case O_STDERR: ps->engine_stderr = true; break;
         case O_QUIET: quiet = true; break;

@@ -192,6 +192,7 @@ static int play_rounds(const GrowPlaySetup *ps, Play *p) {
                 cfg.engines[k].go_extra = ps->go_extra[1 + k] ? ps->go_extra[1 + k] : ps->go_extra[0];
                 cfg.engines[k].tc = ps->tc[k];
                 cfg.engines[k].grace_ms = ps->grace[k];
+                cfg.engines[k].swap_clocks = ps->swap_clocks[k];
             }
             cfg.engines[0].name = ps->player_name;
             cfg.games = games;

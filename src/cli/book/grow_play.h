@@ -29,7 +29,8 @@ typedef struct {
     const char *go_extra[3]; /* both, player, opponent */
     TimeControl tc[2];       /* the player's clock, the opponents' (match/clock.h) */
     int concurrency, max_moves;
-    long long grace[2]; /* the player's, the opponents' allowance over the clock */
+    long long grace[2];  /* the player's, the opponents' allowance over the clock */
+    bool swap_clocks[2]; /* the player's, the opponents' go lines with the sides' figures swapped */
     long long move_timeout;
     bool engine_stderr;
     Openings startmoves;
