@@ -53,9 +53,11 @@
 #      PREDICT_K likeliest moves (Hayanagi's own search, MultiPV PREDICT_K to depth
 #      PREDICT_DEPTH), the positions the book lacks, answered by Hayanagi's own search to
 #      depth PREDICT_ANSWER_DEPTH in this process (`book think --frontier predicted`,
-#      black's lines, then white's), PREDICT_ROUNDS (2) times, each round answering one
+#      black's lines, then white's), PREDICT_ROUNDS (3) times, each round answering one
 #      more level of predicted replies, so that Hayanagi stays in its book past an
-#      opponent's first deviations;
+#      opponent's first deviations; the last round also follows every legal move of the
+#      other side up to SFEN move WIDE_BLACK (4) on black's lines and WIDE_WHITE (5) on
+#      white's (`--all-replies-to`), for the quiet early moves no prediction names;
 #  10. what ships is written sorted (on-the-fly ready) and checked.
 # Deterministic: fixed inputs (the log starts with joseki.dat's and the records' SHA-256
 # and gpsusi's version), a fixed depth, each leaf searched as if first, the provenance date
@@ -65,7 +67,7 @@
 # reports on a timer; book/README.md), a fourth, with steps 6-7 added, gave step 5 the same
 # bytes again, and steps 6-7 rerun gave the same file. About 6 minutes of one core, and
 # about 20 more for step 9 and 20 for step 9b (two gpsusi processes in step 9b), and
-# about an hour for step 9c's two rounds (two threads: 14 minutes, then 50).
+# about 90 minutes for step 9c's three rounds (two threads: 14 minutes, 50, then 27).
 # Usage, from the repository root after `make`:
 #   book/make_book.sh [HAYANAGI] [WORKDIR]
 set -eu
@@ -89,7 +91,9 @@ PREDICT_PLY=${PREDICT_PLY:-13}
 PREDICT_K=${PREDICT_K:-3}
 PREDICT_DEPTH=${PREDICT_DEPTH:-10}
 PREDICT_ANSWER_DEPTH=${PREDICT_ANSWER_DEPTH:-11}
-PREDICT_ROUNDS=${PREDICT_ROUNDS:-2}
+PREDICT_ROUNDS=${PREDICT_ROUNDS:-3}
+WIDE_BLACK=${WIDE_BLACK:-4}
+WIDE_WHITE=${WIDE_WHITE:-5}
 ENGINES=${ENGINES:-1}
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$JOSEKI")}
 export SOURCE_DATE_EPOCH
@@ -198,17 +202,23 @@ fi
 # 9c. the predicted layer: black's lines, then white's (predictions and answers by
 #     Hayanagi's search in this process: one thread a position, the hash cleared, so the
 #     same on every run and with any number of threads)
-#     PREDICT_ROUNDS times: each round answers one more level of predicted replies (the
+#     PREDICT_ROUNDS times: each round answers one more level of predicted replies, the
+#     last one also every legal move of the other side early on (WIDE_BLACK, WIDE_WHITE) (the
 #     rounds share one file of predictions, so a round searches only the new ones; it is
 #     this run's: a file of an earlier build would be refused, or could hold its moves)
 if [ "$PREDICT_PLY" -gt 0 ]; then
     rm -f "$W/predictions.db"
     for round in $(seq "$PREDICT_ROUNDS"); do
         for side in black white; do
+            wide=
+            if [ "$round" = "$PREDICT_ROUNDS" ]; then
+                if [ "$side" = black ]; then wide="--all-replies-to $WIDE_BLACK"; else wide="--all-replies-to $WIDE_WHITE"; fi
+            fi
+            # shellcheck disable=SC2086
             step nice "$H" book think "$W/lines.db" "$W/predicted_$side$round.db" --depth "$PREDICT_ANSWER_DEPTH" \
                 --threads 2 --multipv 1 --frontier predicted --eval-diff 100000 --frontier-side "$side" \
                 --max-ply "$PREDICT_PLY" --predict "$PREDICT_K" --predict-depth "$PREDICT_DEPTH" \
-                --predictions "$W/predictions.db" --quiet
+                --predictions "$W/predictions.db" $wide --quiet
             cp "$W/predicted_$side$round.db" "$W/lines.db"
         done
     done
